@@ -1,0 +1,56 @@
+# ucounttop: kernel series + CO-RE BPF tool for per-user-namespace rlimit
+# accounting. `make help` lists the targets. Everything heavy (kernel tree,
+# kernel build, ccache, userspace outputs, initramfs) lives in CACHE_DIR,
+# outside the repository.
+
+CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ucounttop
+KSRC_TARBALL ?= /usr/src/linux-source-6.1.tar.xz
+ACCEL ?= tcg
+export CACHE_DIR KSRC_TARBALL ACCEL
+
+OUT := $(CACHE_DIR)/out
+VMLINUX := $(CACHE_DIR)/kbuild/vmlinux
+
+.PHONY: help deps kernel selftests tools initramfs guest run test check-patches clean distclean
+
+help:
+	@echo 'make run         boot the guest (builds everything first)'
+	@echo 'make test        host checks + one guest boot running all tests'
+	@echo 'make kernel      extract, patch, configure and build the guest kernel'
+	@echo 'make guest       kernel + selftests + tools + initramfs'
+	@echo 'make check-patches  checkpatch --strict every patch in patches/series'
+	@echo 'make clean       remove userspace outputs ($(OUT))'
+	@echo 'make distclean   remove the whole cache ($(CACHE_DIR))'
+	@echo 'guest/run --help run any command inside the guest'
+
+deps:
+	@guest/deps.sh
+
+kernel: deps
+	@guest/build-kernel.sh
+
+selftests: kernel
+	@guest/build-selftests.sh
+
+tools: kernel
+	@if [ -f cli/Makefile ]; then $(MAKE) -s -C cli OUT=$(OUT) VMLINUX=$(VMLINUX); fi
+
+initramfs: selftests tools
+	@guest/build-initramfs.sh
+
+guest: kernel initramfs
+
+run: guest
+	@guest/run --interactive
+
+test: guest
+	@tests/run.sh
+
+check-patches: kernel
+	@tests/host/checkpatch.sh
+
+clean:
+	rm -rf $(OUT)
+
+distclean:
+	rm -rf $(CACHE_DIR)

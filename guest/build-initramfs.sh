@@ -1,0 +1,50 @@
+#!/bin/bash
+# Assemble the guest's base initramfs: busybox, bpftool with its libraries,
+# the kselftest binaries, our tools and BPF objects, the guest tests and
+# init. Cheap (a few MB, uncompressed), so it is rebuilt on every call.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+OUT=$CACHE_DIR/out
+ROOT=$OUT/initramfs/root
+IMG=$OUT/initramfs/base.cpio
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,uct/bin,uct/bpf,uct/tests,uct/selftests,etc}
+
+install -m 0755 /bin/busybox "$ROOT/bin/busybox"
+install -m 0755 "$UCT_ROOT/guest/init" "$ROOT/init"
+install -m 0755 "$UCT_ROOT/guest/run-tests.sh" "$ROOT/uct/run-tests"
+echo 'root:x:0:0:root:/root:/bin/sh' > "$ROOT/etc/passwd"
+echo 'root:x:0:' > "$ROOT/etc/group"
+
+# Debian's bpftool, with the shared libraries it links (its closure is small).
+copy_with_libs() {
+	local bin=$1 dest=$2 lib
+	install -D -m 0755 "$bin" "$ROOT$dest"
+	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+		[ -e "$ROOT$lib" ] || install -D -m 0755 "$lib" "$ROOT$lib"
+	done
+}
+copy_with_libs /usr/sbin/bpftool /usr/sbin/bpftool
+
+for t in "$UCT_ROOT"/guest/tests/*.sh; do
+	[ -e "$t" ] && install -m 0755 "$t" "$ROOT/uct/tests/"
+done
+if [ -d "$OUT/selftests" ]; then
+	cp -a "$OUT/selftests/." "$ROOT/uct/selftests/"
+fi
+for f in "$OUT"/cli/ucounttop "$OUT"/cli/uct-*; do
+	[ -x "$f" ] && [ -f "$f" ] && install -m 0755 "$f" "$ROOT/uct/bin/"
+done
+for f in "$OUT"/bpf/*.bpf.o; do
+	[ -f "$f" ] && install -m 0644 "$f" "$ROOT/uct/bpf/"
+done
+if [ -d "$OUT/modules" ]; then
+	mkdir -p "$ROOT/uct/modules"
+	cp -a "$OUT/modules/." "$ROOT/uct/modules/"
+fi
+
+(cd "$ROOT" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio --quiet -o -H newc -R 0:0 --reproducible) > "$IMG.tmp"
+mv "$IMG.tmp" "$IMG"
+stage initramfs "$IMG ($(du -h "$IMG" | cut -f1))"

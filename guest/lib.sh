@@ -1,0 +1,86 @@
+# Shared helpers for the build and guest scripts. Sourced, not executed.
+# shellcheck shell=bash
+
+UCT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${CACHE_DIR:=${XDG_CACHE_HOME:-$HOME/.cache}/ucounttop}"
+: "${KSRC_TARBALL:=/usr/src/linux-source-6.1.tar.xz}"
+: "${JOBS:=$(nproc)}"
+KSRC=$CACHE_DIR/linux            # extracted + patched tree
+KOUT=$CACHE_DIR/kbuild           # O= build directory
+BZIMAGE=$KOUT/arch/x86/boot/bzImage
+LOGDIR=$CACHE_DIR/logs
+export CACHE_DIR KSRC_TARBALL JOBS
+mkdir -p "$CACHE_DIR" "$LOGDIR"
+
+UCT_T0=${UCT_T0:-$(date +%s)}
+
+# stage NAME MESSAGE: one progress line with the time since the script began.
+stage() {
+	local t=$(( $(date +%s) - UCT_T0 ))
+	printf '[%02d:%02d] %-10s %s\n' $((t / 60)) $((t % 60)) "$1" "$2"
+}
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+# sha256 of stdin, hex only
+hash_stdin() {
+	sha256sum | cut -d' ' -f1
+}
+
+# The patches listed in patches/series, in order, as paths (comments and
+# blank lines skipped). Fails when a listed patch is missing.
+series_patches() {
+	local series=$UCT_ROOT/patches/series p
+	[ -f "$series" ] || return 0
+	while read -r p _; do
+		case "$p" in ''|'#'*) continue ;; esac
+		[ -f "$UCT_ROOT/patches/$p" ] || die "patches/series lists '$p' but patches/$p does not exist"
+		echo "$UCT_ROOT/patches/$p"
+	done < "$series"
+}
+
+# Key of the pristine tree plus our series: changes when either does.
+tree_key() {
+	{
+		stat -c '%n %s %Y' "$KSRC_TARBALL"
+		series_patches | while read -r p; do
+			echo "$(basename "$p") $(sha256sum < "$p")"
+		done
+	} | hash_stdin
+}
+
+# Key of the configured tree: the tree key plus the config fragment.
+config_key() {
+	{ tree_key; sha256sum < "$UCT_ROOT/guest/kernel.config"; } | hash_stdin
+}
+
+# with_log LOGFILE LABEL CMD...: run CMD with output to LOGFILE, printing a
+# progress line every 30 s; on failure show the log's tail and its path.
+with_log() {
+	local log=$1 label=$2 pid rc n last
+	shift 2
+	: > "$log"
+	"$@" >> "$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		for _ in $(seq 30); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 1
+		done
+		kill -0 "$pid" 2>/dev/null || break
+		n=$(grep -c '^  CC ' "$log" || true)
+		last=$(tail -n 1 "$log" | cut -c1-60)
+		stage "$label" "$n objects compiled, now: $last"
+	done
+	rc=0
+	wait "$pid" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "---- last 40 lines of $log ----" >&2
+		tail -n 40 "$log" >&2
+		echo "---- $label failed (exit $rc); full log: $log" >&2
+	fi
+	return "$rc"
+}

@@ -1,0 +1,70 @@
+#!/bin/sh
+# In-guest test runner: runs /uct/tests/*.sh (or the tests named as
+# arguments) in name order and writes one TAP stream to /dev/uct-results,
+# where the host counts it. Each test's own unindented "ok N name" /
+# "not ok N name" lines become results named "<test>: <name>"; a test that
+# prints none counts once by its exit status (0 pass, 4 skip, other fail).
+# A test that reports results but exits with an unexpected status adds a
+# failure: a crash after the last "ok" must not pass.
+out=/dev/uct-results
+[ -e "$out" ] || out=/dev/stdout
+per_test_timeout=${UCT_TEST_TIMEOUT:-600}
+
+if [ $# -gt 0 ]; then
+	tests="$*"
+else
+	tests=$(ls /uct/tests/*.sh 2>/dev/null)
+fi
+
+n=0
+emit() { # emit pass|fail|skip NAME [DETAIL]
+	n=$((n + 1))
+	case "$1" in
+	pass) echo "ok $n $2" ;;
+	skip) echo "ok $n $2 # SKIP ${3:-}" ;;
+	*) echo "not ok $n $2${3:+ # $3}" ;;
+	esac >> "$out"
+}
+
+for t in $tests; do
+	name=$(basename "$t" .sh)
+	log=/tmp/test-$name.log
+	echo "=== $name"
+	(cd /tmp && timeout "$per_test_timeout" sh "$t") > "$log" 2>&1
+	rc=$?
+	cat "$log"
+	echo "=== $name: exit $rc"
+	results=$(grep -E '^(not )?ok [0-9]+' "$log")
+	if [ -z "$results" ]; then
+		case "$rc" in
+		0) emit pass "$name" ;;
+		4) emit skip "$name" "skipped" ;;
+		143|124) emit fail "$name" "timed out after ${per_test_timeout}s" ;;
+		*) emit fail "$name" "exit $rc" ;;
+		esac
+		continue
+	fi
+	echo "$results" | while IFS= read -r line; do
+		# "ok 3 case # SKIP why" / "not ok 4 case"
+		case "$line" in
+		not*) verdict=fail; rest=${line#not ok } ;;
+		*) verdict=pass; rest=${line#ok } ;;
+		esac
+		rest=${rest#* }
+		case "$rest" in
+		*'# SKIP'*|*'# skip'*) verdict=skip ;;
+		esac
+		echo "$verdict $name: $rest"
+	done > /tmp/test-$name.res
+	while read -r verdict rest; do
+		case "$verdict" in
+		skip) emit skip "${rest%%#*}" "${rest#*# [Ss][Kk][Ii][Pp]}" ;;
+		*) emit "$verdict" "$rest" ;;
+		esac
+	done < /tmp/test-$name.res
+	case "$rc" in
+	0|4) ;;
+	*) grep -q '^fail' /tmp/test-$name.res || emit fail "$name" "exited $rc after reporting only passes" ;;
+	esac
+done
+echo "1..$n" >> "$out"

@@ -1,0 +1,33 @@
+#!/bin/bash
+# guest/run must pass the command's exit status through and must never read
+# a panicked, hung or silent guest as success. TAP; boots the guest 5 times
+# (~3 s each under TCG).
+set -uo pipefail
+run=$(dirname "$0")/../../guest/run
+n=0
+check() { # check NAME EXPECTED_RC GUEST_RUN_ARGS...
+	local name=$1 want=$2 got out
+	shift 2
+	n=$((n + 1))
+	out=$("$run" -q "$@" 2>&1)
+	got=$?
+	if [ "$got" = "$want" ]; then
+		echo "ok $n $name"
+	else
+		echo "not ok $n $name (exit $got, expected $want)"
+		echo "$out" | tail -n 15 | sed 's/^/# /'
+	fi
+}
+check "exit status 0 passes through" 0 -- true
+check "exit status 7 passes through" 7 -- sh -c 'exit 7'
+check "kernel panic is a guest failure (125)" 125 --timeout 60 -- sh -c 'echo c > /proc/sysrq-trigger; sleep 30'
+check "hang is a guest failure (125) after --timeout" 125 --timeout 15 -- sleep 600
+check "unknown option is a usage error (2)" 2 --no-such-option -- true
+
+n=$((n + 1))
+tmp=$(mktemp)
+"$run" -q --results "$tmp" -- sh -c 'echo hello-results > /dev/uct-results' > /dev/null 2>&1
+if grep -qx 'hello-results' "$tmp"; then echo "ok $n /dev/uct-results reaches --results"
+else echo "not ok $n /dev/uct-results reaches --results"; fi
+rm -f "$tmp"
+echo "1..$n"

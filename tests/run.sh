@@ -1,0 +1,59 @@
+#!/bin/bash
+# make test: the host suites, then one guest boot running every guest test.
+# Each suite speaks TAP; its unindented "ok"/"not ok" lines are counted.
+# The last line is "N passed, N failed[, N skipped]"; exit 1 on any failure.
+set -uo pipefail
+. "$(dirname "$0")/../guest/lib.sh"
+
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500}
+passed=0 failed=0 skipped=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# tally SUITE TAPFILE RC: print and count the suite's results. A suite that
+# exits non-zero without reporting a failure counts one failure more.
+tally() {
+	local suite=$1 file=$2 rc=$3 line f0=$failed r0=$((passed + failed + skipped))
+	while IFS= read -r line; do
+		case "$line" in
+		'not ok '*) failed=$((failed + 1)); echo "[$suite] $line" ;;
+		'ok '*'# SKIP'*|'ok '*'# skip'*) skipped=$((skipped + 1)); echo "[$suite] $line" ;;
+		'ok '*) passed=$((passed + 1)); echo "[$suite] $line" ;;
+		'# '*) echo "[$suite] $line" ;;
+		esac
+	done < "$file"
+	if [ "$rc" != 0 ] && [ "$failed" = "$f0" ]; then
+		failed=$((failed + 1))
+		echo "[$suite] not ok - suite exited $rc"
+	elif [ "$((passed + failed + skipped))" = "$r0" ]; then
+		failed=$((failed + 1))
+		echo "[$suite] not ok - suite reported no results"
+	fi
+}
+
+host_suite() { # host_suite NAME CMD...
+	local name=$1 rc=0
+	shift
+	stage test "host: $name"
+	"$@" > "$tmp/$name.tap" 2> "$tmp/$name.err" || rc=$?
+	[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/$name.err" >> "$tmp/$name.tap"
+	tally "$name" "$tmp/$name.tap" "$rc"
+}
+
+host_suite checkpatch "$UCT_ROOT/tests/host/checkpatch.sh"
+host_suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
+if [ -f "$UCT_ROOT/cli/Makefile" ]; then
+	host_suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
+		make -s -C "$UCT_ROOT/cli" test OUT="$CACHE_DIR/out" VMLINUX="$KOUT/vmlinux"
+fi
+
+stage test "guest: booting once to run /uct/tests (console: $LOGDIR/guest-tests.console)"
+rc=0
+"$UCT_ROOT/guest/run" -q --timeout "$GUEST_TIMEOUT" --console "$LOGDIR/guest-tests.console" \
+	--results "$tmp/guest.tap" -- /uct/run-tests || rc=$?
+tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^=== /,$p'
+tally guest "$tmp/guest.tap" "$rc"
+
+echo
+echo "$passed passed, $failed failed$([ "$skipped" = 0 ] || echo ", $skipped skipped")"
+[ "$failed" = 0 ]
