@@ -6,9 +6,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 OUT=$CACHE_DIR/out
-ROOT=$OUT/initramfs/root
 IMG=$OUT/initramfs/base.cpio
-rm -rf "$ROOT"
+mkdir -p "$OUT/initramfs"
+# Staged privately and renamed into place: several checkouts (CI, helpers'
+# guest/run calls) may rebuild it at once.
+ROOT=$(mktemp -d "$OUT/initramfs/root.XXXXXX")
+trap 'rm -rf "$ROOT"' EXIT
 mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,uct/bin,uct/bpf,uct/tests,uct/selftests,etc}
 
 install -m 0755 /bin/busybox "$ROOT/bin/busybox"
@@ -45,6 +48,6 @@ if [ -d "$OUT/modules" ]; then
 fi
 
 (cd "$ROOT" && find . -mindepth 1 | LC_ALL=C sort |
-	cpio --quiet -o -H newc -R 0:0 --reproducible) > "$IMG.tmp"
-mv "$IMG.tmp" "$IMG"
+	cpio --quiet -o -H newc -R 0:0 --reproducible) > "$ROOT.cpio"
+mv "$ROOT.cpio" "$IMG"
 stage initramfs "$IMG ($(du -h "$IMG" | cut -f1))"
