@@ -11,7 +11,7 @@ export CACHE_DIR KSRC_TARBALL ACCEL
 OUT := $(CACHE_DIR)/out
 VMLINUX := $(CACHE_DIR)/kbuild/vmlinux
 
-.PHONY: help deps kernel selftests tools initramfs guest run test check-patches clean distclean
+.PHONY: help deps kernel selftests modules tools initramfs guest run test check-patches clean distclean
 
 help:
 	@echo 'make run         boot the guest (builds everything first)'
@@ -32,10 +32,13 @@ kernel: deps
 selftests: kernel
 	@guest/build-selftests.sh
 
+modules: kernel
+	@guest/build-modules.sh
+
 tools: kernel
 	@if [ -f cli/Makefile ]; then $(MAKE) -s -C cli OUT=$(OUT) VMLINUX=$(VMLINUX); fi
 
-initramfs: selftests tools
+initramfs: selftests modules tools
 	@guest/build-initramfs.sh
 
 guest: kernel initramfs

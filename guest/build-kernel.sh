@@ -51,14 +51,15 @@ $missing"
 fi
 
 # 3. Build. Skipped outright when this exact tree+config was built before.
-if [ "$(cat "$KOUT/.uct-built" 2>/dev/null)" = "$CONFIG_KEY" ] && [ -f "$BZIMAGE" ]; then
+if [ "$(cat "$KOUT/.uct-built" 2>/dev/null)" = "$CONFIG_KEY" ] && [ -f "$BZIMAGE" ] &&
+	[ -f "$KOUT/Module.symvers" ]; then
 	stage kernel "up to date: $BZIMAGE"
 	exit 0
 fi
 export CCACHE_DIR=$CACHE_DIR/ccache CCACHE_BASEDIR=$CACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}
 export KBUILD_BUILD_TIMESTAMP='2023-01-01' KBUILD_BUILD_USER=ucounttop KBUILD_BUILD_HOST=guest
-stage kernel "building bzImage with $JOBS jobs (cold: ~10 min; log: $LOGDIR/kernel-build.log)"
+stage kernel "building bzImage (+ Module.symvers for test modules) with $JOBS jobs (cold: ~10 min; log: $LOGDIR/kernel-build.log)"
 with_log "$LOGDIR/kernel-build.log" kernel \
-	make -C "$KSRC" O="$KOUT" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" bzImage
+	make -C "$KSRC" O="$KOUT" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" bzImage modules
 echo "$CONFIG_KEY" > "$KOUT/.uct-built"
 stage kernel "built $BZIMAGE ($(ccache -s 2>/dev/null | grep -m1 -i 'hits' | tr -s ' ' || true))"

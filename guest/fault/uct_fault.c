@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uct_fault: test-only fault injection for ucounts rlimit accounting.
+ *
+ * Reproduces, on demand, the classes of bug that upstream fixed after
+ * "Count rlimits in each user namespace" was merged, so that the guest
+ * tests can prove `ucounttop check` reports each one. Never part of the
+ * kernel series: it is built out of tree and loaded only by those tests.
+ *
+ * Write "OP TYPE AMOUNT" to /sys/kernel/debug/uct_fault/inject, where TYPE
+ * is nproc, msgqueue, sigpending or memlock and OP is one of:
+ *
+ *   leak       charge AMOUNT through inc_rlimit_ucounts() on the caller's
+ *              ucounts and never uncharge it (lost uncharge)
+ *   double     uncharge AMOUNT through dec_rlimit_ucounts() that was never
+ *              charged (double uncharge)
+ *   free       charge AMOUNT on a fresh ucounts for uid 4242 in the caller's
+ *              user namespace, then drop the last reference: it is freed
+ *              while charged
+ *   skiplevel  add AMOUNT to the caller's own counter only, skipping the
+ *              levels above it (hierarchy mismatch)
+ *   admit      charge AMOUNT through inc_rlimit_ucounts() ignoring the
+ *              caller's rlimit, as the RLIMIT_NPROC+1 bug did, then
+ *              uncharge it (admitted over limit)
+ *
+ * leak, double and skiplevel hold a reference on the ucounts so that it
+ * outlives the workload; "repair" (write it alone) undoes their counter
+ * changes and drops the references, so later tests see a sane kernel.
+ *
+ * The ucounts functions are not exported to modules; their addresses come
+ * from a kprobe registration, the usual trick for test-only modules.
+ */
+#include <linux/module.h>
+#include <linux/kprobes.h>
+#include <linux/debugfs.h>
+#include <linux/uaccess.h>
+#include <linux/cred.h>
+#include <linux/slab.h>
+#include <linux/user_namespace.h>
+
+#define FAULT_FREE_UID 4242
+
+static long (*fn_inc_rlimit_ucounts)(struct ucounts *, enum rlimit_type, long);
+static bool (*fn_dec_rlimit_ucounts)(struct ucounts *, enum rlimit_type, long);
+static struct ucounts *(*fn_alloc_ucounts)(struct user_namespace *, kuid_t);
+static void (*fn_put_ucounts)(struct ucounts *);
+
+/* A fault whose effect "repair" undoes. */
+struct held_fault {
+	struct list_head node;
+	struct ucounts *ucounts;
+	enum rlimit_type type;
+	long delta;		/* what was added to the counter(s) */
+	bool whole_chain;	/* through the functions (all levels) or leaf only */
+};
+
+static LIST_HEAD(held_faults);
+static DEFINE_MUTEX(fault_lock);
+static struct dentry *fault_dir;
+
+static const char * const type_names[UCOUNT_RLIMIT_COUNTS] = {
+	[UCOUNT_RLIMIT_NPROC] = "nproc",
+	[UCOUNT_RLIMIT_MSGQUEUE] = "msgqueue",
+	[UCOUNT_RLIMIT_SIGPENDING] = "sigpending",
+	[UCOUNT_RLIMIT_MEMLOCK] = "memlock",
+};
+
+static void *lookup(const char *name)
+{
+	struct kprobe kp = { .symbol_name = name };
+	void *addr;
+
+	if (register_kprobe(&kp) < 0)
+		return NULL;
+	addr = kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
+}
+
+static int hold(struct ucounts *ucounts, enum rlimit_type type, long delta,
+		bool whole_chain)
+{
+	struct held_fault *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return -ENOMEM;
+	atomic_inc(&ucounts->count);
+	f->ucounts = ucounts;
+	f->type = type;
+	f->delta = delta;
+	f->whole_chain = whole_chain;
+	list_add(&f->node, &held_faults);
+	return 0;
+}
+
+static void repair(void)
+{
+	struct held_fault *f, *tmp;
+
+	list_for_each_entry_safe(f, tmp, &held_faults, node) {
+		if (!f->whole_chain)
+			atomic_long_sub(f->delta, &f->ucounts->rlimit[f->type]);
+		else if (f->delta > 0)
+			fn_dec_rlimit_ucounts(f->ucounts, f->type, f->delta);
+		else
+			fn_inc_rlimit_ucounts(f->ucounts, f->type, -f->delta);
+		fn_put_ucounts(f->ucounts);
+		list_del(&f->node);
+		kfree(f);
+	}
+}
+
+static int inject(const char *op, enum rlimit_type type, long amount)
+{
+	struct ucounts *uc = current_ucounts();
+
+	if (!strcmp(op, "leak")) {
+		fn_inc_rlimit_ucounts(uc, type, amount);
+		return hold(uc, type, amount, true);
+	}
+	if (!strcmp(op, "double")) {
+		fn_dec_rlimit_ucounts(uc, type, amount);
+		return hold(uc, type, -amount, true);
+	}
+	if (!strcmp(op, "skiplevel")) {
+		atomic_long_add(amount, &uc->rlimit[type]);
+		return hold(uc, type, amount, false);
+	}
+	if (!strcmp(op, "admit")) {
+		/* The buggy caller: no comparison with rlimit(), no unwind. */
+		fn_inc_rlimit_ucounts(uc, type, amount);
+		fn_dec_rlimit_ucounts(uc, type, amount);
+		return 0;
+	}
+	if (!strcmp(op, "free")) {
+		kuid_t uid = make_kuid(current_user_ns(), FAULT_FREE_UID);
+
+		uc = fn_alloc_ucounts(current_user_ns(), uid);
+		if (!uc)
+			return -ENOMEM;
+		fn_inc_rlimit_ucounts(uc, type, amount);
+		fn_put_ucounts(uc);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static ssize_t inject_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	char buf[64], op[16], tname[16];
+	long amount;
+	int type, ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+
+	mutex_lock(&fault_lock);
+	if (sscanf(buf, "%15s", op) == 1 && !strcmp(op, "repair")) {
+		repair();
+		ret = 0;
+		goto out;
+	}
+	ret = -EINVAL;
+	if (sscanf(buf, "%15s %15s %ld", op, tname, &amount) != 3 || amount <= 0)
+		goto out;
+	for (type = 0; type < UCOUNT_RLIMIT_COUNTS; type++)
+		if (!strcmp(tname, type_names[type]))
+			break;
+	if (type == UCOUNT_RLIMIT_COUNTS)
+		goto out;
+	ret = inject(op, type, amount);
+out:
+	mutex_unlock(&fault_lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations inject_fops = {
+	.owner = THIS_MODULE,
+	.write = inject_write,
+};
+
+static int __init uct_fault_init(void)
+{
+	fn_inc_rlimit_ucounts = lookup("inc_rlimit_ucounts");
+	fn_dec_rlimit_ucounts = lookup("dec_rlimit_ucounts");
+	fn_alloc_ucounts = lookup("alloc_ucounts");
+	fn_put_ucounts = lookup("put_ucounts");
+	if (!fn_inc_rlimit_ucounts || !fn_dec_rlimit_ucounts ||
+	    !fn_alloc_ucounts || !fn_put_ucounts) {
+		pr_err("uct_fault: ucounts functions not found (kprobes?)\n");
+		return -ENOENT;
+	}
+	fault_dir = debugfs_create_dir("uct_fault", NULL);
+	debugfs_create_file("inject", 0200, fault_dir, NULL, &inject_fops);
+	return 0;
+}
+
+static void __exit uct_fault_exit(void)
+{
+	debugfs_remove_recursive(fault_dir);
+	mutex_lock(&fault_lock);
+	repair();
+	mutex_unlock(&fault_lock);
+}
+
+module_init(uct_fault_init);
+module_exit(uct_fault_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ucounttop test-only ucounts fault injection");
