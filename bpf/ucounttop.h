@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ucounttop.h - types shared by ucounttop.bpf.c (kernel) and cli/ (user).
+ *
+ * Everything here is plain fixed-width data: the BPF side fills it, the
+ * user side reads it from an iterator fd, a map or the ring buffer. Keep the
+ * layout free of implicit padding so both compilers agree.
+ *
+ * Graceful degradation (which program runs depends on the kernel):
+ *   snapshot   iter/ucounts (our series) -> every live struct ucounts, or
+ *              iter/task (any 6.1 kernel) -> ucounts reachable from a live
+ *              task's cred, walking cred->ucounts->ns->ucounts to the root.
+ *   exceeded   fexit/is_rlimit_overlimit (stock, NPROC checks) and
+ *              tp_btf/ucounts_rlimit_exceeded (our series, all types).
+ *   lifetime   tp_btf/ucounts_alloc, ucounts_free (our series; trace and
+ *              --events only).
+ *   events     (--events, trace, check) tp_btf/ucounts_rlimit_charge and
+ *              _uncharge (series) or fentry/fexit on the four charge
+ *              functions (stock); tp_btf/signal_generate for SIGPENDING
+ *              refusals.
+ */
+#ifndef UCOUNTTOP_H
+#define UCOUNTTOP_H
+
+/* The four rlimit counters of struct ucounts, in enum rlimit_type order. */
+#define UCT_NPROC	0
+#define UCT_MSGQUEUE	1
+#define UCT_SIGPENDING	2
+#define UCT_MEMLOCK	3
+#define UCT_NTYPES	4
+
+/* User namespaces nest at most 32 deep (levels 0..32). */
+#define UCT_MAX_LEVELS	33
+
+#define UCT_COMM_LEN	16
+#define UCT_MAX_STACK	24
+
+/* uct_rec.flags */
+#define UCT_REC_ROOT	0x1	/* ns->ucounts == NULL: the init namespace */
+#define UCT_REC_TASK	0x2	/* found through a task's cred (iter/task) */
+#define UCT_REC_ITER	0x4	/* found by iter/ucounts (complete set) */
+
+/*
+ * One struct ucounts in a snapshot. Identity is (ns_inum, uid): the kernel
+ * hashes ucounts by (ns, uid), so at most one is live per pair. The parent
+ * is ns->ucounts, the creator's ucounts in the parent namespace, i.e.
+ * (parent_ns_inum, parent_uid) == (ns->parent, ns->owner) in practice.
+ */
+struct uct_rec {
+	__u32 ns_inum;
+	__u32 uid;		/* global kuid */
+	__u32 parent_ns_inum;	/* 0 for the root */
+	__u32 parent_uid;
+	__u32 level;		/* ns->level */
+	__u32 owner_uid;	/* ns->owner (global kuid) */
+	__u32 refcount;		/* ucounts->count */
+	__u32 flags;		/* UCT_REC_* */
+	__s64 value[UCT_NTYPES];	/* ucounts->rlimit[] */
+	__s64 ns_max[UCT_NTYPES];	/* ns->rlimit_max[] */
+};
+
+/* Key of the per-(ns, uid) statistics map. */
+struct uct_key {
+	__u32 ns_inum;
+	__u32 uid;
+};
+
+/*
+ * Statistics since attach, per (ns, uid). Counters are updated with
+ * atomic adds from any CPU; the user side only reads them.
+ */
+struct uct_stat {
+	__u64 charges[UCT_NTYPES];	/* charge calls (events mode) */
+	__u64 uncharges[UCT_NTYPES];
+	__s64 charged[UCT_NTYPES];	/* sum of deltas charged */
+	__s64 uncharged[UCT_NTYPES];
+	__u64 denials[UCT_NTYPES];	/* refused charges from this row */
+	__u64 limit_hits[UCT_NTYPES];	/* this row was the level over limit */
+	__s64 last_value[UCT_NTYPES];	/* leaf value after the last event */
+	__u64 first_seen_ns;		/* bpf_ktime_get_boot_ns() */
+	__u64 last_seen_ns;
+	__u32 last_pid;			/* last charging/uncharging tgid */
+	__u32 frees;			/* ucounts_free seen (series, --events) */
+	__u32 level;
+	__u32 pad;
+	char last_comm[UCT_COMM_LEN];
+};
+
+/* uct_event.kind */
+#define UCT_EV_CHARGE	1
+#define UCT_EV_UNCHARGE	2
+#define UCT_EV_DENIED	3	/* refused charge (caller- or level-limit) */
+#define UCT_EV_EXCEEDED	4	/* a limit check found a level over its max */
+#define UCT_EV_ALLOC	5
+#define UCT_EV_FREE	6
+
+/* One ring-buffer record (trace mode). */
+struct uct_event {
+	__u64 ts_ns;		/* bpf_ktime_get_boot_ns() */
+	__u32 pid;		/* tgid */
+	__u32 tid;
+	__u32 ns_inum;
+	__u32 uid;
+	__u32 level;
+	__u32 kind;		/* UCT_EV_* */
+	__u32 type;		/* UCT_NPROC.. */
+	__s32 at_level;		/* level over its limit, -1 if none */
+	__s64 delta;
+	__s64 value;		/* leaf counter after the change */
+	__s64 limit;		/* limit that refused it, -1 if unknown */
+	__s32 nstack;		/* kernel frames in stack[], --stack only */
+	__u32 pad;
+	char comm[UCT_COMM_LEN];
+	__u64 stack[UCT_MAX_STACK];
+};
+
+/* Indexes into the counters[] array in .bss (see ucounttop.bpf.c). */
+#define UCT_CNT_STATS_FULL	0	/* stats map full: update refused */
+#define UCT_CNT_RB_DROPS	1	/* ring buffer full: event dropped */
+#define UCT_CNT_SEEN_FULL	2	/* dedup map full (snapshot still ok) */
+#define UCT_CNT_CHAIN_CUT	3	/* chain longer than UCT_MAX_LEVELS */
+#define UCT_CNT_EVENTS		4	/* events processed */
+#define UCT_NCOUNTERS		5
+
+#endif /* UCOUNTTOP_H */

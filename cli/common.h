@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* common.h - exit codes and small helpers shared by every cli/ file. */
+#ifndef UCT_COMMON_H
+#define UCT_COMMON_H
+
+#include <linux/types.h>
+#include "ucounttop.h"
+
+/* Documented exit codes (see --help and cli/README.md). */
+#define UCT_EXIT_OK	 0	/* success */
+#define UCT_EXIT_FAIL	 1	/* runtime failure (load/attach/IO error) */
+#define UCT_EXIT_USAGE	 2	/* invalid options */
+#define UCT_EXIT_PRIV	 3	/* not root / missing CAP_BPF+CAP_PERFMON */
+#define UCT_EXIT_KERNEL	 4	/* kernel/system lacks a required feature */
+
+#define UCT_VERSION "0.1"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* UCT_COMMON_H */

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0
+/* model.c - the ucounts tree built from one snapshot (see model.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "model.h"
+
+static const char *const sort_names[UCT_SORT_COUNT] = {
+	"uid", "nproc", "msgqueue", "sigpending", "memlock", "denials", "change",
+};
+
+const char *uct_sort_name(enum uct_sort s)
+{
+	return s < UCT_SORT_COUNT ? sort_names[s] : "?";
+}
+
+int uct_sort_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i < UCT_SORT_COUNT; i++)
+		if (!strcasecmp(s, sort_names[i]))
+			return i;
+	return -1;
+}
+
+const char *uct_flag_name(unsigned flag)
+{
+	switch (flag) {
+	case UCT_F_DENIALS: return "denials";
+	case UCT_F_OVER: return "over_limit";
+	case UCT_F_IMBALANCED: return "imbalanced";
+	case UCT_F_NEW: return "new";
+	}
+	return "?";
+}
+
+void uct_model_init(struct uct_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->type_filter = -1;
+	m->uid_filter = -1;
+}
+
+static void free_ns_lists(struct uct_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nns; i++) {
+		free(m->ns[i].rows);
+		free(m->ns[i].children);
+	}
+	m->nns = 0;
+}
+
+void uct_model_free(struct uct_model *m)
+{
+	free_ns_lists(m);
+	free(m->rows);
+	free(m->ns);
+	free(m->lines);
+	free(m->prev);
+	free(m->collapsed);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Grow *buf (of *cap elements of size sz) to hold n; 0 or -ENOMEM. */
+static int reserve(void **buf, size_t *cap, size_t n, size_t sz)
+{
+	size_t ncap;
+	void *p;
+
+	if (n <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 16;
+	while (ncap < n)
+		ncap *= 2;
+	p = realloc(*buf, ncap * sz);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = ncap;
+	return 0;
+}
+
+static int key_cmp(__u32 ans, __u32 auid, __u32 bns, __u32 buid)
+{
+	if (ans != bns)
+		return ans < bns ? -1 : 1;
+	if (auid != buid)
+		return auid < buid ? -1 : 1;
+	return 0;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct uct_rec *x = a, *y = b;
+
+	return key_cmp(x->ns_inum, x->uid, y->ns_inum, y->uid);
+}
+
+int uct_model_find_row(const struct uct_model *m, __u32 ns_inum, __u32 uid)
+{
+	size_t lo = 0, hi = m->nrows;
+
+	/* rows[] stays sorted by (ns, uid); display order lives in ns.rows */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct uct_rec *r = &m->rows[mid].rec;
+		int c = key_cmp(r->ns_inum, r->uid, ns_inum, uid);
+
+		if (!c)
+			return (int)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+int uct_model_find_ns(const struct uct_model *m, __u32 ns_inum)
+{
+	size_t lo = 0, hi = m->nns;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->ns[mid].inum == ns_inum)
+			return (int)mid;
+		if (m->ns[mid].inum < ns_inum)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static const struct uct_prev *find_prev(const struct uct_model *m, __u32 ns, __u32 uid)
+{
+	size_t lo = 0, hi = m->nprev;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct uct_prev *p = &m->prev[mid];
+		int c = key_cmp(p->ns_inum, p->uid, ns, uid);
+
+		if (!c)
+			return p;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static bool is_collapsed(const struct uct_model *m, __u32 inum)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncollapsed; i++)
+		if (m->collapsed[i] == inum)
+			return true;
+	return false;
+}
+
+void uct_model_toggle_collapse(struct uct_model *m, __u32 inum)
+{
+	size_t i;
+	int n;
+
+	for (i = 0; i < m->ncollapsed; i++) {
+		if (m->collapsed[i] == inum) {
+			m->collapsed[i] = m->collapsed[--m->ncollapsed];
+			goto apply;
+		}
+	}
+	{
+		__u32 *p = realloc(m->collapsed, (m->ncollapsed + 1) * sizeof(*p));
+
+		if (!p)
+			return;
+		m->collapsed = p;
+		m->collapsed[m->ncollapsed++] = inum;
+	}
+apply:
+	n = uct_model_find_ns(m, inum);
+	if (n >= 0)
+		m->ns[n].collapsed = is_collapsed(m, inum);
+	uct_model_relayout(m);
+}
+
+/* 1. rows: sorted, duplicates merged. */
+static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nrec)
+{
+	struct uct_rec *tmp;
+	size_t i;
+
+	m->nrows = 0;
+	m->duplicates = 0;
+	if (!nrec)
+		return 0;
+	tmp = malloc(nrec * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	memcpy(tmp, recs, nrec * sizeof(*tmp));
+	qsort(tmp, nrec, sizeof(*tmp), rec_cmp);
+	if (reserve((void **)&m->rows, &m->cap_rows, nrec, sizeof(*m->rows))) {
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nrec; i++) {
+		struct uct_row *last = m->nrows ? &m->rows[m->nrows - 1] : NULL;
+
+		if (last && !rec_cmp(&last->rec, &tmp[i])) {
+			/* same ucounts seen twice (task iterator): keep the first
+			 * read, remember how it was found */
+			last->rec.flags |= tmp[i].flags;
+			m->duplicates++;
+			continue;
+		}
+		memset(&m->rows[m->nrows], 0, sizeof(m->rows[0]));
+		m->rows[m->nrows].rec = tmp[i];
+		m->nrows++;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* 2. stats joined by key; 3. changes against the previous update. */
+static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *stats,
+				size_t nstats)
+{
+	size_t i;
+	int t;
+
+	m->stats_unmatched = 0;
+	memset(m->total_denials, 0, sizeof(m->total_denials));
+	for (i = 0; stats && i < nstats; i++) {
+		int r = uct_model_find_row(m, stats[i].key.ns_inum, stats[i].key.uid);
+
+		for (t = 0; t < UCT_NTYPES; t++)
+			m->total_denials[t] += stats[i].st.denials[t];
+		if (r < 0) {
+			m->stats_unmatched++;
+			continue;
+		}
+		m->rows[r].st = stats[i].st;
+		m->rows[r].has_stat = true;
+	}
+	for (i = 0; i < m->nrows; i++) {
+		struct uct_row *row = &m->rows[i];
+		const struct uct_prev *p = find_prev(m, row->rec.ns_inum, row->rec.uid);
+
+		row->first_seen = p ? p->first_seen : m->now;
+		if (!p && m->iteration > 1)
+			row->flags |= UCT_F_NEW;
+		for (t = 0; t < UCT_NTYPES; t++) {
+			unsigned long long ev = row->st.charges[t] + row->st.uncharges[t];
+
+			row->limit[t] = -1;
+			if (p)
+				row->delta[t] = row->rec.value[t] - p->value[t];
+			else if (m->iteration > 1)
+				row->delta[t] = row->rec.value[t];	/* was absent: 0 */
+			row->new_denials[t] = row->st.denials[t] - (p ? p->denials[t] : 0);
+			if (m->interval > 0)
+				row->event_rate[t] = (ev - (p ? p->events[t] : 0)) / m->interval;
+			if (row->st.denials[t])
+				row->flags |= UCT_F_DENIALS;
+		}
+	}
+}
+
+/* 4. namespaces from the rows (rows are grouped by ns inum). */
+static int build_ns(struct uct_model *m)
+{
+	size_t i, j;
+
+	free_ns_lists(m);
+	for (i = 0; i < m->nrows; i = j) {
+		const struct uct_rec *r = &m->rows[i].rec;
+		struct uct_nsinfo *ns;
+
+		for (j = i; j < m->nrows && m->rows[j].rec.ns_inum == r->ns_inum; j++)
+			;
+		if (reserve((void **)&m->ns, &m->cap_ns, m->nns + 1, sizeof(*m->ns)))
+			return -ENOMEM;
+		ns = &m->ns[m->nns++];
+		memset(ns, 0, sizeof(*ns));
+		ns->inum = r->ns_inum;
+		ns->level = r->level;
+		ns->owner_uid = r->owner_uid;
+		ns->parent_inum = r->parent_ns_inum;
+		ns->creator_uid = r->parent_uid;
+		ns->root = r->flags & UCT_REC_ROOT;
+		memcpy(ns->max, r->ns_max, sizeof(ns->max));
+		ns->collapsed = is_collapsed(m, ns->inum);
+		ns->nrows = (int)(j - i);
+		ns->rows = malloc(ns->nrows * sizeof(int));
+		if (!ns->rows)
+			return -ENOMEM;
+		for (size_t k = i; k < j; k++) {
+			ns->rows[k - i] = (int)k;
+			m->rows[k].ns = (int)(m->nns - 1);
+		}
+	}
+	/* links: parent namespace, creator row, children (inum order) */
+	for (i = 0; i < m->nns; i++) {
+		struct uct_nsinfo *ns = &m->ns[i];
+
+		ns->parent = ns->root ? -1 : uct_model_find_ns(m, ns->parent_inum);
+		ns->creator_row = ns->root ? -1 :
+			uct_model_find_row(m, ns->parent_inum, ns->creator_uid);
+		if (ns->parent >= 0) {
+			struct uct_nsinfo *p = &m->ns[ns->parent];
+			int *c = realloc(p->children, (p->nchildren + 1) * sizeof(int));
+
+			if (!c)
+				return -ENOMEM;
+			p->children = c;
+			p->children[p->nchildren++] = (int)i;
+		}
+	}
+	return 0;
+}
+
+/* 5. per-row limit, child sums and flags from the namespaces it created. */
+static void derive(struct uct_model *m)
+{
+	size_t i;
+	int t, k;
+
+	for (i = 0; i < m->nns; i++) {
+		struct uct_nsinfo *ns = &m->ns[i];
+		struct uct_row *cr;
+
+		if (ns->creator_row < 0)
+			continue;
+		cr = &m->rows[ns->creator_row];
+		cr->nchild_ns++;
+		for (t = 0; t < UCT_NTYPES; t++) {
+			if (cr->limit[t] < 0 || ns->max[t] < cr->limit[t])
+				cr->limit[t] = ns->max[t];
+			for (k = 0; k < ns->nrows; k++)
+				cr->child_sum[t] += m->rows[ns->rows[k]].rec.value[t];
+		}
+	}
+	for (i = 0; i < m->nrows; i++) {
+		struct uct_row *row = &m->rows[i];
+
+		for (t = 0; t < UCT_NTYPES; t++) {
+			if (row->limit[t] >= 0 && row->rec.value[t] > row->limit[t])
+				row->flags |= UCT_F_OVER;
+			if (row->nchild_ns && row->rec.value[t] < row->child_sum[t])
+				row->flags |= UCT_F_IMBALANCED;
+		}
+	}
+}
+
+static int save_prev(struct uct_model *m)
+{
+	size_t i;
+	int t;
+
+	free(m->prev);
+	m->prev = NULL;
+	m->nprev = 0;
+	if (!m->nrows)
+		return 0;
+	m->prev = calloc(m->nrows, sizeof(*m->prev));
+	if (!m->prev)
+		return -ENOMEM;
+	for (i = 0; i < m->nrows; i++) {
+		const struct uct_row *row = &m->rows[i];
+		struct uct_prev *p = &m->prev[i];
+
+		p->ns_inum = row->rec.ns_inum;
+		p->uid = row->rec.uid;
+		p->first_seen = row->first_seen;
+		for (t = 0; t < UCT_NTYPES; t++) {
+			p->value[t] = row->rec.value[t];
+			p->denials[t] = row->st.denials[t];
+			p->events[t] = row->st.charges[t] + row->st.uncharges[t];
+		}
+	}
+	m->nprev = m->nrows;	/* rows are sorted: prev is too */
+	return 0;
+}
+
+int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nrec,
+		     const struct uct_stat_kv *stats, size_t nstats, double now)
+{
+	int err;
+
+	m->interval = m->iteration ? now - m->now : 0;
+	m->now = now;
+	m->iteration++;
+	err = build_rows(m, recs, nrec);
+	if (err)
+		return err;
+	join_stats_and_prev(m, stats, nstats);
+	err = build_ns(m);
+	if (err)
+		return err;
+	derive(m);
+	err = save_prev(m);
+	if (err)
+		return err;
+	return uct_model_relayout(m);
+}
+
+/* ---- sorting, filtering, display order ---------------------------------- */
+
+static long long change_sum(const struct uct_row *r)
+{
+	long long s = 0;
+	int t;
+
+	for (t = 0; t < UCT_NTYPES; t++)
+		s += r->delta[t] < 0 ? -r->delta[t] : r->delta[t];
+	return s;
+}
+
+static unsigned long long denial_sum(const struct uct_row *r)
+{
+	unsigned long long s = 0;
+	int t;
+
+	for (t = 0; t < UCT_NTYPES; t++)
+		s += r->st.denials[t];
+	return s;
+}
+
+static int row_order(const void *a, const void *b, void *arg)
+{
+	const struct uct_model *m = arg;
+	const struct uct_row *x = &m->rows[*(const int *)a];
+	const struct uct_row *y = &m->rows[*(const int *)b];
+	long long kx = 0, ky = 0;
+
+	switch (m->sort) {
+	case UCT_SORT_NPROC:
+	case UCT_SORT_MSGQUEUE:
+	case UCT_SORT_SIGPENDING:
+	case UCT_SORT_MEMLOCK:
+		kx = x->rec.value[m->sort - UCT_SORT_NPROC];
+		ky = y->rec.value[m->sort - UCT_SORT_NPROC];
+		break;
+	case UCT_SORT_DENIALS:
+		kx = (long long)denial_sum(x);
+		ky = (long long)denial_sum(y);
+		break;
+	case UCT_SORT_CHANGE:
+		kx = change_sum(x);
+		ky = change_sum(y);
+		break;
+	default:
+		break;
+	}
+	if (kx != ky)
+		return kx > ky ? -1 : 1;	/* biggest first */
+	return x->rec.uid < y->rec.uid ? -1 : x->rec.uid > y->rec.uid;
+}
+
+static int ns_inum_order(const void *a, const void *b, void *arg)
+{
+	const struct uct_model *m = arg;
+	__u32 x = m->ns[*(const int *)a].inum, y = m->ns[*(const int *)b].inum;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool in_filtered_subtree(const struct uct_model *m, int n)
+{
+	int depth = 0;
+
+	if (!m->ns_filter)
+		return true;
+	for (; n >= 0 && depth <= UCT_MAX_LEVELS; n = m->ns[n].parent, depth++)
+		if (m->ns[n].inum == (__u32)m->ns_filter)
+			return true;
+	return false;
+}
+
+static bool row_passes(const struct uct_model *m, const struct uct_row *r)
+{
+	if (m->uid_filter >= 0 && r->rec.uid != (__u32)m->uid_filter)
+		return false;
+	if (m->type_filter >= 0 && m->type_filter < UCT_NTYPES &&
+	    !r->rec.value[m->type_filter] && !r->delta[m->type_filter])
+		return false;
+	return in_filtered_subtree(m, r->ns);
+}
+
+/* Visible when in the --ns subtree and, with a row filter active, when it
+ * or a descendant has a visible row. Returns visibility. */
+static bool mark_visible(struct uct_model *m, int n, int depth)
+{
+	struct uct_nsinfo *ns = &m->ns[n];
+	bool any = false, row_filter = m->uid_filter >= 0 || m->type_filter >= 0;
+	int k;
+
+	for (k = 0; k < ns->nrows; k++) {
+		struct uct_row *r = &m->rows[ns->rows[k]];
+
+		r->visible = row_passes(m, r);
+		any |= r->visible;
+	}
+	for (k = 0; k < ns->nchildren && depth < UCT_MAX_LEVELS; k++)
+		any |= mark_visible(m, ns->children[k], depth + 1);
+	ns->visible = in_filtered_subtree(m, n) && (any || !row_filter);
+	return ns->visible;
+}
+
+static int add_line(struct uct_model *m, bool is_ns, int index, int depth)
+{
+	if (reserve((void **)&m->lines, &m->cap_lines, m->nlines + 1, sizeof(*m->lines)))
+		return -ENOMEM;
+	m->lines[m->nlines++] = (struct uct_line){ .is_ns = is_ns, .index = index,
+						   .depth = depth };
+	return 0;
+}
+
+static int add_ns_lines(struct uct_model *m, int n, int depth)
+{
+	struct uct_nsinfo *ns = &m->ns[n];
+	int k, err;
+
+	if (!ns->visible || depth > UCT_MAX_LEVELS)
+		return 0;
+	err = add_line(m, true, n, depth);
+	if (err || ns->collapsed)
+		return err;
+	for (k = 0; k < ns->nrows; k++)
+		if (m->rows[ns->rows[k]].visible && (err = add_line(m, false, ns->rows[k], depth + 1)))
+			return err;
+	for (k = 0; k < ns->nchildren; k++)
+		if ((err = add_ns_lines(m, ns->children[k], depth + 1)))
+			return err;
+	return 0;
+}
+
+int uct_model_relayout(struct uct_model *m)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < m->nns; i++) {
+		struct uct_nsinfo *ns = &m->ns[i];
+
+		qsort_r(ns->rows, ns->nrows, sizeof(int), row_order, m);
+		qsort_r(ns->children, ns->nchildren, sizeof(int), ns_inum_order, m);
+	}
+	/* roots: namespaces whose parent is not in the snapshot */
+	for (i = 0; i < m->nns; i++)
+		if (m->ns[i].parent < 0)
+			mark_visible(m, (int)i, 0);
+	m->nlines = 0;
+	for (i = 0; i < m->nns; i++) {
+		const struct uct_nsinfo *ns = &m->ns[i];
+
+		/* with --ns, the filtered namespace is the displayed root */
+		if (m->ns_filter ? ns->inum != (__u32)m->ns_filter : ns->parent >= 0)
+			continue;
+		err = add_ns_lines(m, (int)i, 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}

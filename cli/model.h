@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - the ucounts tree built from one snapshot.
+ *
+ * Input: the uct_rec records of a snapshot (any order, duplicates allowed)
+ * and the per-(ns, uid) statistics of the BPF stats map. Output: a tree of
+ * user namespaces, each with its rows (one per uid), plus per-row derived
+ * data: change since the previous update, the limit enforced at that level,
+ * the sum of the rows charged through it, and flags. No libbpf here: the
+ * unit tests feed synthetic snapshots.
+ *
+ * Semantics (kernel/ucount.c): a charge to row (ns C, uid u) also charges
+ * every ancestor row: (C->parent, C->owner) and so on up to the init
+ * namespace. The ancestor (P, o) of namespace C is compared with
+ * C->rlimit_max[type]; the leaf is compared with the caller's own rlimit.
+ * So a row's limit is the smallest rlimit_max of the namespaces it
+ * created (unknown for a row that created none), and a row's value must be
+ * at least the sum of the rows of those namespaces.
+ */
+#ifndef UCT_MODEL_H
+#define UCT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "common.h"
+
+/* uct_row.flags */
+#define UCT_F_DENIALS		0x1	/* refused charges since attach */
+#define UCT_F_OVER		0x2	/* value above the limit at this level */
+#define UCT_F_IMBALANCED	0x4	/* value < sum of its child namespaces' rows */
+#define UCT_F_NEW		0x8	/* not in the previous snapshot */
+
+enum uct_sort {
+	UCT_SORT_UID,		/* ascending */
+	UCT_SORT_NPROC,		/* descending by value, same for the next 3 */
+	UCT_SORT_MSGQUEUE,
+	UCT_SORT_SIGPENDING,
+	UCT_SORT_MEMLOCK,
+	UCT_SORT_DENIALS,	/* denials since attach, descending */
+	UCT_SORT_CHANGE,	/* sum of |change| since last refresh, descending */
+	UCT_SORT_COUNT
+};
+
+struct uct_row {
+	struct uct_rec rec;
+	struct uct_stat st;		/* zeros when has_stat is false */
+	bool has_stat;
+	long long delta[UCT_NTYPES];	/* value - value at the previous update */
+	unsigned long long new_denials[UCT_NTYPES];	/* since the previous update */
+	double event_rate[UCT_NTYPES];	/* (un)charge calls per second, events mode */
+	long long limit[UCT_NTYPES];	/* enforced at this level; -1: caller's rlimit */
+	long long child_sum[UCT_NTYPES];/* sum of rows of namespaces it created */
+	int nchild_ns;			/* namespaces whose creator row this is */
+	unsigned flags;			/* UCT_F_* */
+	double first_seen;		/* time of the first update that had it */
+	int ns;				/* index into model.ns */
+	bool visible;			/* passes the filters */
+};
+
+struct uct_nsinfo {
+	__u32 inum, level, owner_uid;
+	__u32 parent_inum, creator_uid;	/* creator row = (parent_inum, creator_uid) */
+	bool root;			/* the init namespace (no parent) */
+	long long max[UCT_NTYPES];	/* ns->rlimit_max[] */
+	int parent;			/* index into model.ns, -1 if not in snapshot */
+	int creator_row;		/* index into model.rows, -1 if not in snapshot */
+	int *rows;			/* row indexes, sorted by the sort key */
+	int nrows;
+	int *children;			/* child ns indexes, sorted by inum */
+	int nchildren;
+	bool collapsed;			/* tty: rows and children hidden */
+	bool visible;
+};
+
+/* One line of the display order: a namespace header or a row. */
+struct uct_line {
+	bool is_ns;
+	int index;			/* into model.ns or model.rows */
+	int depth;			/* tree depth from the displayed root */
+};
+
+struct uct_prev {
+	__u32 ns_inum, uid;
+	long long value[UCT_NTYPES];
+	unsigned long long denials[UCT_NTYPES];
+	unsigned long long events[UCT_NTYPES];
+	double first_seen;
+};
+
+struct uct_model {
+	struct uct_row *rows;
+	size_t nrows, cap_rows;
+	struct uct_nsinfo *ns;
+	size_t nns, cap_ns;
+	struct uct_line *lines;		/* display order, visible only */
+	size_t nlines, cap_lines;
+	struct uct_prev *prev;		/* previous update, sorted by key */
+	size_t nprev;
+	__u32 *collapsed;		/* inums collapsed in the tty view */
+	size_t ncollapsed;
+
+	/* settings */
+	enum uct_sort sort;
+	int type_filter;		/* -1: all; else rows with that counter != 0 */
+	long long ns_filter;		/* 0: all; else that ns and its subtree */
+	long long uid_filter;		/* -1: all */
+
+	/* status of the last update */
+	unsigned long iteration;	/* updates so far */
+	double now;			/* time of the last update (s) */
+	double interval;		/* seconds since the one before (0 first) */
+	size_t duplicates;		/* records merged by (ns, uid) */
+	size_t stats_unmatched;		/* stats entries without a snapshot row */
+	unsigned long long counters[UCT_NCOUNTERS];	/* BPF side counters */
+	unsigned long long total_denials[UCT_NTYPES];
+};
+
+/* A stats-map entry as read by user space. */
+struct uct_stat_kv {
+	struct uct_key key;
+	struct uct_stat st;
+};
+
+void uct_model_init(struct uct_model *m);
+void uct_model_free(struct uct_model *m);
+
+/*
+ * Replace the model's content with a new snapshot taken at time now
+ * (seconds, any monotonic base). recs may contain duplicates (merged);
+ * stats may be NULL. Returns 0 or -ENOMEM.
+ */
+int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nrec,
+		     const struct uct_stat_kv *stats, size_t nstats, double now);
+
+/* Re-sort / re-filter after a settings change (update does it too). */
+int uct_model_relayout(struct uct_model *m);
+
+/* Lookups; -1 when absent. */
+int uct_model_find_row(const struct uct_model *m, __u32 ns_inum, __u32 uid);
+int uct_model_find_ns(const struct uct_model *m, __u32 ns_inum);
+
+/* tty: flip the collapsed state of a namespace (kept across updates). */
+void uct_model_toggle_collapse(struct uct_model *m, __u32 ns_inum);
+
+const char *uct_sort_name(enum uct_sort s);
+int uct_sort_parse(const char *s);	/* -1 if unknown */
+
+/* Flag names: "denials", "over_limit", "imbalanced", "new". */
+const char *uct_flag_name(unsigned flag);
+
+#endif /* UCT_MODEL_H */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* opts.h - command line of ucounttop (parsed without touching the kernel). */
+#ifndef UCT_OPTS_H
+#define UCT_OPTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "model.h"
+
+enum uct_cmd { UCT_CMD_TOP, UCT_CMD_TRACE, UCT_CMD_CHECK };
+enum uct_output { UCT_OUT_TTY, UCT_OUT_BATCH, UCT_OUT_JSON, UCT_OUT_OPENMETRICS };
+
+struct uct_opts {
+	enum uct_cmd cmd;
+	enum uct_output output;
+	double delay;			/* -d seconds */
+	long iterations;		/* -n, -1 = until interrupted */
+	const char *output_file;	/* -o: replace FILE atomically per iteration */
+	long long ns_filter;		/* --ns, 0 = all */
+	long long uid_filter;		/* --uid, -1 = all */
+	int type_filter;		/* -t, -1 = all */
+	enum uct_sort sort;		/* -s */
+	bool events;			/* --events: per-event hooks */
+	bool stack;			/* trace --stack */
+	double duration;		/* trace --duration, 0 = until interrupted */
+	long count;			/* trace --count, 0 = unlimited */
+	const char *pin_dir;		/* --pin */
+	bool keep_pinned;		/* --keep-pinned */
+	unsigned max_entries;		/* --max-entries (stats map) */
+	unsigned ringbuf_kb;		/* --ringbuf-kb */
+	bool force_task_iter;		/* --task-iter */
+	bool no_tracepoints;		/* --no-tracepoints */
+	bool verbose;			/* -v: libbpf messages */
+};
+
+/*
+ * Parse argv into o. Returns -1 to go on, or an exit code: 0 after
+ * --help/--version (text on out), UCT_EXIT_USAGE after an error (message
+ * on err). Resets getopt, so it may be called repeatedly (tests).
+ */
+int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *err);
+
+void uct_usage(FILE *f, const char *prog);
+
+#endif /* UCT_OPTS_H */

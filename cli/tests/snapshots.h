@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * snapshots.h - synthetic snapshots for the host unit tests.
+ *
+ * Tree used by most tests (inums small for readability):
+ *
+ *   ns 1 L0 (init)           uid 0: nproc 10
+ *                            uid 1001: nproc 6, msgqueue 2048, sigpending 4
+ *                            uid 1002: nproc 2
+ *     ns 100 L1 owner 1001   (created by (1,1001), max nproc 5)
+ *                            uid 1001: nproc 3, sigpending 4
+ *                            uid 1002: nproc 3, msgqueue 2048
+ *       ns 200 L2 owner 1002 (created by (100,1002), max nproc 4)
+ *                            uid 1002: nproc 2, msgqueue 2048
+ *
+ * (1,1001) = 6 == 3+3 (the rows of namespace 100), but 6 > max 5: over
+ * limit. (100,1002) = 3 >= 2 (namespace 200). Nothing imbalanced.
+ */
+#ifndef UCT_TEST_SNAPSHOTS_H
+#define UCT_TEST_SNAPSHOTS_H
+
+#include <string.h>
+#include "common.h"
+
+#define INF 0x7fffffffffffffffLL
+
+static inline struct uct_rec mkrec(__u32 ns, __u32 level, __u32 uid, __u32 pns, __u32 puid,
+				   __u32 owner, long long nproc, long long mq, long long sig,
+				   long long mem, long long max_nproc)
+{
+	struct uct_rec r;
+
+	memset(&r, 0, sizeof(r));
+	r.ns_inum = ns;
+	r.level = level;
+	r.uid = uid;
+	r.parent_ns_inum = pns;
+	r.parent_uid = puid;
+	r.owner_uid = owner;
+	r.refcount = 1;
+	r.flags = pns ? UCT_REC_ITER : (UCT_REC_ITER | UCT_REC_ROOT);
+	r.value[UCT_NPROC] = nproc;
+	r.value[UCT_MSGQUEUE] = mq;
+	r.value[UCT_SIGPENDING] = sig;
+	r.value[UCT_MEMLOCK] = mem;
+	r.ns_max[UCT_NPROC] = max_nproc;
+	r.ns_max[UCT_MSGQUEUE] = 819200;
+	r.ns_max[UCT_SIGPENDING] = 7671;
+	r.ns_max[UCT_MEMLOCK] = 8388608;
+	return r;
+}
+
+/* Fills recs (>= 6 entries) with the tree above, in a scrambled order. */
+static inline size_t base_snapshot(struct uct_rec *recs)
+{
+	size_t n = 0;
+
+	recs[n++] = mkrec(200, 2, 1002, 100, 1002, 1002, 2, 2048, 0, 0, 4);
+	recs[n++] = mkrec(1, 0, 1001, 0, 0, 0, 6, 2048, 4, 0, INF);
+	recs[n++] = mkrec(100, 1, 1001, 1, 1001, 1001, 3, 0, 4, 0, 5);
+	recs[n++] = mkrec(1, 0, 0, 0, 0, 0, 10, 0, 0, 0, INF);
+	recs[n++] = mkrec(100, 1, 1002, 1, 1001, 1001, 3, 2048, 0, 0, 5);
+	recs[n++] = mkrec(1, 0, 1002, 0, 0, 0, 2, 0, 0, 0, INF);
+	return n;
+}
+
+#endif /* UCT_TEST_SNAPSHOTS_H */

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_model.c - the ucounts tree model against synthetic snapshots. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include "model.h"
+#include "snapshots.h"
+
+static struct uct_model *setup_model(size_t *nrec, struct uct_rec *recs)
+{
+	struct uct_model *m = calloc(1, sizeof(*m));
+
+	uct_model_init(m);
+	*nrec = base_snapshot(recs);
+	assert_int_equal(uct_model_update(m, recs, *nrec, NULL, 0, 100.0), 0);
+	return m;
+}
+
+static void teardown_model(struct uct_model *m)
+{
+	uct_model_free(m);
+	free(m);
+}
+
+static const struct uct_row *row(const struct uct_model *m, __u32 ns, __u32 uid)
+{
+	int i = uct_model_find_row(m, ns, uid);
+
+	assert_true(i >= 0);
+	return &m->rows[i];
+}
+
+static void test_tree_shape(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n;
+	struct uct_model *m = setup_model(&n, recs);
+	int a, b, root;
+
+	assert_int_equal(m->nrows, 6);
+	assert_int_equal(m->nns, 3);
+	root = uct_model_find_ns(m, 1);
+	a = uct_model_find_ns(m, 100);
+	b = uct_model_find_ns(m, 200);
+	assert_true(root >= 0 && a >= 0 && b >= 0);
+	assert_true(m->ns[root].root);
+	assert_int_equal(m->ns[root].parent, -1);
+	assert_int_equal(m->ns[a].parent, root);
+	assert_int_equal(m->ns[b].parent, a);
+	assert_int_equal(m->ns[a].creator_row, uct_model_find_row(m, 1, 1001));
+	assert_int_equal(m->ns[b].creator_row, uct_model_find_row(m, 100, 1002));
+	assert_int_equal(m->ns[root].nrows, 3);
+	assert_int_equal(m->ns[a].nchildren, 1);
+	assert_int_equal(m->ns[a].max[UCT_NPROC], 5);
+	teardown_model(m);
+}
+
+static void test_display_order(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n;
+	struct uct_model *m = setup_model(&n, recs);
+	/* ns1, its 3 rows (uid order), ns100, its 2 rows, ns200, its row */
+	static const struct { bool is_ns; __u32 id; int depth; } want[] = {
+		{ true, 1, 0 }, { false, 0, 1 }, { false, 1001, 1 }, { false, 1002, 1 },
+		{ true, 100, 1 }, { false, 1001, 2 }, { false, 1002, 2 },
+		{ true, 200, 2 }, { false, 1002, 3 },
+	};
+	size_t i;
+
+	assert_int_equal(m->nlines, ARRAY_SIZE(want));
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct uct_line *ln = &m->lines[i];
+
+		assert_int_equal(ln->is_ns, want[i].is_ns);
+		assert_int_equal(ln->depth, want[i].depth);
+		if (ln->is_ns)
+			assert_int_equal(m->ns[ln->index].inum, want[i].id);
+		else
+			assert_int_equal(m->rows[ln->index].rec.uid, want[i].id);
+	}
+	teardown_model(m);
+}
+
+static void test_limits_and_child_sums(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n;
+	struct uct_model *m = setup_model(&n, recs);
+	const struct uct_row *r;
+
+	r = row(m, 1, 1001);
+	assert_int_equal(r->limit[UCT_NPROC], 5);
+	assert_int_equal(r->child_sum[UCT_NPROC], 6);
+	assert_int_equal(r->child_sum[UCT_MSGQUEUE], 2048);
+	assert_int_equal(r->child_sum[UCT_SIGPENDING], 4);
+	assert_int_equal(r->nchild_ns, 1);
+	assert_true(r->flags & UCT_F_OVER);		/* 6 > 5 */
+	assert_false(r->flags & UCT_F_IMBALANCED);	/* 6 >= 6 */
+
+	r = row(m, 100, 1002);
+	assert_int_equal(r->limit[UCT_NPROC], 4);
+	assert_int_equal(r->child_sum[UCT_NPROC], 2);
+	assert_false(r->flags & (UCT_F_OVER | UCT_F_IMBALANCED));
+
+	/* rows that created no namespace: only the caller's rlimit applies */
+	r = row(m, 200, 1002);
+	assert_int_equal(r->limit[UCT_NPROC], -1);
+	assert_int_equal(r->nchild_ns, 0);
+	assert_int_equal(r->flags, 0);
+	teardown_model(m);
+}
+
+static void test_smallest_max_is_the_limit(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_model m;
+	size_t n = base_snapshot(recs);
+
+	/* a second namespace created by (1,1001), with a smaller max */
+	recs[n++] = mkrec(300, 1, 1001, 1, 1001, 1001, 0, 0, 0, 0, 2);
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 1.0), 0);
+	assert_int_equal(row(&m, 1, 1001)->limit[UCT_NPROC], 2);
+	assert_int_equal(row(&m, 1, 1001)->nchild_ns, 2);
+	assert_int_equal(row(&m, 1, 1001)->limit[UCT_MSGQUEUE], 819200);
+	uct_model_free(&m);
+}
+
+static void test_imbalanced(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_model m;
+	size_t n = base_snapshot(recs), i;
+
+	/* a lost charge at (100,1002): parent 1 < child sum 2 */
+	for (i = 0; i < n; i++)
+		if (recs[i].ns_inum == 100 && recs[i].uid == 1002)
+			recs[i].value[UCT_NPROC] = 1;
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 1.0), 0);
+	assert_true(row(&m, 100, 1002)->flags & UCT_F_IMBALANCED);
+	/* and (1,1001) now has 6 >= 3+1: fine */
+	assert_false(row(&m, 1, 1001)->flags & UCT_F_IMBALANCED);
+	uct_model_free(&m);
+}
+
+static void test_duplicates_merged(void **state)
+{
+	struct uct_rec recs[32];
+	struct uct_model m;
+	size_t n = base_snapshot(recs), i, k = n;
+
+	/* the task iterator may emit a ucounts more than once */
+	for (i = 0; i < n; i++) {
+		recs[k] = recs[i];
+		recs[k].flags = UCT_REC_TASK;
+		k++;
+	}
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, k, NULL, 0, 1.0), 0);
+	assert_int_equal(m.nrows, 6);
+	assert_int_equal(m.duplicates, 6);
+	assert_true(row(&m, 200, 1002)->rec.flags & UCT_REC_TASK);
+	assert_true(row(&m, 200, 1002)->rec.flags & UCT_REC_ITER);
+	uct_model_free(&m);
+}
+
+static void test_deltas_and_new(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_model m;
+	size_t n = base_snapshot(recs), i;
+
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 10.0), 0);
+	/* first update: no change, nothing new */
+	assert_int_equal(row(&m, 1, 0)->delta[UCT_NPROC], 0);
+	assert_false(row(&m, 1, 0)->flags & UCT_F_NEW);
+
+	for (i = 0; i < n; i++)
+		if (recs[i].ns_inum == 1 && recs[i].uid == 0)
+			recs[i].value[UCT_NPROC] = 7;
+	recs[n++] = mkrec(1, 0, 1003, 0, 0, 0, 1, 0, 0, 0, INF);
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 12.0), 0);
+	assert_int_equal(m.iteration, 2);
+	assert_true(m.interval > 1.99 && m.interval < 2.01);
+	assert_int_equal(row(&m, 1, 0)->delta[UCT_NPROC], -3);
+	assert_int_equal(row(&m, 1, 1003)->delta[UCT_NPROC], 1);
+	assert_true(row(&m, 1, 1003)->flags & UCT_F_NEW);
+	assert_true(row(&m, 1, 1003)->first_seen > 11.9);
+	assert_true(row(&m, 1, 0)->first_seen < 10.1);
+	uct_model_free(&m);
+}
+
+static void test_stats_join(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv[2];
+	struct uct_model m;
+	size_t n = base_snapshot(recs);
+	const struct uct_row *r;
+
+	memset(kv, 0, sizeof(kv));
+	kv[0].key = (struct uct_key){ .ns_inum = 200, .uid = 1002 };
+	kv[0].st.denials[UCT_NPROC] = 3;
+	kv[0].st.charges[UCT_NPROC] = 10;
+	kv[0].st.last_pid = 42;
+	strcpy(kv[0].st.last_comm, "forker");
+	kv[1].key = (struct uct_key){ .ns_inum = 999, .uid = 5 };	/* not in snapshot */
+	kv[1].st.denials[UCT_MEMLOCK] = 1;
+
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 1.0), 0);
+	r = row(&m, 200, 1002);
+	assert_true(r->has_stat);
+	assert_true(r->flags & UCT_F_DENIALS);
+	assert_int_equal(r->new_denials[UCT_NPROC], 3);
+	assert_int_equal(m.stats_unmatched, 1);
+	assert_int_equal(m.total_denials[UCT_NPROC], 3);
+	assert_int_equal(m.total_denials[UCT_MEMLOCK], 1);
+	assert_false(row(&m, 1, 0)->has_stat);
+
+	/* second update: 2 more denials, 30 more events in 2 s */
+	kv[0].st.denials[UCT_NPROC] = 5;
+	kv[0].st.charges[UCT_NPROC] = 25;
+	kv[0].st.uncharges[UCT_NPROC] = 15;
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 3.0), 0);
+	r = row(&m, 200, 1002);
+	assert_int_equal(r->new_denials[UCT_NPROC], 2);
+	assert_true(r->event_rate[UCT_NPROC] > 14.99 && r->event_rate[UCT_NPROC] < 15.01);
+	uct_model_free(&m);
+}
+
+static void test_filters(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n, i, rows = 0;
+	struct uct_model *m = setup_model(&n, recs);
+
+	/* --uid 1002: its rows, and the namespaces leading to them */
+	m->uid_filter = 1002;
+	assert_int_equal(uct_model_relayout(m), 0);
+	for (i = 0; i < m->nlines; i++) {
+		if (!m->lines[i].is_ns) {
+			assert_int_equal(m->rows[m->lines[i].index].rec.uid, 1002);
+			rows++;
+		}
+	}
+	assert_int_equal(rows, 3);
+
+	/* --ns 100: that namespace is the root of the display */
+	m->uid_filter = -1;
+	m->ns_filter = 100;
+	assert_int_equal(uct_model_relayout(m), 0);
+	assert_true(m->lines[0].is_ns);
+	assert_int_equal(m->ns[m->lines[0].index].inum, 100);
+	assert_int_equal(m->lines[0].depth, 0);
+	assert_int_equal(m->nlines, 5);	/* ns100, 2 rows, ns200, 1 row */
+	assert_false(m->ns[uct_model_find_ns(m, 1)].visible);
+
+	/* -t msgqueue: rows with a non-zero msgqueue counter */
+	m->ns_filter = 0;
+	m->type_filter = UCT_MSGQUEUE;
+	assert_int_equal(uct_model_relayout(m), 0);
+	rows = 0;
+	for (i = 0; i < m->nlines; i++)
+		if (!m->lines[i].is_ns) {
+			assert_true(m->rows[m->lines[i].index].rec.value[UCT_MSGQUEUE] > 0);
+			rows++;
+		}
+	assert_int_equal(rows, 3);	/* (1,1001), (100,1002), (200,1002) */
+	teardown_model(m);
+}
+
+static void test_sort_and_collapse(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n;
+	struct uct_model *m = setup_model(&n, recs);
+
+	m->sort = UCT_SORT_NPROC;
+	assert_int_equal(uct_model_relayout(m), 0);
+	/* in ns 1: 10 (uid 0), 6 (1001), 2 (1002) */
+	assert_int_equal(m->rows[m->lines[1].index].rec.uid, 0);
+	assert_int_equal(m->rows[m->lines[2].index].rec.uid, 1001);
+	m->sort = UCT_SORT_SIGPENDING;
+	assert_int_equal(uct_model_relayout(m), 0);
+	assert_int_equal(m->rows[m->lines[1].index].rec.uid, 1001);
+
+	/* collapsing ns 100 hides its rows and ns 200; survives an update */
+	uct_model_toggle_collapse(m, 100);
+	assert_int_equal(m->nlines, 5);
+	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 101.0), 0);
+	assert_int_equal(m->nlines, 5);
+	uct_model_toggle_collapse(m, 100);
+	assert_int_equal(m->nlines, 9);
+	teardown_model(m);
+}
+
+static void test_orphan_namespace(void **state)
+{
+	struct uct_rec recs[4];
+	struct uct_model m;
+
+	/* parent namespace not in the snapshot (e.g. filtered kernel side) */
+	recs[0] = mkrec(500, 3, 7, 400, 7, 7, 1, 0, 0, 0, 10);
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, 1, NULL, 0, 1.0), 0);
+	assert_int_equal(m.nns, 1);
+	assert_int_equal(m.ns[0].parent, -1);
+	assert_int_equal(m.ns[0].creator_row, -1);
+	assert_int_equal(m.nlines, 2);
+	uct_model_free(&m);
+}
+
+static void test_empty(void **state)
+{
+	struct uct_model m;
+
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, NULL, 0, NULL, 0, 1.0), 0);
+	assert_int_equal(m.nrows, 0);
+	assert_int_equal(m.nlines, 0);
+	uct_model_free(&m);
+}
+
+static void test_sort_names(void **state)
+{
+	assert_int_equal(uct_sort_parse("uid"), UCT_SORT_UID);
+	assert_int_equal(uct_sort_parse("CHANGE"), UCT_SORT_CHANGE);
+	assert_int_equal(uct_sort_parse("bogus"), -1);
+	assert_string_equal(uct_sort_name(UCT_SORT_DENIALS), "denials");
+	assert_string_equal(uct_flag_name(UCT_F_IMBALANCED), "imbalanced");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tree_shape),
+		cmocka_unit_test(test_display_order),
+		cmocka_unit_test(test_limits_and_child_sums),
+		cmocka_unit_test(test_smallest_max_is_the_limit),
+		cmocka_unit_test(test_imbalanced),
+		cmocka_unit_test(test_duplicates_merged),
+		cmocka_unit_test(test_deltas_and_new),
+		cmocka_unit_test(test_stats_join),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_sort_and_collapse),
+		cmocka_unit_test(test_orphan_namespace),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_sort_names),
+	};
+
+	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
+}

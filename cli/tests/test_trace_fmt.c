@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_trace_fmt.c - `ucounttop trace` line format. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "trace_fmt.h"
+
+static struct uct_event ev(unsigned kind, unsigned type, long long delta, long long value,
+			   int at_level, long long limit)
+{
+	struct uct_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ts_ns = 1500000000ULL;	/* 1.5 s after boot */
+	e.pid = 4242;
+	e.tid = 4243;
+	e.ns_inum = 4026532201U;
+	e.uid = 1001;
+	e.level = 2;
+	e.kind = kind;
+	e.type = type;
+	e.delta = delta;
+	e.value = value;
+	e.at_level = at_level;
+	e.limit = limit;
+	strcpy(e.comm, "sh");
+	return e;
+}
+
+/* Split a line into whitespace-separated fields. */
+static int fields(char *line, char **f, int max)
+{
+	int n = 0;
+	char *save = NULL, *p;
+
+	for (p = strtok_r(line, " ", &save); p && n < max; p = strtok_r(NULL, " ", &save))
+		f[n++] = p;
+	return n;
+}
+
+static void test_charge(void **state)
+{
+	struct uct_event e = ev(UCT_EV_CHARGE, UCT_NPROC, 1, 7, -1, -1);
+	char line[256], *f[16];
+
+	uct_trace_line(line, sizeof(line), &e, 0);
+	assert_int_equal(fields(line, f, 16), 10);
+	/* time pid comm ns level uid type delta new result */
+	assert_string_equal(f[1], "4242");
+	assert_string_equal(f[2], "sh");
+	assert_string_equal(f[3], "4026532201");
+	assert_string_equal(f[4], "2");
+	assert_string_equal(f[5], "1001");
+	assert_string_equal(f[6], "nproc");
+	assert_string_equal(f[7], "+1");
+	assert_string_equal(f[8], "7");
+	assert_string_equal(f[9], "ok");
+	assert_int_equal(strlen(f[0]), 12);	/* HH:MM:SS.mmm */
+	assert_string_equal(f[0] + 8, ".500");
+}
+
+static void test_uncharge_and_over(void **state)
+{
+	struct uct_event e = ev(UCT_EV_UNCHARGE, UCT_MSGQUEUE, 1024, 0, -1, -1);
+	char line[256], *f[16];
+
+	uct_trace_line(line, sizeof(line), &e, 0);
+	assert_int_equal(fields(line, f, 16), 10);
+	assert_string_equal(f[6], "msgqueue");
+	assert_string_equal(f[7], "-1024");
+	assert_string_equal(f[9], "uncharge");
+
+	e = ev(UCT_EV_CHARGE, UCT_MEMLOCK, 3, 9, 1, -1);
+	uct_trace_line(line, sizeof(line), &e, 0);
+	fields(line, f, 16);
+	assert_string_equal(f[9], "over-limit@L1");
+	e = ev(UCT_EV_CHARGE, UCT_SIGPENDING, 1, 0, -2, -1);
+	uct_trace_line(line, sizeof(line), &e, 0);
+	fields(line, f, 16);
+	assert_string_equal(f[9], "refused");
+}
+
+static void test_denied(void **state)
+{
+	struct uct_event e = ev(UCT_EV_DENIED, UCT_NPROC, 0, 6, 1, 5);
+	char line[256], *f[16];
+
+	uct_trace_line(line, sizeof(line), &e, 0);
+	assert_int_equal(fields(line, f, 16), 11);
+	assert_string_equal(f[9], "DENIED");
+	assert_string_equal(f[10], "limit=5@L1");
+	e = ev(UCT_EV_DENIED, UCT_SIGPENDING, 0, 6, -1, -1);
+	uct_trace_line(line, sizeof(line), &e, 0);
+	fields(line, f, 16);
+	assert_string_equal(f[10], "limit=?");
+}
+
+static void test_weird_comm(void **state)
+{
+	struct uct_event e = ev(UCT_EV_ALLOC, 0, 0, 0, -1, -1);
+	char line[256], *f[16];
+
+	memcpy(e.comm, "a b\nc\x7f", 7);
+	uct_trace_line(line, sizeof(line), &e, 0);
+	assert_null(strchr(line, '\n'));
+	assert_int_equal(fields(line, f, 16), 11);	/* the space stays a space */
+	assert_string_equal(f[10], "alloc");
+	assert_string_equal(uct_event_kind_name(UCT_EV_FREE), "free");
+	assert_string_equal(uct_event_kind_name(99), "?");
+}
+
+static void test_header(void **state)
+{
+	char h[256], *f[16];
+
+	strcpy(h, uct_trace_header());
+	assert_int_equal(fields(h, f, 16), 10);
+	assert_string_equal(f[0], "TIME");
+	assert_string_equal(f[9], "RESULT");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_charge),
+		cmocka_unit_test(test_uncharge_and_over),
+		cmocka_unit_test(test_denied),
+		cmocka_unit_test(test_weird_comm),
+		cmocka_unit_test(test_header),
+	};
+
+	return cmocka_run_group_tests_name("trace_fmt", tests, NULL, NULL);
+}

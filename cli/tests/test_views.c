@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_views.c - batch, JSON and OpenMetrics renderings, number formatting. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <ctype.h>
+#include <cmocka.h>
+#include "fmt.h"
+#include "model.h"
+#include "views.h"
+#include "snapshots.h"
+
+/* ---- a minimal strict JSON checker (RFC 8259 grammar, no semantics) ---- */
+static const char *js_value(const char *p);
+
+static const char *ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *js_string(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	while (*p && *p != '"') {
+		if ((unsigned char)*p < 0x20)
+			return NULL;
+		if (*p == '\\') {
+			p++;
+			if (*p == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!isxdigit((unsigned char)p[i]))
+						return NULL;
+				p += 4;
+			} else if (!strchr("\"\\/bfnrt", *p)) {
+				return NULL;
+			}
+		}
+		p++;
+	}
+	return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *js_number(const char *p)
+{
+	const char *s = p;
+
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (isdigit((unsigned char)*p))
+		while (isdigit((unsigned char)*p))
+			p++;
+	else
+		return NULL;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return NULL;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	return p > s ? p : NULL;
+}
+
+static const char *js_value(const char *p)
+{
+	p = ws(p);
+	if (*p == '{') {
+		p = ws(p + 1);
+		if (*p == '}')
+			return p + 1;
+		for (;;) {
+			p = js_string(ws(p));
+			if (!p)
+				return NULL;
+			p = ws(p);
+			if (*p++ != ':')
+				return NULL;
+			p = js_value(p);
+			if (!p)
+				return NULL;
+			p = ws(p);
+			if (*p == '}')
+				return p + 1;
+			if (*p++ != ',')
+				return NULL;
+		}
+	}
+	if (*p == '[') {
+		p = ws(p + 1);
+		if (*p == ']')
+			return p + 1;
+		for (;;) {
+			p = js_value(p);
+			if (!p)
+				return NULL;
+			p = ws(p);
+			if (*p == ']')
+				return p + 1;
+			if (*p++ != ',')
+				return NULL;
+		}
+	}
+	if (*p == '"')
+		return js_string(p);
+	if (!strncmp(p, "true", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	if (!strncmp(p, "null", 4))
+		return p + 4;
+	return js_number(p);
+}
+
+static bool json_valid(const char *doc)
+{
+	const char *end = js_value(doc);
+
+	return end && *ws(end) == 0;
+}
+
+/* ---- fixtures ---- */
+struct fx {
+	struct uct_model m;
+	struct uct_view_ctx c;
+	char *out;
+	size_t len;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv;
+	size_t n = base_snapshot(recs);
+
+	memset(&kv, 0, sizeof(kv));
+	kv.key = (struct uct_key){ .ns_inum = 100, .uid = 1001 };
+	kv.st.denials[UCT_SIGPENDING] = 2;
+	kv.st.last_pid = 77;
+	strcpy(kv.st.last_comm, "we\"ird\\comm\x01");
+	uct_model_init(&f->m);
+	assert_int_equal(uct_model_update(&f->m, recs, n, &kv, 1, 1000.0), 0);
+	f->c = (struct uct_view_ctx){ .snapshot_src = "iter/task", .hooks = "fexit:x",
+				      .delay = 1.0, .wall = { .tv_sec = 1767225600 } };
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	uct_model_free(&f->m);
+	free(f->out);
+	free(f);
+	return 0;
+}
+
+typedef void (*view_fn)(FILE *, const struct uct_model *, const struct uct_view_ctx *);
+
+static const char *render(struct fx *f, view_fn fn)
+{
+	FILE *s;
+
+	free(f->out);
+	f->out = NULL;
+	s = open_memstream(&f->out, &f->len);
+	fn(s, &f->m, &f->c);
+	fclose(s);
+	return f->out;
+}
+
+/* ---- JSON ---- */
+static void test_json_valid_one_line(void **state)
+{
+	struct fx *f = *state;
+	const char *out = render(f, uct_view_json);
+	const char *nl = strchr(out, '\n');
+
+	assert_non_null(nl);
+	assert_int_equal(nl[1], 0);		/* exactly one line */
+	assert_true(json_valid(out));
+	assert_non_null(strstr(out, "\"schema\":\"ucounttop/1\""));
+	assert_non_null(strstr(out, "\"time\":\"2026-01-01T00:00:00Z\""));
+	assert_non_null(strstr(out, "\"snapshot\":\"iter/task\""));
+}
+
+static void test_json_rows(void **state)
+{
+	struct fx *f = *state;
+	const char *out = render(f, uct_view_json);
+
+	/* each row starts with ns, level, uid: greppable from a shell */
+	assert_non_null(strstr(out, "{\"ns\":200,\"level\":2,\"uid\":1002,\"parent_ns\":100,"
+				    "\"parent_uid\":1002,"));
+	assert_non_null(strstr(out, "{\"ns\":1,\"level\":0,\"uid\":1001,\"parent_ns\":null,"));
+	assert_non_null(strstr(out, "\"nproc\":{\"value\":6,\"limit\":5,\"delta\":0,"
+				    "\"child_sum\":6,"));
+	assert_non_null(strstr(out, "\"flags\":[\"over_limit\"]"));
+	/* comm escaped; JSON stays valid */
+	assert_non_null(strstr(out, "\"last_comm\":\"we\\\"ird\\\\comm\\u0001\""));
+	assert_non_null(strstr(out, "\"sigpending\":{\"value\":4,\"limit\":null,\"delta\":0,"
+				    "\"child_sum\":0,\"denials\":2,"));
+	assert_non_null(strstr(out, "\"denials\":{\"nproc\":0,\"msgqueue\":0,\"sigpending\":2,"
+				    "\"memlock\":0}"));
+	/* namespaces: init has no parent; LONG_MAX stays exact */
+	assert_non_null(strstr(out, "{\"ns\":1,\"level\":0,\"owner_uid\":0,\"parent_ns\":null,"
+				    "\"creator_uid\":null,\"max\":{\"nproc\":9223372036854775807,"));
+	assert_non_null(strstr(out, "{\"ns\":100,\"level\":1,\"owner_uid\":1001,\"parent_ns\":1,"
+				    "\"creator_uid\":1001,\"max\":{\"nproc\":5,"));
+	assert_non_null(strstr(out, "\"used\":{\"nproc\":6,"));
+	/* no per-event fields without --events */
+	assert_null(strstr(out, "\"charges\""));
+}
+
+static void test_json_events_and_filter(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	f->c.events = true;
+	f->m.uid_filter = 1001;
+	uct_model_relayout(&f->m);
+	out = render(f, uct_view_json);
+	assert_true(json_valid(out));
+	assert_non_null(strstr(out, "\"charges\":0,\"uncharges\":0"));
+	assert_null(strstr(out, "\"uid\":1002"));
+	assert_null(strstr(out, "\"uid\":0,"));
+	/* ns 200 has no uid-1001 row and no such descendants: not listed */
+	assert_null(strstr(out, "{\"ns\":200,"));
+}
+
+static void test_json_empty(void **state)
+{
+	struct uct_model m;
+	struct uct_view_ctx c = { 0 };
+	char *buf = NULL;
+	size_t len;
+	FILE *s;
+
+	uct_model_init(&m);
+	uct_model_update(&m, NULL, 0, NULL, 0, 1.0);
+	s = open_memstream(&buf, &len);
+	uct_view_json(s, &m, &c);
+	fclose(s);
+	assert_true(json_valid(buf));
+	assert_non_null(strstr(buf, "\"namespaces\":[],\"rows\":[]"));
+	free(buf);
+	uct_model_free(&m);
+}
+
+/* ---- batch table ---- */
+static void test_batch(void **state)
+{
+	struct fx *f = *state;
+	const char *out = render(f, uct_view_batch);
+	int lines = 0;
+	const char *p;
+
+	assert_null(strchr(out, '\033'));	/* no escape sequences */
+	for (p = out; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 3 + 1 + 9 + 1);	/* summary, header, lines, blank */
+	assert_non_null(strstr(out, "NPROC"));
+	assert_non_null(strstr(out, "MSGQUEUE"));
+	assert_non_null(strstr(out, "SIGPENDING"));
+	assert_non_null(strstr(out, "MEMLOCK"));
+	assert_non_null(strstr(out, "\n  ns 100 L1 o1001"));	/* no tty markers */
+	/* (1,1001): 6/5, over limit -> flag O */
+	assert_non_null(strstr(out, "6/5"));
+	/* ns 100 line: creator's 6 against max 5 */
+	assert_non_null(strstr(out, "denials nproc 0 msgqueue 0 sigpending 2 memlock 0"));
+}
+
+static void test_table_fits_80(void **state)
+{
+	struct fx *f = *state;
+	char buf[512];
+	size_t i;
+	int w;
+
+	f->c.width = 80;
+	w = uct_table_name_width(&f->m, &f->c);
+	uct_table_header(buf, sizeof(buf), &f->m, &f->c, w);
+	assert_true(strlen(buf) <= 80);
+	for (i = 0; i < f->m.nlines; i++) {
+		uct_table_line(buf, sizeof(buf), &f->m, &f->c, &f->m.lines[i], w);
+		assert_true(strlen(buf) <= 80);
+	}
+}
+
+static void test_table_tty_markers(void **state)
+{
+	struct fx *f = *state;
+	char buf[512];
+	int w;
+
+	f->c.tty = true;
+	uct_model_toggle_collapse(&f->m, 100);
+	w = uct_table_name_width(&f->m, &f->c);
+	uct_table_line(buf, sizeof(buf), &f->m, &f->c, &f->m.lines[0], w);
+	assert_non_null(strstr(buf, "- ns 1 L0 init"));
+	/* ns 100 is collapsed: its line is the last, marked + */
+	uct_table_line(buf, sizeof(buf), &f->m, &f->c, &f->m.lines[f->m.nlines - 1], w);
+	assert_non_null(strstr(buf, "  + ns 100 L1 o1001"));
+}
+
+static void test_table_deltas(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[16];
+	size_t n = base_snapshot(recs), i;
+	const char *out;
+
+	for (i = 0; i < n; i++)
+		if (recs[i].ns_inum == 1 && recs[i].uid == 0)
+			recs[i].value[UCT_NPROC] = 13;
+	uct_model_update(&f->m, recs, n, NULL, 0, 1001.0);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "13+3/-"));
+}
+
+/* ---- OpenMetrics ---- */
+static void test_openmetrics(void **state)
+{
+	struct fx *f = *state;
+	const char *out = render(f, uct_view_openmetrics);
+	char *copy = strdup(out), *line, *save = NULL;
+	size_t len = strlen(out);
+
+	assert_true(len > 6 && !strcmp(out + len - 6, "# EOF\n"));
+	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"200\",level=\"2\",uid=\"1002\","
+				    "type=\"msgqueue\"} 2048\n"));
+	assert_non_null(strstr(out, "ucounttop_rlimit_limit{ns=\"1\",level=\"0\",uid=\"1001\","
+				    "type=\"nproc\"} 5\n"));
+	assert_non_null(strstr(out, "ucounttop_ns_rlimit_max{ns=\"1\",level=\"0\",owner_uid=\"0\","
+				    "type=\"nproc\"} +Inf\n"));
+	assert_non_null(strstr(out, "# TYPE ucounttop_denials counter\n"));
+	assert_non_null(strstr(out, "ucounttop_denials_total{ns=\"100\",level=\"1\",uid=\"1001\","
+				    "type=\"sigpending\"} 2\n"));
+	assert_non_null(strstr(out, "ucounttop_row_flag{ns=\"1\",level=\"0\",uid=\"1001\","
+				    "flag=\"over_limit\"} 1\n"));
+	/* every sample line: name{labels} value */
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *brace, *sp;
+
+		if (line[0] == '#')
+			continue;
+		brace = strchr(line, '{');
+		sp = strrchr(line, ' ');
+		assert_non_null(brace);
+		assert_non_null(sp);
+		assert_true(strncmp(line, "ucounttop_", 10) == 0);
+		assert_true(sp[-1] == '}');
+		assert_true(isdigit((unsigned char)sp[1]) || sp[1] == '+');
+	}
+	free(copy);
+}
+
+/* ---- fmt ---- */
+static void test_fmt_num(void **state)
+{
+	char b[32];
+
+	assert_string_equal(uct_fmt_num(b, sizeof(b), 0), "0");
+	assert_string_equal(uct_fmt_num(b, sizeof(b), 9999), "9999");
+	assert_string_equal(uct_fmt_num(b, sizeof(b), 10000), "9.8K");
+	assert_string_equal(uct_fmt_num(b, sizeof(b), 819200), "800K");
+	assert_string_equal(uct_fmt_num(b, sizeof(b), 8388608), "8.0M");
+	assert_string_equal(uct_fmt_num(b, sizeof(b), INF), "inf");
+	assert_string_equal(uct_fmt_num(b, sizeof(b), -12), "-12");
+	assert_string_equal(uct_fmt_signed(b, sizeof(b), 3), "+3");
+	assert_string_equal(uct_fmt_signed(b, sizeof(b), -3), "-3");
+	assert_string_equal(uct_fmt_signed(b, sizeof(b), 0), "0");
+}
+
+static void test_type_names(void **state)
+{
+	assert_int_equal(uct_type_parse("nproc"), UCT_NPROC);
+	assert_int_equal(uct_type_parse("SIG"), UCT_SIGPENDING);
+	assert_int_equal(uct_type_parse("m"), -1);	/* msgqueue or memlock */
+	assert_int_equal(uct_type_parse("mem"), UCT_MEMLOCK);
+	assert_int_equal(uct_type_parse(""), -1);
+	assert_string_equal(uct_type_name(UCT_MSGQUEUE), "msgqueue");
+	assert_string_equal(uct_type_header(UCT_MEMLOCK), "MEMLOCK");
+	assert_string_equal(uct_type_unit(UCT_MEMLOCK), "pages");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_json_valid_one_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_events_and_filter, setup, teardown),
+		cmocka_unit_test(test_json_empty),
+		cmocka_unit_test_setup_teardown(test_batch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_fits_80, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_tty_markers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_deltas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
+		cmocka_unit_test(test_fmt_num),
+		cmocka_unit_test(test_type_names),
+	};
+
+	return cmocka_run_group_tests_name("views", tests, NULL, NULL);
+}

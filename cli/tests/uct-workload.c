@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uct-workload - build nested user namespaces that hold a known amount of
+ * every ucounts rlimit, print what the kernel must be counting at every
+ * level, and hold it until SIGTERM/SIGINT. Runs as root in the guest; the
+ * guest tests compare its EXPECT lines with `ucounttop --json`.
+ *
+ *   uct-workload [--denials]      build, print, hold
+ *   uct-workload --exec-as UID -- CMD [ARGS]   run CMD as UID (no caps)
+ *
+ * Tree (kuids are identity-mapped 1000..1099 in every namespace, so the
+ * uid inside equals the global kuid):
+ *
+ *   init
+ *   |- A1 (created by 1001)  holders 1001 x2, 1002
+ *   |  `- A2 (by 1002)       holders 1002 x2, 1003
+ *   |     `- A3 (by 1003)    holders 1003 x2, 1001
+ *   |- B1 (by 1002)          holder 1002
+ *   `- D1 (by 1004, --denials only; low rlimits, see deny_holder())
+ *
+ * Every namespace also holds its creator process (the "agent", which
+ * forks the holders and creates the child namespaces). A holder owns:
+ * itself (NPROC), N queued SIGRTMIN signals to itself (SIGPENDING), M
+ * POSIX message queues (MSGQUEUE bytes) and SHM_LOCKed SysV segments
+ * (MEMLOCK pages). A charge to row (ns, uid) also charges (parent ns,
+ * creator of ns), and so on to init: this program applies that rule to
+ * what it created and prints the result per row.
+ *
+ * Output lines (stdout):
+ *   NS <name> <inum> <level> <parent_inum> <creator_uid>
+ *   PROC <pid> <inum> <uid> <role>
+ *   MQBYTES <bytes charged per queue>
+ *   EXPECT <inum> <level> <uid> <nproc> <msgqueue> <sigpending> <memlock>
+ *   DENY <inum> <uid> <type> <refused attempts>
+ *   READY
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <mqueue.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <poll.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+
+#define MAXPROC		64
+#define MQ_MAXMSG	4
+#define MQ_MSGSIZE	256
+#define MQ_PRIO_MAX_	32768
+
+enum { T_NPROC, T_MSGQUEUE, T_SIGPENDING, T_MEMLOCK, NTYPES };
+static const char *const type_names[NTYPES] = { "nproc", "msgqueue", "sigpending", "memlock" };
+
+struct nsspec {
+	const char *name;
+	int parent;		/* index, -1 for init */
+	uid_t creator;
+	bool deny;		/* --denials namespace */
+};
+
+/* index 0 is the init namespace */
+static const struct nsspec nss[] = {
+	{ "init", -1, 0, false },
+	{ "A1", 0, 1001, false },
+	{ "A2", 1, 1002, false },
+	{ "A3", 2, 1003, false },
+	{ "B1", 0, 1002, false },
+	{ "D1", 0, 1004, true },
+};
+#define NNS (int)(sizeof(nss) / sizeof(nss[0]))
+
+struct holderspec {
+	int ns;
+	uid_t uid;
+	int signals, mqueues, shm_pages;
+};
+
+static const struct holderspec holders[] = {
+	{ 1, 1001, 2, 1, 1 }, { 1, 1001, 0, 0, 0 }, { 1, 1002, 1, 0, 2 },
+	{ 2, 1002, 3, 1, 0 }, { 2, 1002, 0, 0, 1 }, { 2, 1003, 1, 2, 0 },
+	{ 3, 1003, 2, 1, 3 }, { 3, 1003, 0, 0, 0 }, { 3, 1001, 5, 0, 1 },
+	{ 4, 1002, 1, 1, 1 },
+};
+#define NHOLDERS (int)(sizeof(holders) / sizeof(holders[0]))
+
+/* --denials: namespace D1, its rlimits and what its holder tries. */
+#define DENY_UID	1005
+#define DENY_NPROC	3	/* agent + 2 holders fill (init,1004) */
+#define DENY_FORKS	3	/* each refused: (init,1004) would be 4 > 3 */
+#define DENY_SIGS_OK	4
+#define DENY_SIGS_BAD	2
+#define DENY_SHM_OK	2	/* pages; RLIMIT_MEMLOCK = 2 pages */
+
+/* What every process recorded, in memory shared across fork. */
+struct proc {
+	pid_t pid;
+	int ns;
+	uid_t uid;
+	int res[NTYPES];
+	const char *role;
+};
+
+struct shared {
+	unsigned long ns_inum[NNS];
+	int nproc;
+	struct proc procs[MAXPROC];
+	int denied[NTYPES];	/* refusals seen by the D1 holder */
+	int errors;
+	char errmsg[256];
+};
+
+static struct shared *sh;
+static long mq_bytes;		/* charged per queue */
+static long page_size;
+static int ready_pipe[2];
+static bool with_denials;
+
+static void fail(const char *what)
+{
+	/* first error wins; the parent reports it */
+	if (!sh->errors++)
+		snprintf(sh->errmsg, sizeof(sh->errmsg), "%s (pid %d): %s", what, getpid(),
+			 strerror(errno));
+	_exit(1);
+}
+
+static unsigned long ns_inum_of(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+	return stat(path, &st) ? 0 : (unsigned long)st.st_ino;
+}
+
+static void record(int ns, uid_t uid, const int res[NTYPES], const char *role)
+{
+	int i = __atomic_fetch_add(&sh->nproc, 1, __ATOMIC_SEQ_CST);
+
+	if (i >= MAXPROC) {
+		errno = ENOSPC;
+		fail("too many processes");
+	}
+	sh->procs[i].pid = getpid();
+	sh->procs[i].ns = ns;
+	sh->procs[i].uid = uid;
+	sh->procs[i].role = role;
+	memcpy(sh->procs[i].res, res, sizeof(sh->procs[i].res));
+}
+
+static void signal_ready(void)
+{
+	char c = 1;
+
+	if (write(ready_pipe[1], &c, 1) != 1)
+		fail("ready pipe");
+}
+
+static void hold_forever(void)
+{
+	for (;;)
+		pause();
+}
+
+static void become(uid_t uid)
+{
+	if (setresgid(uid, uid, uid))
+		fail("setresgid");
+	if (setresuid(uid, uid, uid))
+		fail("setresuid");
+	/* the uid change made us non-dumpable, which makes /proc/PID/ owned by
+	 * init's root, unmapped in our namespaces: the agent could not write
+	 * our uid_map. Dumpable again, /proc/PID/ is ours. */
+	if (prctl(PR_SET_DUMPABLE, 1))
+		fail("PR_SET_DUMPABLE");
+}
+
+/* Bytes mqueue_get_inode() charges for one queue, from the kernel's BTF. */
+static long mqueue_charge(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	long msg, node, treesize;
+	int id;
+
+	if (!btf)
+		return -1;
+	id = btf__find_by_name_kind(btf, "msg_msg", BTF_KIND_STRUCT);
+	msg = id >= 0 ? btf__resolve_size(btf, id) : -1;
+	id = btf__find_by_name_kind(btf, "posix_msg_tree_node", BTF_KIND_STRUCT);
+	node = id >= 0 ? btf__resolve_size(btf, id) : -1;
+	btf__free(btf);
+	if (msg < 0 || node < 0)
+		return -1;
+	/* ipc/mqueue.c: mq_treesize + maxmsg * msgsize */
+	treesize = MQ_MAXMSG * msg + (MQ_MAXMSG < MQ_PRIO_MAX_ ? MQ_MAXMSG : MQ_PRIO_MAX_) * node;
+	return MQ_MAXMSG * MQ_MSGSIZE + treesize;
+}
+
+static int open_mqueue(int i)
+{
+	struct mq_attr attr = { .mq_maxmsg = MQ_MAXMSG, .mq_msgsize = MQ_MSGSIZE };
+	char name[64];
+	mqd_t q;
+
+	snprintf(name, sizeof(name), "/uct-%d-%d", getpid(), i);
+	q = mq_open(name, O_CREAT | O_EXCL | O_RDWR, 0600, &attr);
+	if (q == (mqd_t)-1)
+		return -1;
+	/* unlinked: the queue (and its charge) lives while q is open */
+	mq_unlink(name);
+	return 0;
+}
+
+static int lock_shm(int pages)
+{
+	int id = shmget(IPC_PRIVATE, pages * page_size, IPC_CREAT | 0600);
+
+	if (id < 0)
+		return -1;
+	if (shmctl(id, SHM_LOCK, NULL)) {
+		int e = errno;
+
+		shmctl(id, IPC_RMID, NULL);
+		errno = e;
+		return -1;
+	}
+	/* attached + removed: destroyed, and uncharged, when we exit */
+	if (shmat(id, NULL, SHM_RDONLY) == (void *)-1)
+		fail("shmat");
+	shmctl(id, IPC_RMID, NULL);
+	return 0;
+}
+
+static void queue_signal(void)
+{
+	union sigval v = { .sival_int = 0 };
+
+	if (sigqueue(getpid(), SIGRTMIN, v))
+		fail("sigqueue");
+}
+
+static void block_rt(void)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGRTMIN);
+	sigprocmask(SIG_BLOCK, &s, NULL);
+}
+
+static void holder(const struct holderspec *h)
+{
+	int res[NTYPES] = { 1, 0, h->signals, h->shm_pages };
+	int i;
+
+	become(h->uid);
+	block_rt();
+	for (i = 0; i < h->signals; i++)
+		queue_signal();
+	for (i = 0; i < h->mqueues; i++)
+		if (open_mqueue(i))
+			fail("mq_open");
+	res[T_MSGQUEUE] = h->mqueues * mq_bytes;
+	if (h->shm_pages && lock_shm(h->shm_pages))
+		fail("SHM_LOCK");
+	record(h->ns, h->uid, res, "holder");
+	signal_ready();
+	hold_forever();
+}
+
+/* The D1 holder: fill what D1 allows, then try more and count refusals. */
+static void deny_holder(int ns)
+{
+	int res[NTYPES] = { 1, 0, DENY_SIGS_OK, DENY_SHM_OK };
+	union sigval v = { .sival_int = 0 };
+	int i;
+
+	become(DENY_UID);
+	block_rt();
+	for (i = 0; i < DENY_FORKS; i++) {
+		pid_t p = fork();
+
+		if (p == 0)
+			_exit(0);	/* not expected: the limit should refuse */
+		if (p > 0) {
+			waitpid(p, NULL, 0);
+			errno = 0;
+			fail("fork beyond the D1 limit succeeded");
+		}
+		if (errno != EAGAIN)
+			fail("fork in D1");
+		sh->denied[T_NPROC]++;
+	}
+	for (i = 0; i < DENY_SIGS_OK + DENY_SIGS_BAD; i++) {
+		if (sigqueue(getpid(), SIGRTMIN, v) == 0)
+			continue;
+		if (errno != EAGAIN)
+			fail("sigqueue in D1");
+		sh->denied[T_SIGPENDING]++;
+	}
+	if (open_mqueue(0))
+		fail("first mq_open in D1");
+	if (open_mqueue(1) == 0) {
+		errno = 0;
+		fail("second mq_open in D1 succeeded");
+	}
+	if (errno != EMFILE)
+		fail("second mq_open in D1");
+	sh->denied[T_MSGQUEUE]++;
+	res[T_MSGQUEUE] = mq_bytes;
+	if (lock_shm(DENY_SHM_OK))
+		fail("SHM_LOCK in D1");
+	if (lock_shm(1) == 0) {
+		errno = 0;
+		fail("SHM_LOCK beyond RLIMIT_MEMLOCK succeeded");
+	}
+	if (errno != ENOMEM)
+		fail("second SHM_LOCK in D1");
+	sh->denied[T_MEMLOCK]++;
+	record(ns, DENY_UID, res, "deny-holder");
+	signal_ready();
+	hold_forever();
+}
+
+static void wait_byte(int fd)
+{
+	char c;
+
+	if (read(fd, &c, 1) != 1)
+		fail("sync pipe");
+}
+
+static void write_file(pid_t pid, const char *file, const char *text)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		fail(path);
+	close(fd);
+}
+
+static void agent(int ns);
+
+/* Fork a child that becomes the creator of namespace j and its agent. */
+static void spawn_ns(int j)
+{
+	int up[2], down[2];
+	pid_t pid;
+
+	if (pipe(up) || pipe(down))
+		fail("pipe");
+	pid = fork();
+	if (pid < 0)
+		fail("fork");
+	if (pid == 0) {
+		/* die on SIGTERM/SIGINT instead of running main's handler */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		close(up[0]);
+		close(down[1]);
+		become(nss[j].creator);
+		if (nss[j].deny) {
+			/* ns->rlimit_max[] is copied from these at unshare */
+			struct rlimit nproc = { DENY_NPROC, DENY_NPROC };
+			struct rlimit sig = { DENY_SIGS_OK, DENY_SIGS_OK };
+			struct rlimit mq = { mq_bytes + mq_bytes / 2, mq_bytes + mq_bytes / 2 };
+			struct rlimit mem = { DENY_SHM_OK * page_size, DENY_SHM_OK * page_size };
+
+			if (setrlimit(RLIMIT_NPROC, &nproc) || setrlimit(RLIMIT_SIGPENDING, &sig) ||
+			    setrlimit(RLIMIT_MSGQUEUE, &mq) || setrlimit(RLIMIT_MEMLOCK, &mem))
+				fail("setrlimit");
+		}
+		if (unshare(CLONE_NEWUSER))
+			fail("unshare(CLONE_NEWUSER)");
+		if (write(up[1], "u", 1) != 1)
+			fail("sync pipe");
+		wait_byte(down[0]);	/* maps written */
+		close(up[1]);
+		close(down[0]);
+		agent(j);
+	}
+	close(up[1]);
+	close(down[0]);
+	wait_byte(up[0]);
+	/* identity-map 1000..1099: we hold CAP_SETUID in the parent ns */
+	write_file(pid, "uid_map", "1000 1000 100\n");
+	write_file(pid, "gid_map", "1000 1000 100\n");
+	if (write(down[1], "m", 1) != 1)
+		fail("sync pipe");
+	close(up[0]);
+	close(down[1]);
+}
+
+/* Runs inside namespace ns as its creator: fork holders, create children. */
+static void agent(int ns)
+{
+	int res[NTYPES] = { 1, 0, 0, 0 };
+	int i;
+
+	sh->ns_inum[ns] = ns_inum_of(getpid());
+	for (i = 0; i < NHOLDERS; i++) {
+		if (holders[i].ns != ns)
+			continue;
+		if (fork() == 0)
+			holder(&holders[i]);
+	}
+	if (nss[ns].deny) {
+		/* a plain holder first, so the counts are settled before the
+		 * deny holder starts (see the DENY_* comments) */
+		struct holderspec plain = { ns, DENY_UID, 0, 0, 0 };
+		pid_t p = fork();
+
+		if (p == 0)
+			holder(&plain);
+		for (;;) {	/* wait for the plain holder's record */
+			bool found = false;
+
+			for (i = 0; i < sh->nproc; i++)
+				found |= sh->procs[i].pid == p;
+			if (found)
+				break;
+			usleep(1000);
+		}
+		if (fork() == 0)
+			deny_holder(ns);
+	}
+	for (i = 1; i < NNS; i++)
+		if (nss[i].parent == ns && (!nss[i].deny || with_denials))
+			spawn_ns(i);
+	record(ns, nss[ns].creator, res, "agent");
+	signal_ready();
+	hold_forever();
+}
+
+/* ---- expectations ---- */
+
+struct row {
+	int ns;
+	uid_t uid;
+	long v[NTYPES];
+};
+
+static struct row rows[128];
+static int nrows;
+
+static struct row *row_for(int ns, uid_t uid)
+{
+	int i;
+
+	for (i = 0; i < nrows; i++)
+		if (rows[i].ns == ns && rows[i].uid == uid)
+			return &rows[i];
+	rows[nrows].ns = ns;
+	rows[nrows].uid = uid;
+	return &rows[nrows++];
+}
+
+/* kernel/ucount.c: for (iter = ucounts; iter; iter = iter->ns->ucounts) */
+static void charge(int ns, uid_t uid, const int res[NTYPES])
+{
+	while (ns >= 0) {
+		struct row *r = row_for(ns, uid);
+		int t;
+
+		for (t = 0; t < NTYPES; t++)
+			r->v[t] += res[t];
+		uid = nss[ns].creator;
+		ns = nss[ns].parent;
+	}
+}
+
+static int level_of(int ns)
+{
+	int l = 0;
+
+	while (nss[ns].parent >= 0) {
+		ns = nss[ns].parent;
+		l++;
+	}
+	return l;
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	stop = 1;
+}
+
+static void kill_all(void)
+{
+	int i;
+
+	/* everything we forked is in our process group (setpgid in main);
+	 * also SIGKILL the recorded ones in case one ignores SIGTERM */
+	signal(SIGTERM, SIG_IGN);
+	kill(0, SIGTERM);
+	for (i = 0; i < sh->nproc && i < MAXPROC; i++)
+		if (sh->procs[i].pid > 0)
+			kill(sh->procs[i].pid, SIGKILL);
+	/* we are the subreaper: reap everyone so NPROC is uncharged before
+	 * the next test starts */
+	while (wait(NULL) > 0 || errno == EINTR)
+		;
+}
+
+static int exec_as(uid_t uid, char **argv)
+{
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid)) {
+		perror("uct-workload: dropping privileges");
+		return 1;
+	}
+	execv(argv[0], argv);
+	perror("uct-workload: execv");
+	return 127;
+}
+
+int main(int argc, char **argv)
+{
+	int expected_ready = 0, got = 0, i, t;
+	time_t deadline;
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	if (argc > 3 && !strcmp(argv[1], "--exec-as") && !strcmp(argv[3], "--"))
+		return exec_as((uid_t)atoi(argv[2]), argv + 4);
+	with_denials = argc > 1 && !strcmp(argv[1], "--denials");
+	if (argc > 1 && !with_denials) {
+		fprintf(stderr, "usage: uct-workload [--denials] | --exec-as UID -- CMD [ARGS]\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	page_size = sysconf(_SC_PAGESIZE);
+	mq_bytes = mqueue_charge();
+	if (mq_bytes < 0) {
+		fprintf(stderr, "uct-workload: cannot size struct msg_msg/posix_msg_tree_node "
+			"from /sys/kernel/btf/vmlinux\n");
+		return 1;
+	}
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || pipe(ready_pipe)) {
+		perror("uct-workload");
+		return 1;
+	}
+	/* own process group (kill_all), and reaper of all descendants */
+	setpgid(0, 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	if (setgroups(0, NULL)) {
+		perror("uct-workload: setgroups (must run as root)");
+		return 1;
+	}
+	sh->ns_inum[0] = ns_inum_of(getpid());
+
+	/* readiness: one byte per agent and holder */
+	for (i = 1; i < NNS; i++)
+		if (!nss[i].deny || with_denials)
+			expected_ready += 1 + (nss[i].deny ? 2 : 0);
+	for (i = 0; i < NHOLDERS; i++)
+		expected_ready++;
+
+	for (i = 1; i < NNS; i++)
+		if (nss[i].parent == 0 && (!nss[i].deny || with_denials))
+			spawn_ns(i);
+	deadline = time(NULL) + 120;
+	while (got < expected_ready && !sh->errors && !stop && time(NULL) < deadline) {
+		struct pollfd pfd = { .fd = ready_pipe[0], .events = POLLIN };
+		char c;
+
+		/* a child that failed sends no byte: poll, and check errors */
+		if (poll(&pfd, 1, 100) == 1 && read(ready_pipe[0], &c, 1) == 1)
+			got++;
+	}
+	if (sh->errors || got < expected_ready) {
+		fprintf(stderr, "uct-workload: setup failed: %s\n",
+			sh->errors ? sh->errmsg : stop ? "interrupted" : "timed out");
+		kill_all();
+		return 1;
+	}
+
+	printf("MQBYTES %ld\n", mq_bytes);
+	for (i = 0; i < NNS; i++) {
+		if (nss[i].deny && !with_denials)
+			continue;
+		printf("NS %s %lu %d %lu %u\n", nss[i].name, sh->ns_inum[i], level_of(i),
+		       nss[i].parent >= 0 ? sh->ns_inum[nss[i].parent] : 0UL, nss[i].creator);
+	}
+	for (i = 0; i < sh->nproc; i++) {
+		const struct proc *p = &sh->procs[i];
+
+		printf("PROC %d %lu %u %s\n", p->pid, sh->ns_inum[p->ns], p->uid, p->role);
+		charge(p->ns, p->uid, p->res);
+	}
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+
+		/* (init, 0) also counts everything else root runs: not ours */
+		if (r->ns == 0 && r->uid == 0)
+			continue;
+		printf("EXPECT %lu %d %u %ld %ld %ld %ld\n", sh->ns_inum[r->ns], level_of(r->ns),
+		       r->uid, r->v[T_NPROC], r->v[T_MSGQUEUE], r->v[T_SIGPENDING],
+		       r->v[T_MEMLOCK]);
+	}
+	if (with_denials)
+		for (t = 0; t < NTYPES; t++)
+			printf("DENY %lu %u %s %d\n", sh->ns_inum[NNS - 1], DENY_UID, type_names[t],
+			       sh->denied[t]);
+	printf("READY\n");
+
+	while (!stop)
+		pause();
+	kill_all();
+	return 0;
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ucounttop - show per-user-namespace rlimit accounting (struct ucounts).
+ *
+ * main(): options, checks with clear messages and exit codes, then the
+ * refresh loop (snapshot -> model -> view) or `trace`. See --help.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "fmt.h"
+#include "loader.h"
+#include "model.h"
+#include "opts.h"
+#include "trace.h"
+#include "view_tty.h"
+#include "views.h"
+
+static volatile sig_atomic_t stop;
+static volatile sig_atomic_t winch;
+
+static void on_stop(int sig)
+{
+	stop = 1;
+}
+
+static void on_winch(int sig)
+{
+	winch = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { 0 };
+
+	/* no SA_RESTART: poll/sleep return early so we exit promptly */
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_winch;
+	sigaction(SIGWINCH, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void sleep_s(double secs)
+{
+	struct timespec ts = { .tv_sec = (time_t)secs,
+			       .tv_nsec = (long)((secs - (time_t)secs) * 1e9) };
+
+	/* interrupted by SIGINT/SIGTERM: return early */
+	nanosleep(&ts, NULL);
+}
+
+/* Render one iteration to f in the chosen non-tty format. */
+static void render(FILE *f, const struct uct_opts *o, struct uct_model *m,
+		   struct uct_view_ctx *c)
+{
+	switch (o->output) {
+	case UCT_OUT_JSON:
+		uct_view_json(f, m, c);
+		break;
+	case UCT_OUT_OPENMETRICS:
+		uct_view_openmetrics(f, m, c);
+		break;
+	default:
+		uct_view_batch(f, m, c);
+	}
+}
+
+/* -o FILE: write FILE.tmp and rename it, so readers never see half a file. */
+static int render_to_file(const struct uct_opts *o, struct uct_model *m,
+			  struct uct_view_ctx *c)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", o->output_file);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "ucounttop: -o %s: %s\n", tmp, strerror(errno));
+		return -1;
+	}
+	render(f, o, m, c);
+	if (fclose(f) || rename(tmp, o->output_file)) {
+		fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* One refresh: snapshot + stats into the model. */
+static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ctx *c)
+{
+	const struct uct_rec *recs;
+	const struct uct_stat_kv *kv;
+	size_t nrec, nkv;
+	int err;
+
+	err = uct_loader_snapshot(l, &recs, &nrec);
+	if (err) {
+		fprintf(stderr, "ucounttop: reading the snapshot iterator: %s\n", strerror(-err));
+		return err;
+	}
+	err = uct_loader_stats(l, &kv, &nkv);
+	if (err) {
+		fprintf(stderr, "ucounttop: reading the stats map: %s\n", strerror(-err));
+		return err;
+	}
+	uct_loader_counters(l, m->counters);
+	clock_gettime(CLOCK_REALTIME, &c->wall);
+	err = uct_model_update(m, recs, nrec, kv, nkv, c->wall.tv_sec + c->wall.tv_nsec / 1e9);
+	if (err)
+		fprintf(stderr, "ucounttop: out of memory\n");
+	return err;
+}
+
+static int run_top(struct uct_loader *l, const struct uct_opts *o)
+{
+	struct uct_view_ctx c = { .snapshot_src = l->snapshot_src, .hooks = l->hooks,
+				  .events = o->events, .delay = o->delay, .cursor = 0 };
+	struct uct_model m;
+	struct uct_tty tty;
+	bool tty_mode = o->output == UCT_OUT_TTY;
+	long i;
+	int rc = UCT_EXIT_OK;
+
+	uct_model_init(&m);
+	m.sort = o->sort;
+	m.type_filter = o->type_filter;
+	m.ns_filter = o->ns_filter;
+	m.uid_filter = o->uid_filter;
+	if (tty_mode) {
+		c.tty = true;
+		uct_tty_geometry(&c);
+		uct_tty_open(&tty);
+	}
+	for (i = 0; !stop && (o->iterations < 0 || i < o->iterations); i++) {
+		if (refresh(l, &m, &c)) {
+			rc = UCT_EXIT_FAIL;
+			break;
+		}
+		if (tty_mode) {
+			uct_tty_render(&tty, &m, &c);
+		} else if (o->output_file) {
+			if (render_to_file(o, &m, &c)) {
+				rc = UCT_EXIT_FAIL;
+				break;
+			}
+		} else {
+			render(stdout, o, &m, &c);
+			if (ferror(stdout)) {
+				/* the reader went away (`| head`): a normal end */
+				if (errno != EPIPE) {
+					fprintf(stderr, "ucounttop: writing output: %s\n",
+						strerror(errno));
+					rc = UCT_EXIT_FAIL;
+				}
+				break;
+			}
+		}
+		if (o->iterations >= 0 && i + 1 >= o->iterations)
+			break;
+		if (tty_mode) {
+			if (uct_tty_wait(&tty, &m, &c, o->delay, &stop, &winch))
+				break;
+		} else {
+			sleep_s(o->delay);
+		}
+	}
+	if (tty_mode)
+		uct_tty_close(&tty);
+	uct_model_free(&m);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct uct_opts o;
+	struct uct_loader l;
+	char msg[1024] = "";
+	int rc;
+
+	rc = uct_parse_opts(argc, argv, &o, stdout, stderr);
+	if (rc >= 0)
+		return rc;
+	/* the full-screen view needs a terminal; anything else gets text */
+	if (o.output == UCT_OUT_TTY && o.cmd == UCT_CMD_TOP && !isatty(STDOUT_FILENO))
+		o.output = UCT_OUT_BATCH;
+
+	if ((rc = uct_check_privileges(msg, sizeof(msg))) ||
+	    (rc = uct_check_btf(msg, sizeof(msg))) ||
+	    (o.pin_dir && (rc = uct_check_bpffs(o.pin_dir, msg, sizeof(msg))))) {
+		fprintf(stderr, "ucounttop: %s\n", msg);
+		return rc;
+	}
+	install_signals();
+	rc = uct_loader_open(&l, &o, msg, sizeof(msg));
+	if (rc) {
+		fprintf(stderr, "ucounttop: %s\n", msg);
+		uct_loader_close(&l);
+		return rc;
+	}
+	if (o.pin_dir)
+		fprintf(stderr, "ucounttop: pinned maps and links under %s%s\n", o.pin_dir,
+			o.keep_pinned ? " (kept on exit)" : "");
+	if (o.cmd == UCT_CMD_TRACE)
+		rc = uct_run_trace(&l, &o, &stop);
+	else
+		rc = run_top(&l, &o);
+	uct_loader_close(&l);
+	return rc;
+}

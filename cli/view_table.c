@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * view_table.c - the text table shared by batch mode and the tty view.
+ *
+ *   NAME                      NPROC    MSGQUEUE  SIGPENDING     MEMLOCK  DENY FLAG
+ *   ns 4026531837 L0 init      -/inf       -/inf       -/inf       -/inf
+ *     uid 0                   41/-         0/-         0/-         0/-      0
+ *     ns 4026532201 L1 o1001   5/inf    1.0K/800K      2/7.5K      3/8.0M
+ *       uid 1001            3+1/-        0/-         2/-         0/-      0 N
+ *
+ * A namespace line shows, per counter, the value of its creator's row
+ * (the one in the parent namespace) against the namespace's rlimit_max:
+ * exactly the comparison the kernel makes when something inside charges.
+ * A uid line shows value[+change]/limit, the limit being the smallest
+ * rlimit_max of the namespaces this row created ("-": only the caller's
+ * own rlimit applies).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "fmt.h"
+#include "views.h"
+
+#define CELL_W	12
+#define DENY_W	6
+#define FLAG_W	4
+#define RATE_W	7
+#define NAME_MIN 16
+#define NAME_MAX_W 48
+
+int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
+{
+	char tbuf[32], nsb[24] = "all", uidb[24] = "all";
+	struct tm tm;
+	int t;
+
+	localtime_r(&c->wall.tv_sec, &tm);
+	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
+	/* most important first: a narrow terminal cuts the end */
+	fprintf(f, "ucounttop %s  %s%s  every %.1fs  iteration %lu  snapshot %s  events %s\n",
+		UCT_VERSION, tbuf, c->paused ? " [paused]" : "", c->delay, m->iteration,
+		c->snapshot_src ? c->snapshot_src : "-", c->events ? "on" : "off");
+	fprintf(f, "namespaces %zu  rows %zu  denials", m->nns, m->nrows);
+	for (t = 0; t < UCT_NTYPES; t++)
+		fprintf(f, " %s %llu", uct_type_name(t), m->total_denials[t]);
+	fprintf(f, "  drops %llu/%llu\n", m->counters[UCT_CNT_RB_DROPS],
+		m->counters[UCT_CNT_STATS_FULL]);
+	if (m->ns_filter)
+		snprintf(nsb, sizeof(nsb), "%lld", m->ns_filter);
+	if (m->uid_filter >= 0)
+		snprintf(uidb, sizeof(uidb), "%lld", m->uid_filter);
+	fprintf(f, "sort %s  type %s  ns %s  uid %s  hooks %s\n", uct_sort_name(m->sort),
+		m->type_filter >= 0 ? uct_type_name(m->type_filter) : "all", nsb, uidb,
+		c->hooks ? c->hooks : "-");
+	return 3;
+}
+
+static void line_name(char *buf, size_t len, const struct uct_model *m,
+		      const struct uct_view_ctx *c, const struct uct_line *ln)
+{
+	int ind = ln->depth * 2;
+	/* tty: "-" expanded / "+" collapsed, toggled with e */
+	const char *mark = "";
+
+	if (ind > 2 * UCT_MAX_LEVELS)
+		ind = 2 * UCT_MAX_LEVELS;
+	if (ln->is_ns) {
+		const struct uct_nsinfo *ns = &m->ns[ln->index];
+
+		if (c->tty)
+			mark = ns->collapsed ? "+ " : "- ";
+		if (ns->root)
+			snprintf(buf, len, "%*s%sns %u L%u init", ind, "", mark, ns->inum,
+				 ns->level);
+		else
+			snprintf(buf, len, "%*s%sns %u L%u o%u", ind, "", mark, ns->inum,
+				 ns->level, ns->owner_uid);
+	} else {
+		snprintf(buf, len, "%*suid %u", ind, "", m->rows[ln->index].rec.uid);
+	}
+}
+
+int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c)
+{
+	char name[128];
+	size_t i;
+	int w = NAME_MIN, fixed;
+
+	for (i = 0; i < m->nlines; i++) {
+		int n;
+
+		line_name(name, sizeof(name), m, c, &m->lines[i]);
+		n = (int)strlen(name);
+		if (n > w)
+			w = n;
+	}
+	if (w > NAME_MAX_W)
+		w = NAME_MAX_W;
+	/* in a narrow tty the name column gives way first */
+	fixed = UCT_NTYPES * CELL_W + DENY_W + 1 + FLAG_W + (c->events ? RATE_W : 0);
+	if (c->width > 0 && w + fixed > c->width)
+		w = c->width - fixed > 8 ? c->width - fixed : 8;
+	return w;
+}
+
+/* Append at most len-1 chars total to buf (keeps it NUL-terminated). */
+static void cat(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(buf);
+
+	if (n + 1 < len)
+		snprintf(buf + n, len - n, "%s", s);
+}
+
+static void cell(char *out, size_t len, long long value, bool have_value, long long delta,
+		 long long limit, bool have_limit)
+{
+	char v[24] = "-", d[24] = "", l[24] = "-";
+
+	if (have_value)
+		uct_fmt_num(v, sizeof(v), value);
+	if (delta)
+		uct_fmt_signed(d, sizeof(d), delta);
+	if (have_limit)
+		uct_fmt_num(l, sizeof(l), limit);
+	snprintf(out, len, "%s%s/%s", v, d, l);
+}
+
+void uct_table_header(char *buf, size_t len, const struct uct_model *m,
+		      const struct uct_view_ctx *c, int name_w)
+{
+	char tmp[64];
+	int t;
+
+	snprintf(buf, len, "%-*s", name_w, "NAME");
+	for (t = 0; t < UCT_NTYPES; t++) {
+		snprintf(tmp, sizeof(tmp), "%*s", CELL_W, uct_type_header(t));
+		cat(buf, len, tmp);
+	}
+	snprintf(tmp, sizeof(tmp), "%*s %-*s", DENY_W, "DENY", FLAG_W, "FLAG");
+	cat(buf, len, tmp);
+	if (c->events) {
+		snprintf(tmp, sizeof(tmp), "%*s", RATE_W, "EV/s");
+		cat(buf, len, tmp);
+	}
+}
+
+void uct_table_line(char *buf, size_t len, const struct uct_model *m,
+		    const struct uct_view_ctx *c, const struct uct_line *ln, int name_w)
+{
+	char name[128], tmp[64], cb[48];
+	int t;
+
+	line_name(name, sizeof(name), m, c, ln);
+	snprintf(buf, len, "%-*.*s", name_w, name_w, name);
+	if (ln->is_ns) {
+		const struct uct_nsinfo *ns = &m->ns[ln->index];
+		const struct uct_row *cr = ns->creator_row >= 0 ? &m->rows[ns->creator_row] : NULL;
+
+		for (t = 0; t < UCT_NTYPES; t++) {
+			cell(cb, sizeof(cb), cr ? cr->rec.value[t] : 0, cr != NULL, 0,
+			     ns->max[t], true);
+			snprintf(tmp, sizeof(tmp), "%*s", CELL_W, cb);
+			cat(buf, len, tmp);
+		}
+		return;
+	}
+	{
+		const struct uct_row *r = &m->rows[ln->index];
+		unsigned long long den = 0;
+		double rate = 0;
+		char flags[FLAG_W + 1] = "";
+
+		for (t = 0; t < UCT_NTYPES; t++) {
+			cell(cb, sizeof(cb), r->rec.value[t], true, r->delta[t], r->limit[t],
+			     r->limit[t] >= 0);
+			snprintf(tmp, sizeof(tmp), "%*s", CELL_W, cb);
+			cat(buf, len, tmp);
+			den += r->st.denials[t];
+			rate += r->event_rate[t];
+		}
+		if (r->flags & UCT_F_DENIALS)
+			strcat(flags, "D");
+		if (r->flags & UCT_F_OVER)
+			strcat(flags, "O");
+		if (r->flags & UCT_F_IMBALANCED)
+			strcat(flags, "I");
+		if (r->flags & UCT_F_NEW)
+			strcat(flags, "N");
+		uct_fmt_num(cb, sizeof(cb), (long long)den);
+		snprintf(tmp, sizeof(tmp), "%*s %-*s", DENY_W, cb, FLAG_W, flags);
+		cat(buf, len, tmp);
+		if (c->events) {
+			snprintf(tmp, sizeof(tmp), "%*.0f", RATE_W, rate);
+			cat(buf, len, tmp);
+		}
+	}
+}
+
+static void rstrip(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && s[n - 1] == ' ')
+		s[--n] = 0;
+}
+
+void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
+{
+	char buf[512];
+	int w = uct_table_name_width(m, c);
+	size_t k;
+
+	uct_table_summary(f, m, c);
+	uct_table_header(buf, sizeof(buf), m, c, w);
+	rstrip(buf);
+	fprintf(f, "%s\n", buf);
+	for (k = 0; k < m->nlines; k++) {
+		uct_table_line(buf, sizeof(buf), m, c, &m->lines[k], w);
+		rstrip(buf);
+		fprintf(f, "%s\n", buf);
+	}
+	fputc('\n', f);
+	fflush(f);
+}

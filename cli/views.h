@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * views.h - renderings of a uct_model: table (batch and tty share it),
+ * JSON (one document per line per iteration), OpenMetrics text.
+ */
+#ifndef UCT_VIEWS_H
+#define UCT_VIEWS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+#include "model.h"
+
+/* What the views need to know besides the model. */
+struct uct_view_ctx {
+	const char *snapshot_src;	/* "iter/ucounts" or "iter/task" */
+	const char *hooks;		/* loaded hooks, human readable */
+	bool events;			/* per-event (--events) statistics */
+	double delay;			/* seconds between refreshes */
+	struct timespec wall;		/* wall-clock time of the update */
+	int width;			/* columns; 0 = unlimited (batch) */
+	int height;			/* rows (tty only) */
+	bool tty;			/* full-screen view: collapse markers */
+	int cursor;			/* tty: selected line, -1 none */
+	int scroll;			/* tty: first line shown */
+	bool paused;			/* tty */
+};
+
+/* ---- table (view_table.c) ---- */
+
+/* Summary lines above the table; returns how many were written to f. */
+int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c);
+/* Width of the name column for the current lines. */
+int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c);
+/* Column header / one display line, without newline, at most len-1 chars. */
+void uct_table_header(char *buf, size_t len, const struct uct_model *m,
+		      const struct uct_view_ctx *c, int name_w);
+void uct_table_line(char *buf, size_t len, const struct uct_model *m,
+		    const struct uct_view_ctx *c, const struct uct_line *ln, int name_w);
+/* Batch: summary, header, every line, blank line. No escape sequences. */
+void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c);
+
+/* ---- JSON (view_json.c): one document on one line. ---- */
+void uct_view_json(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c);
+
+/* ---- OpenMetrics text (view_openmetrics.c), node_exporter textfile. ---- */
+void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c);
+
+#endif /* UCT_VIEWS_H */

@@ -1,0 +1,111 @@
+#!/bin/sh
+# 51: refused charges are counted on the right row. uct-workload --denials
+# creates namespace D1 with low rlimits and has one process try, and fail,
+# 3 forks, 2 RT signals, 1 mqueue and 1 SHM_LOCK beyond them; it counts
+# the EAGAIN/EMFILE/ENOMEM it got. ucounttop, attached before, must report
+# the same numbers:
+#   --events      all four types (stock: fexit + signal_generate; series:
+#                 tracepoints)
+#   default       NPROC always (fexit is_rlimit_overlimit); MSGQUEUE and
+#                 SIGPENDING too when the kernel has the ucounts_rlimit_exceeded
+#                 tracepoint (their refusals here are at the namespace level)
+# and the level over its limit gets the NPROC limit hits.
+UCT=${UCT:-/uct/bin/ucounttop}
+WL=${WL:-/uct/bin/uct-workload}
+T=/tmp/t51
+mkdir -p $T
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+nok() { n=$((n + 1)); echo "not ok $n $*"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+row() { sed 's/{"ns":/\n{"ns":/g' "$1" | grep "^{\"ns\":$2,\"level\":[0-9]*,\"uid\":$3,"; }
+field() { echo "$1" | sed -n "s/.*\"$2\":{[^}]*\"$3\":\([-0-9]*\).*/\1/p"; }
+
+[ -x "$UCT" ] && [ -x "$WL" ] || { echo "# missing $UCT or $WL"; exit 4; }
+
+wait_lines() { # wait_lines FILE N: until FILE has N complete lines
+	i=0
+	while :; do
+		c=$(grep -c ']}$' "$1" 2>/dev/null)
+		[ "${c:-0}" -ge "$2" ] && return 0
+		i=$((i + 1)); [ $i -gt 600 ] && return 1; sleep 0.1
+	done
+}
+
+# run MODE [ucounttop options]: attach, run the workload, take a snapshot
+# after it is ready, stop both. Leaves $T/MODE.json (last document) and
+# $T/MODE.wl (workload output).
+run() {
+	mode=$1; shift
+	$UCT --json -d 0.3 "$@" > $T/$mode.stream 2> $T/$mode.err &
+	u=$!
+	if ! wait_lines $T/$mode.stream 1; then
+		nok "$mode: ucounttop attached"; cat $T/$mode.err; kill $u; return 1
+	fi
+	$WL --denials > $T/$mode.wl 2> $T/$mode.wlerr &
+	w=$!
+	i=0
+	while ! grep -q '^READY' $T/$mode.wl 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 300 ] || ! kill -0 $w 2>/dev/null; then
+			nok "$mode: workload ready"; cat $T/$mode.wlerr; kill $u $w; return 1
+		fi
+		sleep 0.2
+	done
+	have=$(grep -c ']}$' $T/$mode.stream)
+	wait_lines $T/$mode.stream $((have + 2)) || nok "$mode: two snapshots after the workload"
+	kill -INT $u
+	wait $u
+	rc=$?
+	check "$mode: ucounttop exits 0 on SIGINT (got $rc)" [ $rc -eq 0 ]
+	grep ']}$' $T/$mode.stream | tail -n 1 > $T/$mode.json
+	kill $w; wait $w
+	return 0
+}
+
+expect_denials() { # expect_denials MODE TYPES...
+	mode=$1; shift
+	for type in "$@"; do
+		set -- $(grep "^DENY .* $type " $T/$mode.wl)
+		ns=$2 uid=$3 want=$5
+		got=$(field "$(row $T/$mode.json $ns $uid)" $type denials)
+		check "$mode: $type denials on (ns $ns, uid $uid) = $want refused by the kernel (got '$got')" \
+			[ "$got" = "$want" ]
+	done
+}
+
+if run events --events; then
+	expect_denials events nproc msgqueue sigpending memlock
+	# NPROC refusals were over the limit one level up: (init, creator of D1)
+	d1=$(grep '^NS D1' $T/events.wl | cut -d' ' -f3)
+	init=$(grep '^NS init' $T/events.wl | cut -d' ' -f3)
+	hits=$(field "$(row $T/events.json $init 1004)" nproc limit_hits)
+	if grep -q 'tp:exceeded' $T/events.json; then
+		# the tracepoint also fires from the charge in copy_creds()
+		check "events: nproc limit hits at (init, uid 1004), the level over max 3: >= 3 (got '$hits')" \
+			[ "${hits:-0}" -ge 3 ]
+	else
+		check "events: nproc limit hits at (init, uid 1004), the level over max 3: 3 (got '$hits')" \
+			[ "$hits" = 3 ]
+	fi
+	r=$(row $T/events.json $d1 1005)
+	check "events: denied row flagged 'denials'" [ -n "$(echo "$r" | grep '"flags":\[[^]]*"denials"')" ]
+	check "events: charges counted with --events" [ "$(field "$r" sigpending charges)" -ge 4 ]
+	# values still exact while holding what was allowed
+	v="$(field "$r" nproc value) $(field "$r" msgqueue value) $(field "$r" sigpending value) $(field "$r" memlock value)"
+	want=$(grep "^EXPECT $d1 1 1005 " $T/events.wl | cut -d' ' -f5-)
+	check "events: D1 uid 1005 values = '$want' (got '$v')" [ "$v" = "$want" ]
+fi
+
+if run default; then
+	types=nproc
+	if grep -q 'tp:exceeded' $T/default.json; then
+		types="nproc msgqueue sigpending"
+	else
+		echo "# no ucounts_rlimit_exceeded tracepoint: default mode counts NPROC refusals only"
+	fi
+	expect_denials default $types
+	check "default: no per-event hooks on the charge functions" \
+		[ -z "$(grep -E 'inc_rlimit_ucounts|tp:charge' $T/default.json)" ]
+fi
+echo "1..$n"

@@ -1,0 +1,62 @@
+#!/bin/sh
+# 53: documented exit codes and messages: 2 usage, 3 missing privilege,
+# 4 no BTF; --help teaches; SIGTERM detaches cleanly.
+UCT=${UCT:-/uct/bin/ucounttop}
+WL=${WL:-/uct/bin/uct-workload}
+BPFTOOL=${BPFTOOL:-/usr/sbin/bpftool}
+T=/tmp/t53
+mkdir -p $T
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+nok() { n=$((n + 1)); echo "not ok $n $*"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+[ -x "$UCT" ] || exit 4
+
+expect_rc() { # expect_rc RC GREP DESC -- CMD...
+	want=$1 pat=$2 desc=$3; shift 4
+	"$@" > $T/out 2> $T/err
+	rc=$?
+	check "$desc: exit $want (got $rc)" [ $rc -eq $want ]
+	[ -n "$pat" ] && check "$desc: message matches '$pat'" [ -n "$(grep -e "$pat" $T/err $T/out)" ]
+}
+
+expect_rc 2 'see ucounttop --help' "unknown option" -- $UCT --bogus
+expect_rc 2 'iterations' "-n 0" -- $UCT -n 0
+expect_rc 2 'exclude each other' "-b with --json" -- $UCT -b --json
+expect_rc 2 'nproc, msgqueue' "bad -t" -- $UCT -t cpu -b -n 1
+expect_rc 2 'not implemented' "check (reserved)" -- $UCT check
+expect_rc 0 'Examples:' "--help" -- $UCT --help
+expect_rc 0 'Exit status' "--help lists exit codes" -- $UCT --help
+
+if [ -x "$WL" ]; then
+	expect_rc 3 'CAP_BPF' "as uid 1000" -- $WL --exec-as 1000 -- $UCT -b -n 1
+else
+	echo "# no $WL: skipping the unprivileged case"
+fi
+
+# no BTF: hide /sys/kernel/btf
+if mount -t tmpfs none /sys/kernel/btf 2>/dev/null; then
+	expect_rc 4 'CONFIG_DEBUG_INFO_BTF' "without /sys/kernel/btf/vmlinux" -- $UCT -b -n 1
+	umount /sys/kernel/btf
+fi
+
+# SIGTERM: clean exit, nothing left attached
+$UCT -b -d 0.2 > $T/term.out 2>&1 &
+u=$!
+i=0
+while ! grep -q '^NAME' $T/term.out 2>/dev/null && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.1; done
+kill -TERM $u
+wait $u
+rc=$?
+check "SIGTERM: exit 0 (got $rc)" [ $rc -eq 0 ]
+if [ -x "$BPFTOOL" ]; then
+	$BPFTOOL prog show > $T/progs 2>&1
+	check "SIGTERM: programs detached" [ -z "$(grep -E 'overlimit_exit|snap_task|snap_ucounts' $T/progs)" ]
+fi
+# a reader that goes away (| head) ends it quietly with 0
+( $UCT --json -d 0.1; echo $? > $T/pipe.rc ) 2> $T/pipe.err | head -n 1 > /dev/null
+check "--json | head -n 1: ends with exit 0 (got $(cat $T/pipe.rc))" [ "$(cat $T/pipe.rc)" = 0 ]
+# batch output has no escape sequences
+$UCT -b -n 2 -d 0.1 > $T/batch 2>&1
+check "batch: no escape sequences" [ -z "$(grep "$(printf '\033')" $T/batch)" ]
+echo "1..$n"

@@ -1,0 +1,49 @@
+#!/bin/sh
+# 54: `ucounttop trace` prints one line per charge/uncharge/refusal with the
+# documented columns; the refusals of uct-workload --denials appear with
+# the right type and uid; --stack adds kernel frames.
+UCT=${UCT:-/uct/bin/ucounttop}
+WL=${WL:-/uct/bin/uct-workload}
+T=/tmp/t54
+mkdir -p $T
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+nok() { n=$((n + 1)); echo "not ok $n $*"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+[ -x "$UCT" ] && [ -x "$WL" ] || exit 4
+
+$UCT trace > $T/trace 2> $T/trace.err &
+u=$!
+i=0
+while ! grep -q '^TIME' $T/trace && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.1; done
+check "trace: header printed once attached" [ -n "$(grep '^TIME *PID *COMM *NS *LVL *UID *TYPE *DELTA *NEW *RESULT' $T/trace)" ]
+$WL --denials > $T/wl 2> $T/wl.err &
+w=$!
+i=0
+while ! grep -q READY $T/wl && [ $i -lt 300 ]; do i=$((i + 1)); sleep 0.2; done
+kill $w; wait $w
+sleep 0.5
+kill -INT $u
+wait $u
+rc=$?
+check "trace: exit 0 on SIGINT (got $rc)" [ $rc -eq 0 ]
+d1=$(grep '^NS D1' $T/wl | cut -d' ' -f3)
+for t in nproc msgqueue sigpending memlock; do
+	want=$(grep "^DENY .* $t " $T/wl | cut -d' ' -f5)
+	got=$(awk -v ns=$d1 -v t=$t '$4 == ns && $6 == 1005 && $7 == t && $10 == "DENIED"' $T/trace | wc -l)
+	check "trace: $t DENIED lines for (D1, uid 1005) = $want (got $got)" [ "$got" = "$want" ]
+done
+check "trace: charge lines with +delta and ok" [ -n "$(awk '$7 == "nproc" && $8 == "+1" && $10 == "ok"' $T/trace)" ]
+check "trace: uncharge lines" [ -n "$(awk '$10 == "uncharge"' $T/trace)" ]
+check "trace: mqueue charges carry the byte count" \
+	[ -n "$(awk -v b=$(grep MQBYTES $T/wl | cut -d' ' -f2) '$7 == "msgqueue" && $8 == "+"b' $T/trace)" ]
+
+$UCT trace --stack -t nproc --count 2 > $T/stack 2>&1 &
+u=$!
+i=0
+while ! grep -q '^TIME' $T/stack && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.1; done
+/bin/true; /bin/true
+wait $u
+check "trace --stack: kernel frames under each line" [ -n "$(grep -E '^        (copy_creds|copy_process|release_task|kernel_clone|dec_rlimit_ucounts|inc_rlimit_ucounts)' $T/stack)" ]
+check "trace --stack: BPF trampoline frames hidden" [ -z "$(grep -E 'bpf_prog_|bpf_trampoline' $T/stack)" ]
+echo "1..$n"

@@ -1,0 +1,25 @@
+#!/bin/sh
+# 55: --openmetrics output, -o FILE atomic replacement (node_exporter
+# textfile collector).
+UCT=${UCT:-/uct/bin/ucounttop}
+T=/tmp/t55
+mkdir -p $T
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+nok() { n=$((n + 1)); echo "not ok $n $*"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+[ -x "$UCT" ] || exit 4
+
+$UCT --openmetrics -n 1 > $T/om 2> $T/err
+check "--openmetrics -n 1 exits 0" [ $? -eq 0 ]
+check "ends with # EOF" [ "$(tail -n 1 $T/om)" = "# EOF" ]
+check "root's nproc sample" [ -n "$(grep '^ucounttop_rlimit_value{ns="[0-9]*",level="0",uid="0",type="nproc"} [0-9][0-9]*$' $T/om)" ]
+check "TYPE lines for every family" [ "$(grep -c '^# TYPE' $T/om)" -ge 6 ]
+bad=$(grep -v '^#' $T/om | grep -v '^ucounttop_[a-z_]*{[^}]*} [-+0-9Inf]*$')
+check "every sample line is name{labels} value" [ -z "$bad" ]
+
+$UCT --openmetrics -n 2 -d 0.2 -o $T/ucounts.prom 2> $T/err2
+check "-o FILE exits 0" [ $? -eq 0 ]
+check "-o FILE written, no temporary left" [ -s $T/ucounts.prom -a ! -e $T/ucounts.prom.tmp ]
+check "-o FILE holds one exposition" [ "$(grep -c '^# EOF' $T/ucounts.prom)" -eq 1 ]
+echo "1..$n"

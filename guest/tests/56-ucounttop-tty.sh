@@ -1,0 +1,44 @@
+#!/bin/sh
+# 56: the full-screen view on a pseudo-terminal (uct-pty): alternate
+# screen in and out, keys s (sort), t (type filter), h (help), p (pause),
+# e (collapse), q (quit); the frame fits the terminal, and 80x24 is used
+# when the terminal reports 0x0 (serial consoles).
+UCT=${UCT:-/uct/bin/ucounttop}
+PTY=${PTY:-/uct/bin/uct-pty}
+T=/tmp/t56
+mkdir -p $T
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+nok() { n=$((n + 1)); echo "not ok $n $*"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+[ -x "$UCT" ] && [ -x "$PTY" ] || exit 4
+ESC=$(printf '\033')
+# screen text: escape sequences and carriage returns removed
+# (each frame starts with cursor-home: a line break for measuring)
+plain() { sed -e "s/$ESC\[H/\n/g" -e "s/$ESC\[[0-9;?]*[a-zA-Z]//g" "$1" | tr -d '\r'; }
+widest() { plain "$1" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'; }
+
+$PTY 100x30 'sthxq' -- $UCT -d 0.5 > $T/keys 2>&1
+rc=$?
+check "s t h x q: exits 0 (got $rc)" [ $rc -eq 0 ]
+check "enters the alternate screen" [ -n "$(grep -F "$ESC[?1049h" $T/keys)" ]
+check "leaves it on quit (last thing written)" [ -n "$(tail -c 32 $T/keys | grep -F "$ESC[?1049l")" ]
+check "s: sort key nproc" [ -n "$(plain $T/keys | grep 'sort nproc')" ]
+check "t: type filter nproc" [ -n "$(plain $T/keys | grep 'type nproc')" ]
+check "h: help screen" [ -n "$(plain $T/keys | grep 'Press any key to go back')" ]
+check "columns NPROC MSGQUEUE SIGPENDING MEMLOCK DENY FLAG" \
+	[ -n "$(plain $T/keys | grep 'NAME.*NPROC.*MSGQUEUE.*SIGPENDING.*MEMLOCK.*DENY.*FLAG')" ]
+w=$(widest $T/keys)
+check "nothing wider than 100 columns (widest $w)" [ "$w" -le 100 ]
+
+$PTY 0x0 'q' -- $UCT > $T/zero 2>&1
+check "0x0 terminal: exits 0" [ $? -eq 0 ]
+w=$(widest $T/zero)
+check "0x0 terminal: 80x24 assumed (widest line $w)" [ "$w" -le 80 ]
+
+$PTY 80x24 'epq' -- $UCT -d 0.3 > $T/collapse 2>&1
+check "e p q: exits 0" [ $? -eq 0 ]
+check "e: init namespace collapsed to one line" [ -n "$(plain $T/collapse | grep 'lines 1-1 of 1')" ]
+check "e: collapsed marker" [ -n "$(plain $T/collapse | grep '^+ ns [0-9]* L0')" ]
+check "p: paused" [ -n "$(plain $T/collapse | grep '\[paused\]')" ]
+echo "1..$n"
