@@ -176,6 +176,30 @@ static size_t prog_slots(struct ucounttop_bpf *s, struct prog_slot *out)
 static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len);
 
 /* Decide which programs load. Returns an exit code. */
+
+/*
+ * The header says what this kernel lacks and what that costs the user, so
+ * a reading on a stock kernel is never mistaken for a complete one.
+ */
+static void describe_degradation(char *buf, size_t len, const struct uct_features *f,
+				 bool iter_ucounts)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+#define ADD(...) (off += snprintf(buf + off, off < len ? len - off : 0, __VA_ARGS__))
+	if (!iter_ucounts)
+		ADD("%sno iter/ucounts (kernel without the ucounttop series): tree seeded from "
+		    "live tasks' creds, so ucounts held only by IPC objects or signals are missed",
+		    off ? "; " : "");
+	if (!f->tp_exceeded)
+		ADD("%sno ucounts_rlimit_exceeded tracepoint: only nproc denials counted "
+		    "(--events counts all, at a per-charge cost)", off ? "; " : "");
+	if (!f->tp_alloc || !f->tp_free)
+		ADD("%sno ucounts_alloc/free tracepoints: no lifetime events", off ? "; " : "");
+#undef ADD
+}
+
 static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
 {
 	struct ucounttop_bpf *s = l->skel;
@@ -375,6 +399,8 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 		return err == -EPERM ? UCT_EXIT_PRIV : UCT_EXIT_FAIL;
 	}
 
+	describe_degradation(l->degraded, sizeof(l->degraded), &l->feat,
+			     !strcmp(l->snapshot_src, "iter/ucounts"));
 	n = prog_slots(l->skel, slots);
 	l->hooks[0] = 0;
 	for (i = 0; i < n; i++) {

@@ -32,6 +32,7 @@ struct uct_loader {
 	struct bpf_link *iter_link;	/* the snapshot iterator (skel->links.*) */
 	const char *snapshot_src;	/* "iter/ucounts" or "iter/task" */
 	char hooks[256];		/* loaded hooks, for the views */
+	char degraded[512];		/* what this kernel lacks, and the effect */
 	bool events;
 	struct ring_buffer *rb;
 	char pin_dir[PATH_MAX];

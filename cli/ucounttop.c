@@ -122,7 +122,7 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 
 static int run_top(struct uct_loader *l, const struct uct_opts *o)
 {
-	struct uct_view_ctx c = { .snapshot_src = l->snapshot_src, .hooks = l->hooks,
+	struct uct_view_ctx c = { .snapshot_src = l->snapshot_src, .hooks = l->hooks, .degraded = l->degraded,
 				  .events = o->events, .delay = o->delay, .cursor = 0 };
 	struct uct_model m;
 	struct uct_tty tty;

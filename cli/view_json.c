@@ -125,6 +125,8 @@ void uct_view_json(FILE *f, const struct uct_model *m, const struct uct_view_ctx
 	uct_json_str(f, c->snapshot_src ? c->snapshot_src : "");
 	fprintf(f, ",\"events\":%s,\"hooks\":", c->events ? "true" : "false");
 	uct_json_str(f, c->hooks ? c->hooks : "");
+	fputs(",\"degraded\":", f);
+	uct_json_str(f, c->degraded ? c->degraded : "");
 	fputs(",\"counters\":{", f);
 	for (t = 0; t < UCT_NCOUNTERS; t++)
 		fprintf(f, "\"%s\":%llu,", counter_keys[t], m->counters[t]);

@@ -51,7 +51,8 @@ int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_
 	fprintf(f, "sort %s  type %s  ns %s  uid %s  hooks %s\n", uct_sort_name(m->sort),
 		m->type_filter >= 0 ? uct_type_name(m->type_filter) : "all", nsb, uidb,
 		c->hooks ? c->hooks : "-");
-	return 3;
+	fprintf(f, "degraded: %s\n", c->degraded && *c->degraded ? c->degraded : "none");
+	return 4;
 }
 
 static void line_name(char *buf, size_t len, const struct uct_model *m,

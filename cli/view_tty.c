@@ -12,7 +12,7 @@
 #include "view_tty.h"
 
 #define ESC "\033"
-#define SUMMARY_LINES 3
+#define SUMMARY_LINES 4
 
 static const char *const help_text[] = {
 	"ucounttop - per-user-namespace rlimit counters (struct ucounts)",

@@ -15,6 +15,7 @@
 struct uct_view_ctx {
 	const char *snapshot_src;	/* "iter/ucounts" or "iter/task" */
 	const char *hooks;		/* loaded hooks, human readable */
+	const char *degraded;		/* features this kernel lacks; "" if none */
 	bool events;			/* per-event (--events) statistics */
 	double delay;			/* seconds between refreshes */
 	struct timespec wall;		/* wall-clock time of the update */

@@ -47,6 +47,8 @@ if [ -f "$UCT_ROOT/cli/Makefile" ]; then
 		make -s -C "$UCT_ROOT/cli" test OUT="$CACHE_DIR/out" VMLINUX="$KOUT/vmlinux"
 fi
 
+host_suite stock-kernel "$UCT_ROOT/tests/host/stock-kernel.sh"
+
 stage test "guest: booting once to run /uct/tests (console: $LOGDIR/guest-tests.console)"
 rc=0
 "$UCT_ROOT/guest/run" -q --timeout "$GUEST_TIMEOUT" --console "$LOGDIR/guest-tests.console" \

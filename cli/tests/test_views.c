@@ -268,7 +268,7 @@ static void test_batch(void **state)
 	assert_null(strchr(out, '\033'));	/* no escape sequences */
 	for (p = out; *p; p++)
 		lines += *p == '\n';
-	assert_int_equal(lines, 3 + 1 + 9 + 1);	/* summary, header, lines, blank */
+	assert_int_equal(lines, 4 + 1 + 9 + 1);	/* summary, header, lines, blank */
 	assert_non_null(strstr(out, "NPROC"));
 	assert_non_null(strstr(out, "MSGQUEUE"));
 	assert_non_null(strstr(out, "SIGPENDING"));
