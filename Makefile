@@ -11,11 +11,12 @@ export CACHE_DIR KSRC_TARBALL ACCEL
 OUT := $(CACHE_DIR)/out
 VMLINUX := $(CACHE_DIR)/kbuild/vmlinux
 
-.PHONY: help deps kernel selftests modules tools initramfs guest run test check-patches clean distclean
+.PHONY: help deps kernel selftests modules tools initramfs guest run test bench check-patches clean distclean
 
 help:
 	@echo 'make run         boot the guest (builds everything first)'
 	@echo 'make test        host checks + one guest boot running all tests'
+	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount)'
 	@echo 'make kernel      extract, patch, configure and build the guest kernel'
 	@echo 'make guest       kernel + selftests + tools + initramfs'
 	@echo 'make check-patches  checkpatch --strict every patch in patches/series'
@@ -48,6 +49,10 @@ run: guest
 
 test: guest
 	@tests/run.sh
+
+# Overhead as ratios of guest time in one -icount run (not a timed test).
+bench: guest
+	@guest/run --icount --timeout 3600 --add guest/bench.sh -- sh /uct/add/bench.sh
 
 check-patches: kernel
 	@tests/host/checkpatch.sh
