@@ -1,0 +1,252 @@
+#!/bin/sh
+# The "ucounts" trace events (patch 0002): they exist with the fixed ABI,
+# and known workloads produce exactly the expected events and fields.
+# Every workload runs as its own uid (20xx) in a new user namespace, and an
+# event filter keeps only uids 2000-2999, so nothing else in the guest
+# (running as root) can add events. KTAP.
+T=/sys/kernel/tracing
+E=$T/events/ucounts
+W=/uct/bin/uct-workload
+EVENTS="ucounts_alloc ucounts_free ucounts_rlimit_charge ucounts_rlimit_uncharge ucounts_rlimit_exceeded"
+
+echo "KTAP version 1"
+if [ ! -d "$E" ]; then
+	echo "1..1"
+	echo "not ok 1 trace events under $E (kernel without patch 0002?)"
+	exit 1
+fi
+if [ ! -x "$W" ]; then
+	echo "1..0 # SKIP $W (runs commands as another uid) is missing"
+	exit 4
+fi
+# uct-workload --exec-as wants full paths
+UNSHARE=$(which unshare)
+
+n=0
+fails=0
+pass() { n=$((n + 1)); echo "ok $n $*"; }
+fail() { n=$((n + 1)); echo "not ok $n $*"; fails=$((fails + 1)); }
+# expect NAME GOT WANT
+expect() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1"
+		echo "#   got:  '$2'"
+		echo "#   want: '$3'"
+	fi
+}
+# waitfor TENTHS CMD...: poll CMD until it succeeds, at most TENTHS/10 s
+waitfor() {
+	w=$1
+	shift
+	while ! "$@"; do
+		[ "$w" -le 0 ] && return 1
+		w=$((w - 1))
+		usleep 100000
+	done
+}
+
+# Events of the last workload, from the snapshot in $TR.
+# ev EVENT [ERE]: the lines of EVENT (or of the events it is a prefix of)
+# matching ERE (fields "name=value")
+ev() { grep -E " $1[a-z_]*: " "$TR" | grep -E -- "${2:-.}"; }
+# count EVENT [ERE]
+count() { ev "$@" | wc -l | tr -d ' '; }
+# vals EVENT ERE FIELD: FIELD of the matching events, in order, space separated
+vals() { ev "$1" "$2" | sed -n "s/.* $3=\([^ ]*\).*/\1/p" | tr '\n' ' ' | sed 's/ $//'; }
+# seq_vals FROM TO: "FROM ... TO", counting up or down
+seq_vals() { seq "$1" "$(($1 <= $2 ? 1 : -1))" "$2" | tr '\n' ' ' | sed 's/ $//'; }
+
+start_trace() {
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+}
+# stop_trace NAME: snapshot the buffer into $TR
+stop_trace() {
+	echo 0 > $T/tracing_on
+	TR=/tmp/trace-$1.txt
+	cat $T/trace > "$TR"
+}
+
+# --- the ABI -------------------------------------------------------------
+for e in $EVENTS; do
+	if [ -r "$E/$e/format" ] && [ -r "$E/$e/id" ]; then
+		pass "event ucounts:$e exists (format, perf id)"
+	else
+		fail "event ucounts:$e exists (format, perf id)"
+	fi
+done
+# fields FILE NAME...: every NAME is a field of the event's format
+has_fields() {
+	f=$E/$1/format
+	shift
+	for x in "$@"; do
+		grep -qE "field:[^;]* $x;" "$f" || { echo "# $f: no field $x"; return 1; }
+	done
+}
+for e in $EVENTS; do
+	has_fields "$e" ns_inum level uid || { fail "$e has ns_inum level uid"; continue; }
+	case $e in
+	ucounts_free) has_fields $e nproc msgqueue sigpending memlock ;;
+	ucounts_rlimit_charge) has_fields $e type delta value exceeded_level ;;
+	ucounts_rlimit_uncharge) has_fields $e type delta value ;;
+	ucounts_rlimit_exceeded) has_fields $e type at_ns_inum at_level at_uid value max ;;
+	esac && pass "$e fields" || fail "$e fields"
+done
+# __print_symbolic with TRACE_DEFINE_ENUM: the enum names are numbers in
+# the format, so perf/libtraceevent can decode the type.
+f=$E/ucounts_rlimit_charge/format
+if grep -q '{ 0, "nproc" }, { 1, "msgqueue" }, { 2, "sigpending" }, { 3, "memlock" }' "$f" &&
+	! grep -q UCOUNT_RLIMIT_ "$f"; then
+	pass "rlimit type printed symbolically, enum values exported"
+else
+	fail "rlimit type printed symbolically, enum values exported"
+	grep '^print fmt' "$f" | sed 's/^/# /'
+fi
+# tp_btf/raw_tp programs get the TP_PROTO through btf_trace_<event>
+btf=$(bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null | grep -c "TYPEDEF 'btf_trace_ucounts_")
+expect "5 btf_trace_ucounts_* types in vmlinux BTF (tp_btf)" "$btf" 5
+
+echo 'uid >= 2000 && uid < 3000' > $E/filter
+echo 1 > $E/enable
+
+# --- K forks in a user namespace (RLIMIT_NPROC) ---------------------------
+K=5
+# ash runs the last command of "sh -c" without forking: end with ":"
+loop="$(seq $K | sed 's/.*/( : );/' | tr -d '\n') :"
+start_trace
+$W --exec-as 2001 -- $UNSHARE -U /bin/sh -c "$loop"
+# both ucounts go away: the leaf with the last cred, (init, 2001) with the
+# namespace (freed from a work item)
+waitfor 50 sh -c "[ \$(grep -c ' ucounts_free: .* uid=2001 ' $T/trace) -ge 2 ]"
+stop_trace nproc
+U="uid=2001 type=nproc"
+# setresuid (level 0), unshare (level 1), then one per fork at value 2
+expect "nproc: charge events (setuid, unshare, $K forks)" \
+	"$(vals ucounts_rlimit_charge "$U" level) / $(vals ucounts_rlimit_charge "$U" value)" \
+	"0 1 $(seq $K | sed 's/.*/1/' | tr '\n' ' ')/ 1 1 $(seq $K | sed 's/.*/2/' | tr '\n' ' ' | sed 's/ $//')"
+expect "nproc: charges have delta=1 and exceeded_level=-1" \
+	"$(count ucounts_rlimit_charge "$U delta=1 value=[0-9]+ exceeded_level=-1$")" $((K + 2))
+# unshare drops level 0 (which keeps the level-1 charge: 1), each fork
+# exits back to 1, and the shell's exit leaves 0
+expect "nproc: uncharge events (unshare, $K exits, shell exit)" \
+	"$(vals ucounts_rlimit_uncharge "$U" level) / $(vals ucounts_rlimit_uncharge "$U" value)" \
+	"0 $(seq $((K + 1)) | sed 's/.*/1/' | tr '\n' ' ')/ $(seq $((K + 1)) | sed 's/.*/1/' | tr '\n' ' ')0"
+expect "nproc: one ucounts_alloc per level" "$(vals ucounts_alloc uid=2001 level)" "0 1"
+expect "nproc: both freed with all four counters at 0" \
+	"$(vals ucounts_free uid=2001 level) $(count ucounts_free 'uid=2001 nproc=0 msgqueue=0 sigpending=0 memlock=0$')" "1 0 2"
+expect "nproc: no exceeded events" "$(count ucounts_rlimit_exceeded)" 0
+ns1=$(vals ucounts_alloc 'level=1 uid=2001' ns)
+expect "nproc: level-1 events all name the new namespace" \
+	"$(count ucounts_rlimit_ 'level=1 uid=2001')" "$(count ucounts_rlimit_ "ns=$ns1 level=1 uid=2001")"
+
+# --- N queued real-time signals (RLIMIT_SIGPENDING) ------------------------
+N=4
+rm -f /tmp/sig.pid /tmp/sig.child
+start_trace
+$W --exec-as 2002 -- $UNSHARE -U /bin/sh -c \
+	'trap : 34; sleep 1000 & echo $! > /tmp/sig.child; echo $$ > /tmp/sig.pid; while :; do wait; done' &
+waitfor 50 test -s /tmp/sig.child
+pid=$(cat /tmp/sig.pid 2>/dev/null)
+sigq=
+if [ -n "$pid" ]; then
+	# stopped, it cannot dequeue: the signals stay queued and charged
+	kill -STOP "$pid"
+	waitfor 50 sh -c "grep -q '^State:.*T' /proc/$pid/status"
+	i=0
+	while [ $i -lt $N ]; do
+		kill -34 "$pid"
+		i=$((i + 1))
+	done
+	sigq=$(sed -n 's/^SigQ:[[:space:]]*\([0-9]*\)\/.*/\1/p' /proc/$pid/status)
+	kill -CONT "$pid"
+	waitfor 50 sh -c "grep -q '^SigQ:[[:space:]]*0/' /proc/$pid/status"
+fi
+stop_trace sigpending
+[ -n "$pid" ] && kill -KILL "$pid" "$(cat /tmp/sig.child)"
+U="level=1 uid=2002 type=sigpending"
+expect "sigpending: SigQ shows the $N queued signals" "$sigq" "$N"
+# SIGSTOP is queued and dequeued once, then the N signals pile up
+expect "sigpending: charge values (SIGSTOP, then $N queued)" \
+	"$(vals ucounts_rlimit_charge "$U" value)" "1 $(seq_vals 1 $N)"
+expect "sigpending: uncharge values (SIGSTOP, then $N delivered)" \
+	"$(vals ucounts_rlimit_uncharge "$U" value)" "0 $(seq_vals $((N - 1)) 0)"
+expect "sigpending: every event is delta=1, every charge exceeded_level=-1" \
+	"$(count ucounts_rlimit_ "uid=2002 type=sigpending") $(count ucounts_rlimit_ "$U delta=1") $(count ucounts_rlimit_charge "$U .*exceeded_level=-1$")" \
+	"$((2 * N + 2)) $((2 * N + 2)) $((N + 1))"
+
+# --- one POSIX message queue of known size (RLIMIT_MSGQUEUE) ---------------
+mq=/proc/sys/fs/mqueue
+old_msg=$(cat $mq/msg_default)
+old_size=$(cat $mq/msgsize_default)
+echo 4 > $mq/msg_default
+echo 1024 > $mq/msgsize_default
+btf_size() {
+	bpftool btf dump file /sys/kernel/btf/vmlinux | sed -n "s/^\[[0-9]*\] STRUCT '$1' size=\([0-9]*\) .*/\1/p" | head -n 1
+}
+msg=$(btf_size msg_msg)
+node=$(btf_size posix_msg_tree_node)
+# mqueue_get_inode(): maxmsg * (msgsize + sizeof(msg_msg)) + min(maxmsg, MQ_PRIO_MAX) * node
+bytes=$((4 * 1024 + 4 * msg + 4 * node))
+start_trace
+$W --exec-as 2003 -- $UNSHARE -U /bin/sh -c ': > /dev/mqueue/uct-tp'
+created=$?
+rm -f /dev/mqueue/uct-tp
+stop_trace msgqueue
+echo "$old_msg" > $mq/msg_default
+echo "$old_size" > $mq/msgsize_default
+expect "msgqueue: queue created by uid 2003" "$created" 0
+expect "msgqueue: one charge of $bytes bytes" \
+	"$(ev ucounts_rlimit_charge 'uid=2003 type=msgqueue' | sed 's/.*: ns=[0-9]* //')" \
+	"level=1 uid=2003 type=msgqueue delta=$bytes value=$bytes exceeded_level=-1"
+expect "msgqueue: one uncharge of $bytes bytes at unlink" \
+	"$(ev ucounts_rlimit_uncharge 'uid=2003 type=msgqueue' | sed 's/.*: ns=[0-9]* //')" \
+	"level=1 uid=2003 type=msgqueue delta=$bytes value=0"
+
+# --- fork refused by the leaf's RLIMIT_NPROC -----------------------------
+start_trace
+$W --exec-as 2004 -- $UNSHARE -U /bin/sh -c 'ulimit -u 1; ( : ); :' 2> /tmp/deny1.err
+rc=$?
+stop_trace deny-leaf
+U="uid=2004 type=nproc"
+expect "leaf limit: the fork is refused" "$rc $(grep -c "can't fork" /tmp/deny1.err)" "2 1"
+expect "leaf limit: charges (setuid, unshare, refused fork) all under every ns max" \
+	"$(vals ucounts_rlimit_charge "$U" value) / $(vals ucounts_rlimit_charge "$U" exceeded_level)" "1 1 2 / -1 -1 -1"
+expect "leaf limit: is_rlimit_overlimit() reports the leaf over RLIMIT_NPROC" \
+	"$(ev ucounts_rlimit_exceeded "$U" | sed 's/.*: ns=[0-9]* //; s/at_ns=[0-9]* //')" \
+	"level=1 uid=2004 type=nproc at_level=1 at_uid=2004 value=2 max=1"
+expect "leaf limit: uncharges (unshare, refused fork, exit)" \
+	"$(vals ucounts_rlimit_uncharge "$U" level) / $(vals ucounts_rlimit_uncharge "$U" value)" "0 1 1 / 1 1 0"
+
+# --- fork refused by the parent namespace's max ----------------------------
+# The namespace is created with a soft RLIMIT_NPROC of 2, which becomes the
+# max of (init, 2005); inside, the soft limit is raised back. A second
+# process is fine (2 <= 2), a third one goes over at level 0.
+rm -f /tmp/deny2.sleep
+start_trace
+$W --exec-as 2005 -- /bin/sh -c 'ulimit -Su 2; exec unshare -U /bin/sh -c "ulimit -Su 100; sleep 1000 & echo \$! > /tmp/deny2.sleep; ( : ); :"' 2> /tmp/deny2.err
+rc=$?
+stop_trace deny-parent
+[ -s /tmp/deny2.sleep ] && kill -KILL "$(cat /tmp/deny2.sleep)"
+U="uid=2005 type=nproc"
+expect "parent limit: the fork is refused" "$rc $(grep -c "can't fork" /tmp/deny2.err)" "2 1"
+expect "parent limit: charges (setuid, unshare, fork, refused fork)" \
+	"$(vals ucounts_rlimit_charge "$U" level) / $(vals ucounts_rlimit_charge "$U" value) / $(vals ucounts_rlimit_charge "$U" exceeded_level)" \
+	"0 1 1 1 / 1 1 2 3 / -1 -1 -1 0"
+# once from inc_rlimit_ucounts(), once from is_rlimit_overlimit()
+expect "parent limit: exceeded at level 0, from the charge and the check" \
+	"$(ev ucounts_rlimit_exceeded "$U" | sed 's/.*: ns=[0-9]* //; s/at_ns=[0-9]* //' | sort -u) $(count ucounts_rlimit_exceeded "$U")" \
+	"level=1 uid=2005 type=nproc at_level=0 at_uid=2005 value=3 max=2 2"
+init_ns=$(stat -L -c %i /proc/1/ns/user)
+expect "parent limit: at_ns is the initial namespace" \
+	"$(vals ucounts_rlimit_exceeded "$U" at_ns | tr ' ' '\n' | sort -u)" "$init_ns"
+expect "parent limit: uncharges (unshare, refused fork, exit)" \
+	"$(vals ucounts_rlimit_uncharge "$U" level) / $(vals ucounts_rlimit_uncharge "$U" value)" "0 1 1 / 1 2 1"
+
+echo 0 > $E/enable
+echo 0 > $E/filter
+echo 1 > $T/tracing_on
+echo "1..$n"
+[ "$fails" -eq 0 ]
