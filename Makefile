@@ -11,10 +11,11 @@ export CACHE_DIR KSRC_TARBALL ACCEL
 OUT := $(CACHE_DIR)/out
 VMLINUX := $(CACHE_DIR)/kbuild/vmlinux
 
-.PHONY: help deps kernel selftests modules tools initramfs guest run test bench check-patches clean distclean
+.PHONY: help deps kernel selftests modules tools initramfs guest run shell test bench check-patches clean distclean
 
 help:
-	@echo 'make run         boot the guest (builds everything first)'
+	@echo 'make run         boot the guest into the live ucounttop demo (builds everything first)'
+	@echo 'make shell       boot the guest to a shell on the serial console'
 	@echo 'make test        host checks + one guest boot running all tests'
 	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount)'
 	@echo 'make kernel      extract, patch, configure and build the guest kernel'
@@ -45,6 +46,9 @@ initramfs: selftests modules tools
 guest: kernel initramfs
 
 run: guest
+	@guest/run --demo
+
+shell: guest
 	@guest/run --interactive
 
 test: guest

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include "model.h"
+#include "proc_limits.h"
 
 static const char *const sort_names[UCT_SORT_COUNT] = {
 	"uid", "nproc", "msgqueue", "sigpending", "memlock", "denials", "change",
@@ -261,6 +262,7 @@ static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *s
 			unsigned long long ev = row->st.charges[t] + row->st.uncharges[t];
 
 			row->limit[t] = -1;
+			row->caller_limit[t] = -1;
 			if (p)
 				row->delta[t] = row->rec.value[t] - p->value[t];
 			else if (m->iteration > 1)
@@ -570,4 +572,23 @@ int uct_model_relayout(struct uct_model *m)
 			return err;
 	}
 	return 0;
+}
+
+void uct_model_set_caller_limits(struct uct_model *m, const struct uct_task_limits *tl,
+				 size_t n)
+{
+	size_t i;
+	int r, t;
+
+	for (i = 0; i < n; i++) {
+		r = uct_model_find_row(m, tl[i].ns_inum, tl[i].uid);
+		if (r < 0)
+			continue;
+		for (t = 0; t < UCT_NTYPES; t++) {
+			long long *cl = &m->rows[r].caller_limit[t];
+
+			if (*cl < 0 || tl[i].rlim[t] < *cl)
+				*cl = tl[i].rlim[t];
+		}
+	}
 }

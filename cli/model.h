@@ -49,6 +49,7 @@ struct uct_row {
 	unsigned long long new_denials[UCT_NTYPES];	/* since the previous update */
 	double event_rate[UCT_NTYPES];	/* (un)charge calls per second, events mode */
 	long long limit[UCT_NTYPES];	/* enforced at this level; -1: caller's rlimit */
+	long long caller_limit[UCT_NTYPES];/* smallest rlimit of the row's live tasks, -1: none */
 	long long child_sum[UCT_NTYPES];/* sum of rows of namespaces it created */
 	int nchild_ns;			/* namespaces whose creator row this is */
 	unsigned flags;			/* UCT_F_* */
@@ -137,6 +138,15 @@ int uct_model_relayout(struct uct_model *m);
 
 /* Lookups; -1 when absent. */
 int uct_model_find_row(const struct uct_model *m, __u32 ns_inum, __u32 uid);
+
+/*
+ * The leaf check compares a row's value with the charging task's own
+ * rlimit. Given every live task's limits (proc_limits.h), set each row's
+ * caller_limit to the smallest among its tasks; call after each update.
+ */
+struct uct_task_limits;
+void uct_model_set_caller_limits(struct uct_model *m, const struct uct_task_limits *tl,
+				 size_t n);
 int uct_model_find_ns(const struct uct_model *m, __u32 ns_inum);
 
 /* tty: flip the collapsed state of a namespace (kept across updates). */

@@ -15,6 +15,7 @@
 #include "fmt.h"
 #include "loader.h"
 #include "model.h"
+#include "proc_limits.h"
 #include "opts.h"
 #include "trace.h"
 #include "view_tty.h"
@@ -115,6 +116,15 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 	uct_loader_counters(l, m->counters);
 	clock_gettime(CLOCK_REALTIME, &c->wall);
 	err = uct_model_update(m, recs, nrec, kv, nkv, c->wall.tv_sec + c->wall.tv_nsec / 1e9);
+	if (!err) {
+		struct uct_task_limits *tl = NULL;
+		size_t ntl = 0;
+
+		/* best effort: without /proc the leaf limits just show "-" */
+		if (uct_read_task_limits("/proc", &tl, &ntl) == 0)
+			uct_model_set_caller_limits(m, tl, ntl);
+		free(tl);
+	}
 	if (err)
 		fprintf(stderr, "ucounttop: out of memory\n");
 	return err;

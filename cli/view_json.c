@@ -88,6 +88,12 @@ static void row_json(FILE *f, const struct uct_model *m, const struct uct_row *r
 			r->delta[t], r->nchild_ns ? r->child_sum[t] : 0,
 			(unsigned long long)r->st.denials[t], r->new_denials[t],
 			(unsigned long long)r->st.limit_hits[t]);
+		/* the leaf check's limit: the smallest rlimit of the row's live tasks */
+		fputs(",\"caller_limit\":", f);
+		if (r->caller_limit[t] >= 0)
+			fprintf(f, "%lld", r->caller_limit[t]);
+		else
+			fputs("null", f);
 		if (c->events)
 			fprintf(f, ",\"charges\":%llu,\"uncharges\":%llu,\"charged\":%lld,"
 				"\"uncharged\":%lld,\"event_rate\":%.2f",

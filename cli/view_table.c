@@ -12,8 +12,9 @@
  * (the one in the parent namespace) against the namespace's rlimit_max:
  * exactly the comparison the kernel makes when something inside charges.
  * A uid line shows value[+change]/limit, the limit being the smallest
- * rlimit_max of the namespaces this row created ("-": only the caller's
- * own rlimit applies).
+ * rlimit_max of the namespaces this row created; for a row that created
+ * none, the smallest rlimit of its live tasks (the leaf check), "-" if it
+ * has no live task.
  */
 #include <stdio.h>
 #include <string.h>
@@ -172,8 +173,10 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		char flags[FLAG_W + 1] = "";
 
 		for (t = 0; t < UCT_NTYPES; t++) {
-			cell(cb, sizeof(cb), r->rec.value[t], true, r->delta[t], r->limit[t],
-			     r->limit[t] >= 0);
+			/* a row that created no namespace is limited by its tasks' own rlimits */
+			long long lim = r->limit[t] >= 0 ? r->limit[t] : r->caller_limit[t];
+
+			cell(cb, sizeof(cb), r->rec.value[t], true, r->delta[t], lim, lim >= 0);
 			snprintf(tmp, sizeof(tmp), "%*s", CELL_W, cb);
 			cat(buf, len, tmp);
 			den += r->st.denials[t];

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 #include "model.h"
+#include <limits.h>
+#include "proc_limits.h"
 #include "snapshots.h"
 
 static struct uct_model *setup_model(size_t *nrec, struct uct_rec *recs)
@@ -337,6 +339,50 @@ static void test_sort_names(void **state)
 	assert_string_equal(uct_flag_name(UCT_F_IMBALANCED), "imbalanced");
 }
 
+/* The leaf check uses the charging task's rlimit: the smallest of a row's
+ * live tasks is shown; rows without tasks keep -1; others are untouched. */
+static void test_caller_limits(void **state)
+{
+	struct uct_rec recs[8];
+	size_t n;
+	struct uct_model *m = setup_model(&n, recs);
+	struct uct_task_limits tl[] = {
+		{ 200, 1002, { 3, 1000, 50, 16 } },
+		{ 200, 1002, { 7, 500, 60, 2 } },	/* smaller msgqueue/memlock */
+		{ 100, 1001, { LLONG_MAX, LLONG_MAX, 40, 8 } },
+		{ 999, 1002, { 1, 1, 1, 1 } },		/* no such row: ignored */
+	};
+
+	uct_model_set_caller_limits(m, tl, 4);
+	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_NPROC], 3);
+	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MSGQUEUE], 500);
+	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_SIGPENDING], 50);
+	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MEMLOCK], 2);
+	assert_true(row(m, 100, 1001)->caller_limit[UCT_NPROC] == LLONG_MAX);
+	assert_int_equal(row(m, 1, 0)->caller_limit[UCT_NPROC], -1);
+	/* the per-level limit from rlimit_max is not affected */
+	assert_int_equal(row(m, 100, 1002)->limit[UCT_NPROC], 4);
+	teardown_model(m);
+}
+
+static void test_parse_limits(void **state)
+{
+	const char *text =
+		"Limit                     Soft Limit           Hard Limit           Units\n"
+		"Max processes             1                    1                    processes\n"
+		"Max locked memory         8388608              8388608              bytes\n"
+		"Max pending signals       3903                 3903                 signals\n"
+		"Max msgqueue size         unlimited            unlimited            bytes\n";
+	long long rlim[UCT_NTYPES];
+
+	assert_int_equal(uct_parse_limits(text, rlim), 0);
+	assert_int_equal(rlim[UCT_NPROC], 1);
+	assert_int_equal(rlim[UCT_SIGPENDING], 3903);
+	assert_true(rlim[UCT_MSGQUEUE] == LLONG_MAX);
+	assert_int_equal(rlim[UCT_MEMLOCK], 2048);	/* bytes -> pages */
+	assert_int_equal(uct_parse_limits("Max processes 1\n", rlim), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +399,8 @@ int main(void)
 		cmocka_unit_test(test_orphan_namespace),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_sort_names),
+		cmocka_unit_test(test_caller_limits),
+		cmocka_unit_test(test_parse_limits),
 	};
 
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * proc_limits.c - per-process rlimits from /proc (see proc_limits.h).
+ * Plain file reads: no BPF, so the model stays testable on the host.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "proc_limits.h"
+
+#define PAGE_SHIFT_ 12
+
+/* /proc/PID/limits row names, in UCT_* type order. */
+static const char *const limit_rows[UCT_NTYPES] = {
+	"Max processes", "Max msgqueue size", "Max pending signals", "Max locked memory",
+};
+
+int uct_parse_limits(const char *text, long long rlim[UCT_NTYPES])
+{
+	int t;
+
+	for (t = 0; t < UCT_NTYPES; t++) {
+		const char *p = strstr(text, limit_rows[t]);
+		char soft[32];
+
+		if (!p || sscanf(p + strlen(limit_rows[t]), " %31s", soft) != 1)
+			return -1;
+		if (!strcmp(soft, "unlimited"))
+			rlim[t] = LLONG_MAX;
+		else
+			rlim[t] = strtoll(soft, NULL, 10);
+		if (t == UCT_MEMLOCK && rlim[t] != LLONG_MAX)
+			rlim[t] >>= PAGE_SHIFT_;
+	}
+	return 0;
+}
+
+static int read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return 0;
+}
+
+static int read_one(const char *proc, const char *pid, struct uct_task_limits *tl)
+{
+	char path[PATH_MAX], buf[4096], link[64];
+	const char *p;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s/ns/user", proc, pid);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -1;
+	link[n] = 0;
+	if (sscanf(link, "user:[%u]", &tl->ns_inum) != 1)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s/status", proc, pid);
+	if (read_text(path, buf, sizeof(buf)))
+		return -1;
+	p = strstr(buf, "\nUid:");
+	if (!p || sscanf(p + 5, "%u", &tl->uid) != 1)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s/limits", proc, pid);
+	if (read_text(path, buf, sizeof(buf)))
+		return -1;
+	return uct_parse_limits(buf, tl->rlim);
+}
+
+int uct_read_task_limits(const char *proc, struct uct_task_limits **out, size_t *n)
+{
+	struct uct_task_limits *v = NULL, *nv;
+	size_t cnt = 0, cap = 0;
+	struct dirent *de;
+	DIR *d = opendir(proc);
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		if (cnt == cap) {
+			cap = cap ? cap * 2 : 128;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				closedir(d);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		/* a process that exits meanwhile is simply skipped */
+		if (read_one(proc, de->d_name, &v[cnt]) == 0)
+			cnt++;
+	}
+	closedir(d);
+	*out = v;
+	*n = cnt;
+	return 0;
+}

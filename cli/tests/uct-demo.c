@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uct-demo: the scenario that motivated per-user-namespace rlimits, held
+ * live for `make run`. The same uid (1000) runs the same service in two
+ * containers (sibling user namespaces created by root), under
+ * RLIMIT_NPROC=1. Counted per (namespace, uid), each container's service
+ * gets its one process, so both rows read 1/1; every few seconds each
+ * service tries to start a second worker, which the kernel refuses
+ * (EAGAIN) and ucounttop counts as a denial. Their parent row (root in
+ * the initial namespace, the creator of both) carries both charges.
+ *
+ * Usage: uct-demo [SECONDS between attempts, default 5]
+ * Runs until SIGTERM/SIGINT; a line per event goes to stdout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SERVICE_UID 1000
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* The container's service: one process, trying for a second now and then. */
+static void service(const char *name, int interval)
+{
+	for (;;) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0) {
+			waitpid(pid, NULL, 0);
+			printf("%s: second worker started (limit not enforced?)\n", name);
+		} else {
+			printf("%s: second worker refused: %s\n", name, strerror(errno));
+		}
+		fflush(stdout);
+		sleep(interval);
+	}
+}
+
+/* Start one container: a user namespace mapping uid/gid 1000 to itself. */
+static pid_t container(const char *name, int interval)
+{
+	struct rlimit one = { 1, 1 };
+	char path[64], map[32];
+	int go[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(go))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(go[1]);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (setrlimit(RLIMIT_NPROC, &one) || unshare(CLONE_NEWUSER)) {
+			perror("uct-demo: setrlimit/unshare");
+			_exit(1);
+		}
+		/* wait for the parent to write our uid and gid maps */
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		if (setresgid(SERVICE_UID, SERVICE_UID, SERVICE_UID) ||
+		    setresuid(SERVICE_UID, SERVICE_UID, SERVICE_UID)) {
+			perror("uct-demo: setresuid");
+			_exit(1);
+		}
+		printf("%s: service running as uid %d in its own user namespace\n",
+		       name, SERVICE_UID);
+		fflush(stdout);
+		service(name, interval);
+	}
+	close(go[0]);
+	/* the child must have unshared before its maps can be written */
+	for (int i = 0; i < 100; i++) {
+		char self[64], other[64];
+		ssize_t a, b;
+
+		snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+		a = readlink(path, other, sizeof(other) - 1);
+		b = readlink("/proc/self/ns/user", self, sizeof(self) - 1);
+		if (a > 0 && b > 0 && (a != b || memcmp(self, other, a)))
+			break;
+		usleep(10000);
+	}
+	snprintf(map, sizeof(map), "%d %d 1\n", SERVICE_UID, SERVICE_UID);
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
+	if (write_file(path, map))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/setgroups", pid);
+	write_file(path, "deny\n");
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
+	if (write_file(path, map))
+		return -1;
+	if (write(go[1], "g", 1) != 1)
+		return -1;
+	close(go[1]);
+	return pid;
+}
+
+int main(int argc, char **argv)
+{
+	int interval = argc > 1 ? atoi(argv[1]) : 5;
+	pid_t a, b;
+
+	if (interval <= 0) {
+		fprintf(stderr, "usage: uct-demo [SECONDS between attempts]\n");
+		return 2;
+	}
+	a = container("container-a", interval);
+	b = container("container-b", interval);
+	if (a < 0 || b < 0) {
+		perror("uct-demo: starting the containers");
+		return 1;
+	}
+	/* Hold until told to stop; the containers die with us (PDEATHSIG). */
+	while (wait(NULL) > 0 || errno == EINTR)
+		;
+	return 0;
+}
