@@ -8,7 +8,10 @@ KSRC_TARBALL ?= /usr/src/linux-source-6.1.tar.xz
 ACCEL ?= tcg
 export CACHE_DIR KSRC_TARBALL ACCEL
 
-OUT := $(CACHE_DIR)/out
+# userspace outputs, per checkout (see guest/lib.sh)
+OUT := $(CACHE_DIR)/out/$(shell printf %s "$(CURDIR)" | sha256sum | cut -c1-12)
+UCT_OUT := $(OUT)
+export UCT_OUT
 VMLINUX := $(CACHE_DIR)/kbuild/vmlinux
 
 .PHONY: help deps kernel selftests modules tools initramfs guest run shell test bench check-patches clean distclean

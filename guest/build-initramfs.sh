@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-OUT=$CACHE_DIR/out
+OUT=$UCT_OUT
 IMG=$OUT/initramfs/base.cpio
 mkdir -p "$OUT/initramfs"
 # Staged privately and renamed into place: several checkouts (CI, helpers'

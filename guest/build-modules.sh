@@ -6,14 +6,21 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$KOUT/Module.symvers" ] || die "no built kernel at $KOUT (run 'make kernel' first)"
-build=$CACHE_DIR/out/modules-build/uct_fault
-mkdir -p "$build" "$CACHE_DIR/out/modules"
-# cp -p keeps mtimes, so an unchanged module is not rebuilt.
-cp -p "$UCT_ROOT"/guest/fault/uct_fault.c "$UCT_ROOT"/guest/fault/Kbuild "$build/"
+build=$UCT_OUT/modules-build/uct_fault
+mkdir -p "$build" "$UCT_OUT/modules"
+# Copy the sources, with fresh mtimes, when they differ from those of the
+# last build (recorded by hash): an unchanged module is not rebuilt, a
+# changed one always is. (cp -p kept the source's mtime, which can be older
+# than the object built from the previous copy: a stale module.)
+src_sum=$(cat "$UCT_ROOT"/guest/fault/uct_fault.c "$UCT_ROOT"/guest/fault/Kbuild | hash_stdin)
+if [ "$(cat "$build/.sources.sha256" 2>/dev/null)" != "$src_sum" ]; then
+	cp "$UCT_ROOT"/guest/fault/uct_fault.c "$UCT_ROOT"/guest/fault/Kbuild "$build/"
+	echo "$src_sum" > "$build/.sources.sha256"
+fi
 make -C "$KSRC" O="$KOUT" M="$build" CC="ccache gcc" modules \
 	> "$LOGDIR/modules.log" 2>&1 || {
 	tail -n 30 "$LOGDIR/modules.log" >&2
 	die "building guest/fault/uct_fault.ko failed (log: $LOGDIR/modules.log)"
 }
-cp "$build/uct_fault.ko" "$CACHE_DIR/out/modules/"
+cp "$build/uct_fault.ko" "$UCT_OUT/modules/"
 stage modules "uct_fault.ko"

@@ -7,7 +7,7 @@ set -euo pipefail
 TARGETS=${SELFTEST_TARGETS:-rlimits}
 [ -f "$KSRC/.uct-tree" ] || die "no patched tree at $KSRC (run 'make kernel' first)"
 for t in $TARGETS; do
-	out=$CACHE_DIR/out/selftests/$t
+	out=$UCT_OUT/selftests/$t
 	mkdir -p "$out"
 	make -s -C "$KSRC/tools/testing/selftests/$t" OUTPUT="$out" \
 		CC="ccache gcc" LDFLAGS=-static > "$LOGDIR/selftests-$t.log" 2>&1 || {

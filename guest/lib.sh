@@ -1,7 +1,7 @@
 # Shared helpers for the build and guest scripts. Sourced, not executed.
 # shellcheck shell=bash
 
-UCT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+UCT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 : "${CACHE_DIR:=${XDG_CACHE_HOME:-$HOME/.cache}/ucounttop}"
 : "${KSRC_TARBALL:=/usr/src/linux-source-6.1.tar.xz}"
 : "${JOBS:=$(nproc)}"
@@ -9,7 +9,11 @@ KSRC=$CACHE_DIR/linux            # extracted + patched tree
 KOUT=$CACHE_DIR/kbuild           # O= build directory
 BZIMAGE=$KOUT/arch/x86/boot/bzImage
 LOGDIR=$CACHE_DIR/logs
-export CACHE_DIR KSRC_TARBALL JOBS
+# Userspace outputs, one directory per checkout: make decides by mtimes,
+# so objects built from another checkout's sources must never be reused.
+# The Makefile computes the same path from its $(CURDIR).
+: "${UCT_OUT:=$CACHE_DIR/out/$(printf %s "$UCT_ROOT" | sha256sum | cut -c1-12)}"
+export CACHE_DIR KSRC_TARBALL JOBS UCT_OUT
 mkdir -p "$CACHE_DIR" "$LOGDIR"
 
 UCT_T0=${UCT_T0:-$(date +%s)}

@@ -44,7 +44,7 @@ host_suite checkpatch "$UCT_ROOT/tests/host/checkpatch.sh"
 host_suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
 if [ -f "$UCT_ROOT/cli/Makefile" ]; then
 	host_suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
-		make -s -C "$UCT_ROOT/cli" test OUT="$CACHE_DIR/out" VMLINUX="$KOUT/vmlinux"
+		make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
 fi
 
 host_suite stock-kernel "$UCT_ROOT/tests/host/stock-kernel.sh"

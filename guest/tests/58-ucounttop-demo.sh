@@ -14,6 +14,8 @@ check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
 field() { echo "$1" | sed -n "s/.*\"$2\":{[^}]*\"$3\":\([-0-9a-z]*\).*/\1/p"; }
 
 [ -x /uct/bin/uct-demo ] || { echo "# no uct-demo"; exit 4; }
+# created before the job starts: its redirection happens in the child
+: > $T/demo.log
 uct-demo 1 > $T/demo.log 2>&1 &
 demo=$!
 trap 'kill $demo 2>/dev/null; wait $demo 2>/dev/null' EXIT
