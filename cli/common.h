@@ -12,6 +12,9 @@
 #define UCT_EXIT_USAGE	 2	/* invalid options */
 #define UCT_EXIT_PRIV	 3	/* not root / missing CAP_BPF+CAP_PERFMON */
 #define UCT_EXIT_KERNEL	 4	/* kernel/system lacks a required feature */
+/* check only (1 there means "imbalance found") */
+#define UCT_EXIT_CMD	 5	/* check: CMD could not be started */
+#define UCT_EXIT_TOOL	 6	/* check: the tool failed while running */
 
 #define UCT_VERSION "0.1"
 

@@ -13,6 +13,8 @@ void uct_usage(FILE *f, const char *prog)
 	fprintf(f,
 "Usage: %1$s [options]              live view of per-user-namespace rlimit counts\n"
 "       %1$s trace [options]        one line per charge, uncharge and refusal\n"
+"       %1$s check [options] -- CMD [ARGS...]\n"
+"                                   run CMD, then report accounting errors\n"
 "\n"
 "The kernel counts four rlimits per (user namespace, uid) in struct ucounts\n"
 "(kernel/ucount.c): NPROC (processes), MSGQUEUE (POSIX mqueue bytes),\n"
@@ -67,6 +69,18 @@ void uct_usage(FILE *f, const char *prog)
 "trace options: --stack (kernel stack per line), --ns, --uid, -t,\n"
 "  --count N (stop after N lines), --duration SECS, --pin, --no-tracepoints\n"
 "\n"
+"check runs CMD with every charge and uncharge hooked, waits for it and all\n"
+"its descendants, lets deferred frees settle and judges each counter change:\n"
+"lost uncharge, double uncharge, freed while charged, hierarchy mismatch,\n"
+"admitted over limit; charges still held by live tasks, signals, queues or\n"
+"locked segments are 'outstanding'. Report: '# ' lines (KTAP diagnostics).\n"
+"check options: --json (schema ucounttop-check/1), -o FILE (report to FILE),\n"
+"  --settle SECS (wait at most this long for deferred frees, default 3),\n"
+"  --fail-outstanding (outstanding charges fail too), --max-entries N,\n"
+"  --task-iter, --no-tracepoints, -v. Exit: 0 clean, 1 imbalance found,\n"
+"  2 usage, 3 privilege, 4 kernel feature missing, 5 CMD could not start,\n"
+"  6 tool failure.\n"
+"\n"
 "Keys (live view): q quit  s next sort key  t cycle type filter  p or space\n"
 "  pause  e or Enter expand/collapse the selected namespace  Up/Down or j/k\n"
 "  move  h or ? help\n"
@@ -81,6 +95,7 @@ void uct_usage(FILE *f, const char *prog)
 "  %1$s trace -t nproc --stack          every fork/exit charge, with stacks\n"
 "  %1$s --pin /sys/fs/bpf/ucounttop --keep-pinned -n 1\n"
 "      then: bpftool map dump pinned /sys/fs/bpf/ucounttop/stats\n"
+"  %1$s check -- ./rlimits_userns_test   a kselftest, then its accounting\n"
 "\n"
 "Exit status: 0 ok, 1 runtime failure, 2 invalid options, 3 missing privilege\n"
 "(run as root, or with CAP_BPF and CAP_PERFMON), 4 kernel or system lacks a\n"
@@ -91,6 +106,7 @@ void uct_usage(FILE *f, const char *prog)
 enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_STACK, OPT_DURATION, OPT_COUNT,
+	OPT_SETTLE, OPT_FAILOUT,
 };
 
 static const struct option longopts[] = {
@@ -114,6 +130,8 @@ static const struct option longopts[] = {
 	{ "stack", no_argument, NULL, OPT_STACK },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "settle", required_argument, NULL, OPT_SETTLE },
+	{ "fail-outstanding", no_argument, NULL, OPT_FAILOUT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -150,6 +168,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 	unsigned long long u;
 	int c, first = 1;
 	bool json = false, om = false, batch = false, delay_set = false, iter_set = false;
+	bool check_only = false, top_only = false;
 
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
@@ -158,6 +177,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 	o->type_filter = -1;
 	o->max_entries = 10240;
 	o->ringbuf_kb = 256;
+	o->settle = 3.0;
 
 	if (argc > 1 && argv[1][0] != '-') {
 		if (!strcmp(argv[1], "trace"))
@@ -167,7 +187,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		else if (!strcmp(argv[1], "top"))
 			o->cmd = UCT_CMD_TOP;
 		else
-			BAD("unknown command '%s' (commands: trace; default: live view)", argv[1]);
+			BAD("unknown command '%s' (commands: trace, check; default: live view)", argv[1]);
 		first = 2;
 	}
 	/* getopt over argv[first..]: shift by handing it a sub-array */
@@ -175,7 +195,9 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 	argv += first - 1;
 	optind = 0;	/* full reset (glibc), parse from argv[1] */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:n:bo:t:s:vhV", longopts, NULL)) != -1) {
+	/* check: options end at the first non-option, CMD's own come after */
+	while ((c = getopt_long(argc, argv, o->cmd == UCT_CMD_CHECK ? "+:d:n:bo:t:s:vhV" :
+				":d:n:bo:t:s:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (!parse_secs(optarg, 0.01, &o->delay))
@@ -242,6 +264,12 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 				BAD("--count needs a number >= 1, got '%s'", optarg);
 			o->count = (long)u;
 			break;
+		case OPT_SETTLE:
+			if (!parse_secs(optarg, 0, &o->settle) || o->settle > 3600)
+				BAD("--settle needs seconds in 0..3600, got '%s'", optarg);
+			check_only = true;
+			break;
+		case OPT_FAILOUT: o->fail_outstanding = true; check_only = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h':
 			uct_usage(out, "ucounttop");
@@ -255,6 +283,14 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			BAD("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (o->cmd == UCT_CMD_CHECK) {
+		if (optind >= argc)
+			BAD("check needs a command: ucounttop check [options] -- CMD [ARGS...]");
+		o->cmd_argv = argv + optind;
+		optind = argc;
+	} else if (check_only) {
+		BAD("--settle and --fail-outstanding are check options (ucounttop check ...)");
+	}
 	if (optind < argc)
 		BAD("unexpected argument '%s'", argv[optind]);
 
@@ -264,7 +300,14 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		    batch ? UCT_OUT_BATCH : UCT_OUT_TTY;
 	if (o->keep_pinned && !o->pin_dir)
 		BAD("--keep-pinned needs --pin DIR");
-	if (o->cmd == UCT_CMD_TRACE) {
+	if (o->cmd == UCT_CMD_CHECK) {
+		top_only = om || batch || delay_set || iter_set || o->events || o->pin_dir ||
+			   o->stack || o->duration > 0 || o->count || o->ns_filter ||
+			   o->uid_filter >= 0 || o->type_filter >= 0;
+		if (top_only)
+			BAD("check takes --json, -o, --settle, --fail-outstanding, --max-entries, "
+			    "--task-iter, --no-tracepoints and -v");
+	} else if (o->cmd == UCT_CMD_TRACE) {
 		if (json || om || batch || delay_set || iter_set || o->output_file)
 			BAD("trace prints lines; -b, --json, --openmetrics, -d, -n and -o are for the live view");
 		o->events = true;
@@ -273,10 +316,6 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			BAD("--stack, --duration and --count are trace options (ucounttop trace ...)");
 		if (o->output_file && o->output == UCT_OUT_TTY)
 			BAD("-o FILE needs -b, --json or --openmetrics");
-	}
-	if (o->cmd == UCT_CMD_CHECK) {
-		fprintf(err, "ucounttop: 'check' is not implemented yet\n");
-		return UCT_EXIT_USAGE;
 	}
 	return -1;
 }

@@ -31,6 +31,10 @@ struct uct_opts {
 	bool force_task_iter;		/* --task-iter */
 	bool no_tracepoints;		/* --no-tracepoints */
 	bool verbose;			/* -v: libbpf messages */
+	/* check */
+	char **cmd_argv;		/* CMD [ARGS...] (NULL-terminated, in argv) */
+	double settle;			/* --settle: seconds for deferred frees */
+	bool fail_outstanding;		/* --fail-outstanding */
 };
 
 /*

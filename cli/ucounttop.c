@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "check.h"
 #include "fmt.h"
 #include "loader.h"
 #include "model.h"
@@ -209,6 +210,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ucounttop: %s\n", msg);
 		return rc;
 	}
+	if (o.cmd == UCT_CMD_CHECK)
+		return uct_run_check(&o);
 	install_signals();
 	rc = uct_loader_open(&l, &o, msg, sizeof(msg));
 	if (rc) {

@@ -121,6 +121,7 @@ static void test_usage_errors(void **state)
 	assert_int_equal(parse(&o, "--ringbuf-kb", "100", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "--max-entries", "1", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "check", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "needs a command"));
 	/* every message points to --help */
 	assert_non_null(strstr(errbuf, "ucounttop"));
 }

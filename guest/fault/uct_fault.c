@@ -19,13 +19,20 @@
  *              while charged
  *   skiplevel  add AMOUNT to the caller's own counter only, skipping the
  *              levels above it (hierarchy mismatch)
- *   admit      charge AMOUNT through inc_rlimit_ucounts() ignoring the
- *              caller's rlimit, as the RLIMIT_NPROC+1 bug did, then
- *              uncharge it (admitted over limit)
+ *   admit      charge AMOUNT through inc_rlimit_ucounts(), then ask
+ *              is_rlimit_overlimit() with the caller's rlimit plus AMOUNT:
+ *              the off-by-AMOUNT comparison of the RLIMIT_NPROC+1 bug. It
+ *              says "within limits", so the charge is kept (admitted over
+ *              limit) until a work item uncharges it ADMIT_HOLD_MS later,
+ *              as the exit of an admitted process would: the counter ends
+ *              where it began, only the admission was wrong
  *
  * leak, double and skiplevel hold a reference on the ucounts so that it
  * outlives the workload; "repair" (write it alone) undoes their counter
  * changes and drops the references, so later tests see a sane kernel.
+ * free cannot undo the freed ucounts, but "repair" uncharges what it left
+ * in the levels above it (nothing when the caller is in the initial
+ * namespace, which has none).
  *
  * The ucounts functions are not exported to modules; their addresses come
  * from a kprobe registration, the usual trick for test-only modules.
@@ -37,13 +44,18 @@
 #include <linux/cred.h>
 #include <linux/slab.h>
 #include <linux/user_namespace.h>
+#include <linux/sched/signal.h>
+#include <linux/workqueue.h>
+#include <linux/spinlock.h>
 
 #define FAULT_FREE_UID 4242
+#define ADMIT_HOLD_MS 200
 
 static long (*fn_inc_rlimit_ucounts)(struct ucounts *, enum rlimit_type, long);
 static bool (*fn_dec_rlimit_ucounts)(struct ucounts *, enum rlimit_type, long);
 static struct ucounts *(*fn_alloc_ucounts)(struct user_namespace *, kuid_t);
 static void (*fn_put_ucounts)(struct ucounts *);
+static bool (*fn_is_rlimit_overlimit)(struct ucounts *, enum rlimit_type, unsigned long);
 
 /* A fault whose effect "repair" undoes. */
 struct held_fault {
@@ -57,6 +69,18 @@ struct held_fault {
 static LIST_HEAD(held_faults);
 static DEFINE_MUTEX(fault_lock);
 static struct dentry *fault_dir;
+
+/* An admitted charge, uncharged later by a work item. */
+struct admitted {
+	struct list_head node;
+	struct delayed_work work;
+	struct ucounts *ucounts;
+	enum rlimit_type type;
+	long amount;
+};
+
+static LIST_HEAD(admitted_charges);
+static DEFINE_SPINLOCK(admitted_lock);
 
 static const char * const type_names[UCOUNT_RLIMIT_COUNTS] = {
 	[UCOUNT_RLIMIT_NPROC] = "nproc",
@@ -110,6 +134,65 @@ static void repair(void)
 	}
 }
 
+static void admitted_release(struct admitted *a)
+{
+	fn_dec_rlimit_ucounts(a->ucounts, a->type, a->amount);
+	fn_put_ucounts(a->ucounts);
+	kfree(a);
+}
+
+static void admitted_work(struct work_struct *work)
+{
+	struct admitted *a = container_of(to_delayed_work(work), struct admitted, work);
+
+	spin_lock(&admitted_lock);
+	list_del(&a->node);
+	spin_unlock(&admitted_lock);
+	admitted_release(a);
+}
+
+/* The rlimit of current that the callers compare the leaf with. */
+static unsigned long caller_rlimit(enum rlimit_type type)
+{
+	static const int res[UCOUNT_RLIMIT_COUNTS] = {
+		[UCOUNT_RLIMIT_NPROC] = RLIMIT_NPROC,
+		[UCOUNT_RLIMIT_MSGQUEUE] = RLIMIT_MSGQUEUE,
+		[UCOUNT_RLIMIT_SIGPENDING] = RLIMIT_SIGPENDING,
+		[UCOUNT_RLIMIT_MEMLOCK] = RLIMIT_MEMLOCK,
+	};
+	unsigned long lim = rlimit(res[type]);
+
+	if (type == UCOUNT_RLIMIT_MEMLOCK && lim != RLIM_INFINITY)
+		lim >>= PAGE_SHIFT;
+	return lim;
+}
+
+static int admit(struct ucounts *uc, enum rlimit_type type, long amount)
+{
+	struct admitted *a = kzalloc(sizeof(*a), GFP_KERNEL);
+	unsigned long lim = caller_rlimit(type);
+
+	if (!a)
+		return -ENOMEM;
+	fn_inc_rlimit_ucounts(uc, type, amount);
+	/* the buggy check: too large a limit, so it never refuses */
+	if (fn_is_rlimit_overlimit(uc, type, lim > LONG_MAX - amount ? lim : lim + amount)) {
+		fn_dec_rlimit_ucounts(uc, type, amount);
+		kfree(a);
+		return -EAGAIN;
+	}
+	atomic_inc(&uc->count);
+	a->ucounts = uc;
+	a->type = type;
+	a->amount = amount;
+	INIT_DELAYED_WORK(&a->work, admitted_work);
+	spin_lock(&admitted_lock);
+	list_add(&a->node, &admitted_charges);
+	spin_unlock(&admitted_lock);
+	schedule_delayed_work(&a->work, msecs_to_jiffies(ADMIT_HOLD_MS));
+	return 0;
+}
+
 static int inject(const char *op, enum rlimit_type type, long amount)
 {
 	struct ucounts *uc = current_ucounts();
@@ -126,21 +209,23 @@ static int inject(const char *op, enum rlimit_type type, long amount)
 		atomic_long_add(amount, &uc->rlimit[type]);
 		return hold(uc, type, amount, false);
 	}
-	if (!strcmp(op, "admit")) {
-		/* The buggy caller: no comparison with rlimit(), no unwind. */
-		fn_inc_rlimit_ucounts(uc, type, amount);
-		fn_dec_rlimit_ucounts(uc, type, amount);
-		return 0;
-	}
+	if (!strcmp(op, "admit"))
+		return admit(uc, type, amount);
 	if (!strcmp(op, "free")) {
 		kuid_t uid = make_kuid(current_user_ns(), FAULT_FREE_UID);
+		struct ucounts *parent;
+		int ret = 0;
 
 		uc = fn_alloc_ucounts(current_user_ns(), uid);
 		if (!uc)
 			return -ENOMEM;
 		fn_inc_rlimit_ucounts(uc, type, amount);
+		/* what the levels above keep, for "repair" */
+		parent = uc->ns->ucounts;
+		if (parent)
+			ret = hold(parent, type, amount, true);
 		fn_put_ucounts(uc);
-		return 0;
+		return ret;
 	}
 	return -EINVAL;
 }
@@ -189,8 +274,9 @@ static int __init uct_fault_init(void)
 	fn_dec_rlimit_ucounts = lookup("dec_rlimit_ucounts");
 	fn_alloc_ucounts = lookup("alloc_ucounts");
 	fn_put_ucounts = lookup("put_ucounts");
+	fn_is_rlimit_overlimit = lookup("is_rlimit_overlimit");
 	if (!fn_inc_rlimit_ucounts || !fn_dec_rlimit_ucounts ||
-	    !fn_alloc_ucounts || !fn_put_ucounts) {
+	    !fn_alloc_ucounts || !fn_put_ucounts || !fn_is_rlimit_overlimit) {
 		pr_err("uct_fault: ucounts functions not found (kprobes?)\n");
 		return -ENOENT;
 	}
@@ -201,10 +287,26 @@ static int __init uct_fault_init(void)
 
 static void __exit uct_fault_exit(void)
 {
+	struct admitted *a;
+
 	debugfs_remove_recursive(fault_dir);
 	mutex_lock(&fault_lock);
 	repair();
 	mutex_unlock(&fault_lock);
+	/* admitted charges not released yet: release them now */
+	for (;;) {
+		spin_lock(&admitted_lock);
+		a = list_first_entry_or_null(&admitted_charges, struct admitted, node);
+		spin_unlock(&admitted_lock);
+		if (!a)
+			break;
+		if (cancel_delayed_work_sync(&a->work)) {
+			spin_lock(&admitted_lock);
+			list_del(&a->node);
+			spin_unlock(&admitted_lock);
+			admitted_release(a);
+		}
+	}
 }
 
 module_init(uct_fault_init);

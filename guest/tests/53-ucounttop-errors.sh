@@ -24,7 +24,8 @@ expect_rc 2 'see ucounttop --help' "unknown option" -- $UCT --bogus
 expect_rc 2 'iterations' "-n 0" -- $UCT -n 0
 expect_rc 2 'exclude each other' "-b with --json" -- $UCT -b --json
 expect_rc 2 'nproc, msgqueue' "bad -t" -- $UCT -t cpu -b -n 1
-expect_rc 2 'not implemented' "check (reserved)" -- $UCT check
+expect_rc 2 'needs a command' "check without a command" -- $UCT check
+expect_rc 5 "cannot run '/nonexistent'" "check: command not found" -- $UCT check -- /nonexistent
 expect_rc 0 'Examples:' "--help" -- $UCT --help
 expect_rc 0 'Exit status' "--help lists exit codes" -- $UCT --help
 

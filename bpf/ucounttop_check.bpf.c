@@ -1,0 +1,1092 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ucounttop_check.bpf.c - BPF side of `ucounttop check`.
+ *
+ * Every charge and uncharge goes through four kernel functions on any
+ * 5.14+ kernel; check hooks them with fentry/fexit (the same programs on
+ * the stock kernel and on ours, so one set of semantics to test), plus:
+ * fexit is_rlimit_overlimit (what the kernel decided about NPROC), the
+ * ucounts_free tracepoint when our series provides it (class c), and the
+ * object lifecycles that explain outstanding MSGQUEUE and MEMLOCK charges.
+ * See ucounttop_check.h for the maps and cli/check_model.c for how user
+ * space judges them. User space decides what loads (set_autoload).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "ucounttop_check.h"
+
+#define LONG_MAX_	0x7fffffffffffffffLL
+#define RLIM_INF_	(~0UL)
+#define RLIMIT_NPROC_		6
+#define RLIMIT_MEMLOCK_		8
+#define RLIMIT_SIGPENDING_	11
+#define RLIMIT_MSGQUEUE_	12
+#define CAP_IPC_LOCK_		14
+#define CAP_SYS_ADMIN_		21
+#define CAP_SYS_RESOURCE_	24
+#define PF_KTHREAD_		0x00200000
+#define SIGQUEUE_PREALLOC_	1
+#define MQ_PRIO_MAX_		32768
+#define S_IFMT_			00170000
+#define S_IFREG_		0100000
+#define S_IFDIR_		0040000
+#define MAX_ERRNO_		4095
+
+struct bpf_iter__ucounts___uck {
+	struct bpf_iter_meta *meta;
+	struct ucounts *ucounts;
+} __attribute__((preserve_access_index));
+
+/* --- configuration ------------------------------------------------------ */
+const volatile __u32 page_shift = 12;
+const volatile __u32 sig_walk_max = 65536;	/* signals walked per list */
+
+/* --- state ---------------------------------------------------------------- */
+__u64 counters[UCK_NCOUNTERS] = {};
+__u64 snap_gen = 0;
+__u64 obj_seq = 0;
+struct uck_agg zero_agg = {};
+struct uck_fifo zero_fifo = {};
+struct uck_over zero_over = {};
+struct uck_free zero_free = {};
+struct uck_sum zero_sum = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, UCK_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct uct_key);
+	__type(value, struct uck_tally);
+} tally SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct uck_agg_key);
+	__type(value, struct uck_agg);
+} agg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct uck_fifo_key);
+	__type(value, struct uck_fifo);
+} fifo SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct uck_item_key);
+	__type(value, struct uck_item);
+} item SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct uck_over_key);
+	__type(value, struct uck_over);
+} over SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);			/* tid */
+	__type(value, struct uck_pend);
+} pend SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct uck_free_key);
+	__type(value, struct uck_free);
+} freed SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);			/* inode, or UNOWNED id */
+	__type(value, struct uck_obj);
+} obj SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct uck_rt_key);
+	__type(value, struct uck_sum);
+} pre_rel SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct uck_rt_key);
+	__type(value, struct uck_sum);
+} gone SEC(".maps");
+
+struct shm_stash {
+	__u64 inode;
+	__u32 lock;
+	__u32 pad;
+};
+
+/* per tid: inside shmem_lock(file, lock, ucounts) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct shm_stash);
+} shm_stash SEC(".maps");
+
+struct unowned {
+	__u64 uc;
+	__u64 id;
+	__s64 pages;
+};
+
+/* per tid: the last user_shm_lock() outside shmem_lock() */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct unowned);
+} unowned SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct uck_inv_key);
+	__type(value, __u64);
+} inv SEC(".maps");
+
+/* iter/task snapshot dedup: ucounts pointer -> snap_gen */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, __u64);
+} seen SEC(".maps");
+
+/* --- helpers -------------------------------------------------------------- */
+
+static __always_inline void count(int idx)
+{
+	__sync_fetch_and_add(&counters[idx], 1);
+}
+
+/* Array index the verifier keeps bounded even after a spill. */
+static __always_inline __u64 tidx(__u32 type)
+{
+	__u64 t = type;
+
+	asm volatile("%0 &= 3" : "+r"(t));
+	return t;
+}
+
+static __always_inline void uc_key(struct ucounts *uc, struct uct_key *k)
+{
+	k->ns_inum = BPF_CORE_READ(uc, ns, ns.inum);
+	k->uid = BPF_CORE_READ(uc, uid.val);
+}
+
+static __always_inline long uc_value(struct ucounts *uc, __u32 type)
+{
+	long v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)uc +
+			      bpf_core_field_offset(struct ucounts, rlimit) +
+			      tidx(type) * sizeof(atomic_long_t));
+	return v;
+}
+
+static __always_inline long ns_max(struct user_namespace *ns, __u32 type)
+{
+	long v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)ns +
+			      bpf_core_field_offset(struct user_namespace, rlimit_max) +
+			      tidx(type) * sizeof(long));
+	return v;
+}
+
+static __always_inline __u32 cur_pid(void)
+{
+	return bpf_get_current_pid_tgid() >> 32;
+}
+
+static __always_inline __u32 cur_tid(void)
+{
+	return (__u32)bpf_get_current_pid_tgid();
+}
+
+static __always_inline long cur_rlimit(int res)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+	unsigned long v = BPF_CORE_READ(t, signal, rlim[res].rlim_cur);
+
+	return v > LONG_MAX_ ? LONG_MAX_ : (long)v;
+}
+
+/* The limit the caller compares the leaf with, or LONG_MAX when the leaf
+ * is not checked by the current task (SIGPENDING: the target's rlimit). */
+static __always_inline long leaf_limit(__u32 type)
+{
+	unsigned long v;
+	struct task_struct *t;
+
+	switch (type) {
+	case UCT_NPROC:
+		return cur_rlimit(RLIMIT_NPROC_);
+	case UCT_MSGQUEUE:
+		return cur_rlimit(RLIMIT_MSGQUEUE_);
+	case UCT_MEMLOCK:
+		t = (void *)bpf_get_current_task();
+		v = BPF_CORE_READ(t, signal, rlim[RLIMIT_MEMLOCK_].rlim_cur);
+		if (v == RLIM_INF_)
+			return LONG_MAX_;
+		return (long)(v >> page_shift);
+	default:
+		return LONG_MAX_;
+	}
+}
+
+/* capable(cap): the capability in the initial user namespace. */
+static __always_inline bool cur_capable(int cap)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+	const struct cred *c = BPF_CORE_READ(t, cred);
+	__u64 caps = 0;
+
+	/* kernel_cap_t: u32 cap[2] on 6.1, u64 val later; same bytes */
+	bpf_core_read(&caps, sizeof(caps), &c->cap_effective);
+	return BPF_CORE_READ(c, user_ns, level) == 0 && (caps & (1ULL << cap));
+}
+
+/* The kernel lets these callers go over the limit of this type. */
+static __always_inline bool exempt(struct ucounts *uc, __u32 type)
+{
+	if (type == UCT_NPROC)	/* copy_process(): INIT_USER, or capable */
+		return BPF_CORE_READ(uc, uid.val) == 0 || cur_capable(CAP_SYS_RESOURCE_) ||
+		       cur_capable(CAP_SYS_ADMIN_);
+	if (type == UCT_MEMLOCK)	/* user_shm_lock() */
+		return cur_capable(CAP_IPC_LOCK_);
+	return false;
+}
+
+static __always_inline __s32 stack_id(void *ctx)
+{
+	long id = bpf_get_stackid(ctx, &stacks, 0);
+
+	if (id < 0) {
+		count(UCK_CNT_STACK_ERR);
+		return -1;
+	}
+	return id;
+}
+
+/* Add delta to the tally of level k (of namespace ns, below up). */
+static __always_inline void tally_add(struct uct_key *k, __u32 type, long delta,
+				      struct user_namespace *ns, struct ucounts *up)
+{
+	struct uck_tally *t = bpf_map_lookup_elem(&tally, k);
+
+	if (!t) {
+		struct uck_tally nt = {};
+
+		/* where it sits in the tree, for rows no snapshot shows */
+		nt.level = BPF_CORE_READ(ns, level);
+		if (up) {
+			nt.parent.ns_inum = BPF_CORE_READ(up, ns, ns.inum);
+			nt.parent.uid = BPF_CORE_READ(up, uid.val);
+		} else {
+			nt.flags = UCT_REC_ROOT;
+		}
+		bpf_map_update_elem(&tally, k, &nt, BPF_NOEXIST);
+		t = bpf_map_lookup_elem(&tally, k);
+		if (!t) {
+			count(UCK_CNT_TALLY_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&t->net[tidx(type)], delta);
+}
+
+static __always_inline void agg_add(struct uct_key *k, __u32 type, __u32 kind, __s32 sid,
+				    long amount, long value)
+{
+	struct uck_agg_key ak = { .ns_inum = k->ns_inum, .uid = k->uid, .type = type,
+				  .kind = kind, .stack_id = sid };
+	struct uck_agg *a = bpf_map_lookup_elem(&agg, &ak);
+
+	if (!a) {
+		bpf_map_update_elem(&agg, &ak, &zero_agg, BPF_NOEXIST);
+		a = bpf_map_lookup_elem(&agg, &ak);
+		if (!a) {
+			count(UCK_CNT_AGG_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&a->count, 1);
+	__sync_fetch_and_add(&a->total, amount);
+	if (kind == UCK_K_NEGATIVE && value < a->extreme)
+		a->extreme = value;
+	a->pid = cur_pid();
+	bpf_get_current_comm(a->comm, sizeof(a->comm));
+}
+
+/* Open a charge in the FIFO of (row, type, amount). */
+static __always_inline void fifo_push(struct uct_key *k, __u32 type, long amount, __s32 sid)
+{
+	struct uck_item_key ik = { .f = { .ns_inum = k->ns_inum, .uid = k->uid, .type = type,
+					  .amount = amount } };
+	struct uck_item it = { .stack_id = sid, .pid = cur_pid() };
+	struct uck_fifo *f = bpf_map_lookup_elem(&fifo, &ik.f);
+
+	if (!f) {
+		bpf_map_update_elem(&fifo, &ik.f, &zero_fifo, BPF_NOEXIST);
+		f = bpf_map_lookup_elem(&fifo, &ik.f);
+		if (!f) {
+			count(UCK_CNT_FIFO_FULL);
+			return;
+		}
+	}
+	ik.idx = __sync_fetch_and_add(&f->tail, 1);
+	it.ts_ns = bpf_ktime_get_boot_ns();
+	bpf_get_current_comm(it.comm, sizeof(it.comm));
+	if (bpf_map_update_elem(&item, &ik, &it, BPF_ANY))
+		count(UCK_CNT_ITEM_FULL);
+}
+
+/* Pair an uncharge with the oldest open charge of the same amount.
+ * Returns false when there is none: an uncharge with no matching charge
+ * since attach. */
+static __always_inline bool fifo_pop(struct uct_key *k, __u32 type, long amount)
+{
+	struct uck_item_key ik = { .f = { .ns_inum = k->ns_inum, .uid = k->uid, .type = type,
+					  .amount = amount } };
+	struct uck_fifo *f = bpf_map_lookup_elem(&fifo, &ik.f);
+	__u64 h, t;
+	int i;
+
+	if (!f)
+		return false;
+	for (i = 0; i < 8; i++) {
+		h = *(volatile __u64 *)&f->head;
+		t = *(volatile __u64 *)&f->tail;
+		if (h >= t)
+			return false;
+		if (__sync_val_compare_and_swap(&f->head, h, h + 1) == h) {
+			ik.idx = h;
+			bpf_map_delete_elem(&item, &ik);
+			return true;
+		}
+	}
+	return true;	/* contended: assume paired rather than invent a finding */
+}
+
+/* Result of a walk up the chain. */
+struct walk {
+	long leaf_value;
+	long value;		/* first level over its limit: its counter */
+	long limit;		/* ... and that limit */
+	__u32 at_ns, at_uid;
+	__s32 at_level;		/* -1: nothing over */
+};
+
+#define W_TALLY	0x1	/* add delta to every level's tally */
+#define W_NEG	0x2	/* record levels below zero (after adding adj) */
+#define W_OVER	0x4	/* find the first level over its limit */
+
+/*
+ * Walk uc and its ancestors as the charge functions do. The leaf is
+ * compared with lim0 (the caller's rlimit), every level above with the
+ * rlimit_max of the namespace below it.
+ */
+static __always_inline void walk(struct ucounts *uc, __u32 type, long delta, long adj,
+				 long lim0, __u32 flags, __s32 sid, struct walk *w)
+{
+	long max = lim0, v;
+	struct user_namespace *ns;
+	struct ucounts *up;
+	struct uct_key k;
+	int i;
+
+	w->at_level = -1;
+	w->leaf_value = 0;
+	for (i = 0; i < UCT_MAX_LEVELS; i++) {
+		if (!uc)
+			return;
+		ns = BPF_CORE_READ(uc, ns);
+		up = BPF_CORE_READ(ns, ucounts);
+		k.ns_inum = BPF_CORE_READ(ns, ns.inum);
+		k.uid = BPF_CORE_READ(uc, uid.val);
+		if (flags & W_TALLY)
+			tally_add(&k, type, delta, ns, up);
+		v = uc_value(uc, type) + adj;
+		if (i == 0)
+			w->leaf_value = v;
+		if ((flags & W_NEG) && v < 0)
+			agg_add(&k, type, UCK_K_NEGATIVE, sid, 1, v);
+		if ((flags & W_OVER) && w->at_level < 0 && (v < 0 || v > max)) {
+			w->at_level = BPF_CORE_READ(ns, level);
+			w->at_ns = k.ns_inum;
+			w->at_uid = k.uid;
+			w->value = v;
+			w->limit = max;
+		}
+		max = ns_max(ns, type);
+		uc = up;
+	}
+	if (uc)
+		count(UCK_CNT_CHAIN_CUT);
+}
+
+static __always_inline void over_record(struct uct_key *k, __u32 type, __u32 flags, __s32 sid,
+					__s32 sid2, long amount, struct walk *w,
+					__u32 pid, const char *comm)
+{
+	struct uck_over_key ok = { .ns_inum = k->ns_inum, .uid = k->uid, .type = type,
+				   .flags = flags, .stack_id = sid };
+	struct uck_over *o = bpf_map_lookup_elem(&over, &ok);
+
+	if (!o) {
+		bpf_map_update_elem(&over, &ok, &zero_over, BPF_NOEXIST);
+		o = bpf_map_lookup_elem(&over, &ok);
+		if (!o) {
+			count(UCK_CNT_OVER_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&o->count, 1);
+	__sync_fetch_and_add(&o->total, amount);
+	o->value = w->value;
+	o->limit = w->limit;
+	o->at_ns = w->at_ns;
+	o->at_uid = w->at_uid;
+	o->at_level = w->at_level;
+	o->stack2 = sid2;
+	o->pid = pid;
+	if (comm)
+		bpf_probe_read_kernel(o->comm, sizeof(o->comm), comm);
+	else
+		bpf_get_current_comm(o->comm, sizeof(o->comm));
+}
+
+/* The pending over-limit charge of a task is over: record its fate. */
+static __always_inline void pend_finish(__u32 tid, struct uck_pend *p, __u32 more)
+{
+	struct uct_key k = { .ns_inum = p->ns_inum, .uid = p->uid };
+	struct walk w = { .value = p->value, .limit = p->limit, .at_ns = p->at_ns,
+			  .at_uid = p->at_uid, .at_level = p->at_level };
+
+	over_record(&k, p->type, p->flags | more, p->stack_id, -1, p->amount, &w, p->pid,
+		    p->comm);
+	bpf_map_delete_elem(&pend, &tid);
+}
+
+/* A charge of amount to uc (leaf value after it: leaf, or -1 unknown). */
+static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type, long amount,
+				      bool kernel_over, bool check_levels)
+{
+	__u32 tid = cur_tid();
+	struct uck_pend *p, np = {};
+	struct uct_key k;
+	struct walk w;
+	__s32 sid;
+	long lim0;
+
+	if (type >= UCT_NTYPES || !uc)
+		return;
+	count(UCK_CNT_EVENTS);
+	sid = stack_id(ctx);
+	uc_key(uc, &k);
+	/* a task's next charge settles its previous over-limit charge */
+	p = bpf_map_lookup_elem(&pend, &tid);
+	if (p)
+		pend_finish(tid, p, 0);
+
+	lim0 = leaf_limit(type);
+	walk(uc, type, amount, 0, check_levels ? lim0 : LONG_MAX_,
+	     W_TALLY | (check_levels ? W_OVER : 0), sid, &w);
+	agg_add(&k, type, UCK_K_CHARGE, sid, amount, 0);
+	fifo_push(&k, type, amount, sid);
+	if (w.at_level < 0)
+		return;
+
+	np.flags = kernel_over ? UCK_E_KERNEL_OVER : 0;
+	if (w.at_ns != k.ns_inum || w.at_uid != k.uid)
+		np.flags |= UCK_E_LEVEL;
+	if (exempt(uc, type))
+		np.flags |= UCK_E_EXEMPT;
+	if (type == UCT_MSGQUEUE || type == UCT_MEMLOCK)
+		np.flags |= UCK_E_CALLER_CMP;
+	/* the charge function compares every level above the leaf itself */
+	if ((np.flags & UCK_E_LEVEL) && !kernel_over) {
+		over_record(&k, type, np.flags | UCK_E_SAID_WITHIN, sid, -1, amount, &w,
+			    cur_pid(), NULL);
+		return;
+	}
+	np.uc = (__u64)uc;
+	np.ns_inum = k.ns_inum;
+	np.uid = k.uid;
+	np.type = type;
+	np.amount = amount;
+	np.value = w.value;
+	np.limit = w.limit;
+	np.at_ns = w.at_ns;
+	np.at_uid = w.at_uid;
+	np.at_level = w.at_level;
+	np.stack_id = sid;
+	np.pid = cur_pid();
+	bpf_get_current_comm(np.comm, sizeof(np.comm));
+	if (bpf_map_update_elem(&pend, &tid, &np, BPF_ANY))
+		count(UCK_CNT_PEND_FULL);
+}
+
+/* An uncharge of amount from uc; adj: what the counter still has to lose
+ * (fentry sees the values before the decrement). */
+static __always_inline void on_uncharge(void *ctx, struct ucounts *uc, __u32 type, long amount,
+					long adj)
+{
+	__u32 tid = cur_tid();
+	struct uck_pend *p;
+	struct uct_key k;
+	struct walk w;
+	__s32 sid;
+
+	if (type >= UCT_NTYPES || !uc)
+		return;
+	count(UCK_CNT_EVENTS);
+	sid = stack_id(ctx);
+	uc_key(uc, &k);
+	walk(uc, type, -amount, adj, LONG_MAX_, W_TALLY | W_NEG, sid, &w);
+	agg_add(&k, type, UCK_K_UNCHARGE, sid, amount, 0);
+	if (!fifo_pop(&k, type, amount))
+		agg_add(&k, type, UCK_K_UNMATCHED, sid, amount, 0);
+	p = bpf_map_lookup_elem(&pend, &tid);
+	if (p && p->uc == (__u64)uc && p->type == type && p->amount == amount)
+		pend_finish(tid, p, UCK_E_ROLLED_BACK);
+}
+
+/* ---- the charge functions ------------------------------------------------ */
+
+SEC("fexit/inc_rlimit_ucounts")
+int BPF_PROG(ck_inc, struct ucounts *uc, enum rlimit_type type, long v, long ret)
+{
+	on_charge(ctx, uc, type, v, ret == LONG_MAX_, true);
+	return 0;
+}
+
+SEC("fexit/dec_rlimit_ucounts")
+int BPF_PROG(ck_dec, struct ucounts *uc, enum rlimit_type type, long v, __u64 ret_reg)
+{
+	on_uncharge(ctx, uc, type, v, 0);
+	return 0;
+}
+
+SEC("fexit/inc_rlimit_get_ucounts")
+int BPF_PROG(ck_inc_get, struct ucounts *uc, enum rlimit_type type, __u64 override_reg,
+	     long ret)
+{
+	struct uct_key k;
+	__s32 sid;
+
+	if (!uc || type >= UCT_NTYPES)
+		return 0;
+	if (!ret) {
+		/* a level was over (or a reference wrapped): the kernel
+		 * unwound every level itself, nothing changed */
+		count(UCK_CNT_EVENTS);
+		sid = stack_id(ctx);
+		uc_key(uc, &k);
+		agg_add(&k, type, UCK_K_REFUSED, sid, 1, 0);
+		return 0;
+	}
+	/* override_rlimit (bool, low byte): no level is compared */
+	on_charge(ctx, uc, type, 1, false, !(__u8)override_reg);
+	return 0;
+}
+
+/* fentry: dec_rlimit_put_ucounts() may free the ucounts */
+SEC("fentry/dec_rlimit_put_ucounts")
+int BPF_PROG(ck_dec_put, struct ucounts *uc, enum rlimit_type type)
+{
+	on_uncharge(ctx, uc, type, 1, -1);
+	return 0;
+}
+
+/* fork, execve and set*uid() NPROC checks */
+SEC("fexit/is_rlimit_overlimit")
+int BPF_PROG(ck_overlimit, struct ucounts *uc, enum rlimit_type type, unsigned long rlimit,
+	     __u64 ret_reg)
+{
+	bool said_over = (__u8)ret_reg;	/* bool: low byte only */
+	__u32 tid = cur_tid();
+	struct uck_pend *p;
+	struct uct_key k;
+	struct walk w;
+	__u32 flags;
+	__s32 sid, sid2 = -1;
+	long amount = 0;
+
+	if (!uc || type >= UCT_NTYPES)
+		return 0;
+	p = bpf_map_lookup_elem(&pend, &tid);
+	if (p && p->uc == (__u64)uc && p->type == type) {
+		if (said_over) {
+			p->flags |= UCK_E_CHECKED | UCK_E_CHECK_OVER;
+			return 0;	/* now it must be rolled back */
+		}
+		sid2 = p->stack_id;
+		amount = p->amount;
+		pend_finish(tid, p, UCK_E_CHECKED);
+	}
+	if (said_over)
+		return 0;
+	/* the kernel said "within": is every level really within? The leaf
+	 * against the caller's actual rlimit, not the argument. */
+	walk(uc, type, 0, 0, leaf_limit(type), W_OVER, -1, &w);
+	if (w.at_level < 0)
+		return 0;
+	uc_key(uc, &k);
+	flags = UCK_E_CHECKED | UCK_E_SAID_WITHIN;
+	if (w.at_ns != k.ns_inum || w.at_uid != k.uid)
+		flags |= UCK_E_LEVEL;
+	if (exempt(uc, type))
+		flags |= UCK_E_EXEMPT;
+	sid = stack_id(ctx);
+	over_record(&k, type, flags, sid, sid2, amount, &w, cur_pid(), NULL);
+	return 0;
+}
+
+/* ---- lifetime: class c (our series) ---------------------------------------- */
+
+SEC("tp_btf/ucounts_free")
+int BPF_PROG(ck_free, struct ucounts *uc)
+{
+	struct uck_free_key fk = {};
+	struct uck_free *f;
+	struct ucounts *anc;
+	__s64 v[UCT_NTYPES];
+	int t, i;
+	bool any = false;
+
+	if (!uc)
+		return 0;
+	count(UCK_CNT_FREES);
+	for (t = 0; t < UCT_NTYPES; t++) {
+		v[t] = uc_value(uc, t);
+		any |= v[t] != 0;
+	}
+	if (!any)
+		return 0;
+	fk.ns_inum = BPF_CORE_READ(uc, ns, ns.inum);
+	fk.uid = BPF_CORE_READ(uc, uid.val);
+	fk.stack_id = stack_id(ctx);
+	f = bpf_map_lookup_elem(&freed, &fk);
+	if (!f) {
+		bpf_map_update_elem(&freed, &fk, &zero_free, BPF_NOEXIST);
+		f = bpf_map_lookup_elem(&freed, &fk);
+		if (!f) {
+			count(UCK_CNT_FREE_FULL);
+			return 0;
+		}
+	}
+	__sync_fetch_and_add(&f->count, 1);
+	for (t = 0; t < UCT_NTYPES; t++)
+		__sync_fetch_and_add(&f->value[t], v[t]);
+	f->level = BPF_CORE_READ(uc, ns, level);
+	anc = BPF_CORE_READ(uc, ns, ucounts);
+	for (i = 0; i < UCK_MAX_ANC && anc; i++) {
+		f->anc[i].ns_inum = BPF_CORE_READ(anc, ns, ns.inum);
+		f->anc[i].uid = BPF_CORE_READ(anc, uid.val);
+		f->nanc = i + 1;
+		anc = BPF_CORE_READ(anc, ns, ucounts);
+	}
+	f->pid = cur_pid();
+	bpf_get_current_comm(f->comm, sizeof(f->comm));
+	return 0;
+}
+
+/* ---- evidence: message queues ------------------------------------------------- */
+
+static __always_inline struct mqueue_inode_info *mq_info(struct inode *inode)
+{
+	return (void *)inode - bpf_core_field_offset(struct mqueue_inode_info, vfs_inode);
+}
+
+/* What mqueue_get_inode() charges for a queue. */
+static __always_inline long mq_bytes(struct mqueue_inode_info *info)
+{
+	long maxmsg = BPF_CORE_READ(info, attr.mq_maxmsg);
+	long msgsize = BPF_CORE_READ(info, attr.mq_msgsize);
+	long nodes = maxmsg < MQ_PRIO_MAX_ ? maxmsg : MQ_PRIO_MAX_;
+
+	return maxmsg * msgsize + maxmsg * (long)bpf_core_type_size(struct msg_msg) +
+	       nodes * (long)bpf_core_type_size(struct posix_msg_tree_node);
+}
+
+static __always_inline void sum_add(void *map, struct uct_key *k, __u32 type, long amount)
+{
+	struct uck_rt_key rk = { .ns_inum = k->ns_inum, .uid = k->uid, .type = type };
+	struct uck_sum *s = bpf_map_lookup_elem(map, &rk);
+
+	if (!s) {
+		bpf_map_update_elem(map, &rk, &zero_sum, BPF_NOEXIST);
+		s = bpf_map_lookup_elem(map, &rk);
+		if (!s) {
+			count(UCK_CNT_OBJ_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&s->count, 1);
+	__sync_fetch_and_add(&s->total, amount);
+}
+
+static __always_inline void obj_add(__u64 id, struct ucounts *uc, __u32 type, __u32 kind,
+				    long amount)
+{
+	struct uck_obj o = { .type = type, .kind = kind, .amount = amount, .pid = cur_pid() };
+	struct uct_key k;
+
+	uc_key(uc, &k);
+	o.ns_inum = k.ns_inum;
+	o.uid = k.uid;
+	bpf_get_current_comm(o.comm, sizeof(o.comm));
+	if (bpf_map_update_elem(&obj, &id, &o, BPF_ANY))
+		count(UCK_CNT_OBJ_FULL);
+}
+
+SEC("fexit/mqueue_get_inode")
+int BPF_PROG(ck_mq_new, struct super_block *sb, struct ipc_namespace *ipc_ns, umode_t mode,
+	     struct mq_attr *attr, struct inode *ret)
+{
+	struct mqueue_inode_info *info;
+	struct ucounts *uc;
+
+	if (!ret || (unsigned long)ret >= (unsigned long)-MAX_ERRNO_)
+		return 0;
+	if ((mode & S_IFMT_) != S_IFREG_)
+		return 0;
+	info = mq_info(ret);
+	uc = BPF_CORE_READ(info, ucounts);
+	if (uc)		/* NULL: the charge was refused */
+		obj_add((__u64)ret, uc, UCT_MSGQUEUE, UCK_OBJ_MQUEUE, mq_bytes(info));
+	return 0;
+}
+
+SEC("fentry/mqueue_evict_inode")
+int BPF_PROG(ck_mq_evict, struct inode *inode)
+{
+	__u64 id = (__u64)inode;
+	struct mqueue_inode_info *info;
+	struct ucounts *uc;
+	struct uct_key k;
+
+	if ((BPF_CORE_READ(inode, i_mode) & S_IFMT_) != S_IFREG_)
+		return 0;	/* directories: info is not initialized */
+	if (bpf_map_delete_elem(&obj, &id) == 0)
+		return 0;
+	info = mq_info(inode);
+	uc = BPF_CORE_READ(info, ucounts);
+	if (!uc)
+		return 0;
+	/* a queue from before attach releases its charge */
+	uc_key(uc, &k);
+	sum_add(&pre_rel, &k, UCT_MSGQUEUE, mq_bytes(info));
+	return 0;
+}
+
+/* ---- evidence: SHM_LOCKed segments ----------------------------------------------- */
+
+SEC("fentry/shmem_lock")
+int BPF_PROG(ck_shm_lock_in, struct file *file, int lock, struct ucounts *uc)
+{
+	__u32 tid = cur_tid();
+	struct shm_stash s = { .inode = (__u64)BPF_CORE_READ(file, f_inode), .lock = lock };
+
+	bpf_map_update_elem(&shm_stash, &tid, &s, BPF_ANY);
+	return 0;
+}
+
+SEC("fexit/shmem_lock")
+int BPF_PROG(ck_shm_lock_out, struct file *file, int lock, struct ucounts *uc, int ret)
+{
+	__u32 tid = cur_tid();
+
+	bpf_map_delete_elem(&shm_stash, &tid);
+	return 0;
+}
+
+static __always_inline long pages_of(unsigned long size)
+{
+	return (size + (1UL << page_shift) - 1) >> page_shift;
+}
+
+SEC("fexit/user_shm_lock")
+int BPF_PROG(ck_user_shm_lock, size_t size, struct ucounts *uc, int ret)
+{
+	__u32 tid = cur_tid();
+	struct shm_stash *s;
+	struct unowned u;
+
+	if (!ret || !uc)
+		return 0;
+	s = bpf_map_lookup_elem(&shm_stash, &tid);
+	if (s && s->lock) {
+		obj_add(s->inode, uc, UCT_MEMLOCK, UCK_OBJ_SHMLOCK, pages_of(size));
+		return 0;
+	}
+	/* hugetlb shm: no segment known here */
+	u.uc = (__u64)uc;
+	u.pages = pages_of(size);
+	u.id = (1ULL << 63) | ((__u64)tid << 24) | (__sync_fetch_and_add(&obj_seq, 1) & 0xffffff);
+	obj_add(u.id, uc, UCT_MEMLOCK, UCK_OBJ_UNOWNED, u.pages);
+	bpf_map_update_elem(&unowned, &tid, &u, BPF_ANY);
+	return 0;
+}
+
+SEC("fentry/user_shm_unlock")
+int BPF_PROG(ck_user_shm_unlock, size_t size, struct ucounts *uc)
+{
+	__u32 tid = cur_tid();
+	struct shm_stash *s;
+	struct unowned *u;
+	struct uct_key k;
+	long pages = pages_of(size);
+
+	if (!uc)
+		return 0;
+	s = bpf_map_lookup_elem(&shm_stash, &tid);
+	if (s && !s->lock) {
+		__u64 id = s->inode;
+
+		if (bpf_map_delete_elem(&obj, &id) == 0)
+			return 0;
+	} else {
+		u = bpf_map_lookup_elem(&unowned, &tid);
+		if (u && u->uc == (__u64)uc && u->pages == pages) {
+			__u64 id = u->id;
+
+			bpf_map_delete_elem(&obj, &id);
+			bpf_map_delete_elem(&unowned, &tid);
+			return 0;
+		}
+	}
+	uc_key(uc, &k);
+	sum_add(&pre_rel, &k, UCT_MEMLOCK, pages);
+	return 0;
+}
+
+SEC("fentry/shmem_evict_inode")
+int BPF_PROG(ck_shm_evict, struct inode *inode)
+{
+	__u64 id = (__u64)inode;
+	struct uck_obj *o = bpf_map_lookup_elem(&obj, &id);
+	struct uct_key k;
+
+	if (!o)
+		return 0;
+	/* the segment is gone but its lock was never released */
+	k.ns_inum = o->ns_inum;
+	k.uid = o->uid;
+	sum_add(&gone, &k, UCT_MEMLOCK, o->amount);
+	count(UCK_CNT_SHM_GONE);
+	bpf_map_delete_elem(&obj, &id);
+	return 0;
+}
+
+/* ---- snapshots ----------------------------------------------------------------- */
+
+static __always_inline void fill_rec(struct uck_rec *r, struct ucounts *uc, __u32 flags)
+{
+	struct user_namespace *ns = BPF_CORE_READ(uc, ns);
+	struct ucounts *parent = BPF_CORE_READ(ns, ucounts);
+	struct uck_tally *t;
+	struct uct_key k;
+
+	__builtin_memset(r, 0, sizeof(*r));
+	r->ns_inum = BPF_CORE_READ(ns, ns.inum);
+	r->uid = BPF_CORE_READ(uc, uid.val);
+	r->level = BPF_CORE_READ(ns, level);
+	r->owner_uid = BPF_CORE_READ(ns, owner.val);
+	bpf_core_read(&r->refcount, sizeof(r->refcount), &uc->count);
+	r->flags = flags;
+	if (parent) {
+		r->parent_ns_inum = BPF_CORE_READ(parent, ns, ns.inum);
+		r->parent_uid = BPF_CORE_READ(parent, uid.val);
+	} else {
+		r->flags |= UCT_REC_ROOT;
+	}
+	/* tally first: an event in between shows as a tally ahead of the
+	 * value, which the capture's event counter check catches */
+	k.ns_inum = r->ns_inum;
+	k.uid = r->uid;
+	t = bpf_map_lookup_elem(&tally, &k);
+	if (t)
+		__builtin_memcpy(r->tally, t->net, sizeof(r->tally));
+	bpf_core_read(r->value, sizeof(r->value), &uc->rlimit);
+	bpf_core_read(r->ns_max, sizeof(r->ns_max), &ns->rlimit_max);
+}
+
+SEC("iter/ucounts")
+int ck_snap_ucounts(struct bpf_iter__ucounts___uck *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct ucounts *uc = ctx->ucounts;
+	struct uck_rec rec;
+
+	if (!uc)
+		return 0;
+	fill_rec(&rec, uc, UCT_REC_ITER);
+	bpf_seq_write(seq, &rec, sizeof(rec));
+	return 0;
+}
+
+static __always_inline void emit_chain(struct seq_file *seq, struct ucounts *uc, __u64 gen)
+{
+	struct uck_rec rec;
+	int i;
+
+	for (i = 0; i < UCT_MAX_LEVELS; i++) {
+		__u64 key = (__u64)uc;
+		__u64 *g;
+
+		if (!uc)
+			return;
+		g = bpf_map_lookup_elem(&seen, &key);
+		if (g && *g == gen)
+			return;
+		if (bpf_map_update_elem(&seen, &key, &gen, BPF_ANY))
+			count(UCK_CNT_SEEN_FULL);
+		fill_rec(&rec, uc, UCT_REC_TASK);
+		bpf_seq_write(seq, &rec, sizeof(rec));
+		uc = BPF_CORE_READ(uc, ns, ucounts);
+	}
+}
+
+/* Stock kernels: the ucounts reachable from live tasks' creds. */
+SEC("iter/task")
+int ck_snap_task(struct bpf_iter__task *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct task_struct *task = ctx->task;
+	struct ucounts *real, *subj;
+	__u64 gen = snap_gen;
+
+	if (!task)
+		return 0;
+	real = BPF_CORE_READ(task, real_cred, ucounts);
+	subj = BPF_CORE_READ(task, cred, ucounts);
+	emit_chain(seq, real, gen);
+	if (subj != real)
+		emit_chain(seq, subj, gen);
+	return 0;
+}
+
+/* ---- inventory: what explains NPROC and SIGPENDING --------------------------------- */
+
+static __always_inline void inv_add(struct ucounts *uc, __u32 kind)
+{
+	struct uck_inv_key ik = { .kind = kind };
+	__u64 one = 1, *n;
+
+	ik.ns_inum = BPF_CORE_READ(uc, ns, ns.inum);
+	ik.uid = BPF_CORE_READ(uc, uid.val);
+	n = bpf_map_lookup_elem(&inv, &ik);
+	if (n) {
+		__sync_fetch_and_add(n, 1);
+		return;
+	}
+	if (bpf_map_update_elem(&inv, &ik, &one, BPF_NOEXIST)) {
+		n = bpf_map_lookup_elem(&inv, &ik);
+		if (n)
+			__sync_fetch_and_add(n, 1);
+		else
+			count(UCK_CNT_INV_FULL);
+	}
+}
+
+#define LW_SIGQUEUE	0
+#define LW_TIMER	1
+
+struct lw_ctx {
+	__u64 pos;
+	__u64 head;
+	__u32 kind;
+	__u32 done;
+};
+
+static long lw_step(__u32 i, struct lw_ctx *c)
+{
+	struct list_head *p = (void *)c->pos;
+	struct ucounts *uc = NULL;
+
+	if (!c->pos || c->pos == c->head) {
+		c->done = 1;
+		return 1;
+	}
+	if (c->kind == LW_SIGQUEUE) {
+		/* list is the first member of struct sigqueue */
+		struct sigqueue *q = (void *)p - bpf_core_field_offset(struct sigqueue, list);
+
+		/* preallocated (POSIX timer) sigqueues are counted by timer */
+		if (!(BPF_CORE_READ(q, flags) & SIGQUEUE_PREALLOC_))
+			uc = BPF_CORE_READ(q, ucounts);
+		if (uc)
+			inv_add(uc, UCK_INV_SIGQ);
+	} else {
+		struct k_itimer *t = (void *)p - bpf_core_field_offset(struct k_itimer, list);
+		struct sigqueue *q = BPF_CORE_READ(t, sigq);
+
+		if (q)
+			uc = BPF_CORE_READ(q, ucounts);
+		if (uc)
+			inv_add(uc, UCK_INV_TIMER);
+	}
+	c->pos = (__u64)BPF_CORE_READ(p, next);
+	return 0;
+}
+
+static __always_inline void walk_list(struct list_head *head, __u32 kind)
+{
+	struct lw_ctx c = { .head = (__u64)head, .kind = kind };
+
+	c.pos = (__u64)BPF_CORE_READ(head, next);
+	bpf_loop(sig_walk_max, lw_step, &c, 0);
+	if (!c.done)
+		count(UCK_CNT_INV_TRUNC);
+}
+
+SEC("iter/task")
+int ck_inventory(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct signal_struct *sig;
+	struct ucounts *uc;
+
+	if (!task)
+		return 0;
+	uc = BPF_CORE_READ(task, real_cred, ucounts);
+	if (uc)
+		inv_add(uc, (BPF_CORE_READ(task, flags) & PF_KTHREAD_) ? UCK_INV_KTHREAD :
+								      UCK_INV_TASK);
+	walk_list(&task->pending.list, LW_SIGQUEUE);
+	if (BPF_CORE_READ(task, group_leader) != task)
+		return 0;
+	/* once per thread group: shared signals, POSIX timers */
+	sig = BPF_CORE_READ(task, signal);
+	if (!sig)
+		return 0;
+	walk_list(&sig->shared_pending.list, LW_SIGQUEUE);
+	walk_list(&sig->posix_timers, LW_TIMER);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,734 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check.c - `ucounttop check`: load ucounttop_check.bpf.c, take a
+ * baseline, run the command as a child subreaper, wait for every
+ * descendant, settle, read everything the BPF side aggregated, judge it
+ * (check_model.c) and report (check_report.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "check.h"
+#include "check_model.h"
+#include "check_report.h"
+#include "ksyms.h"
+#include "loader.h"
+#include "ucounttop_check.skel.h"
+
+#define QUIET_S		1.0	/* settle: stop after this long without events */
+#define POLL_S		0.1
+
+struct ck {
+	struct ucounttop_check_bpf *skel;
+	struct uct_features feat;
+	bool have_mq, have_shm, have_free, have_overlimit, complete;
+	char hooks[512];
+	struct bpf_link *snap_link, *inv_link;
+	struct uct_ksyms *ksyms;
+	bool ksyms_tried;
+	/* symbolized stacks, by id */
+	struct frames { __s32 id; size_t n; char **f; } *cache;
+	size_t ncache;
+	char *snap_buf;
+	size_t snap_cap;
+};
+
+static bool verbose;
+
+static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return verbose ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* ---- loading --------------------------------------------------------------------- */
+
+static int probe_more(struct ck *c, char *msg, size_t len)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	if (!btf) {
+		snprintf(msg, len, "cannot load the kernel's BTF: %s", strerror(errno));
+		return UCT_EXIT_KERNEL;
+	}
+#define HAS(n) (btf__find_by_name_kind(btf, n, BTF_KIND_FUNC) >= 0)
+	c->have_mq = HAS("mqueue_get_inode") && HAS("mqueue_evict_inode");
+	c->have_shm = HAS("shmem_lock") && HAS("user_shm_lock") && HAS("user_shm_unlock") &&
+		      HAS("shmem_evict_inode");
+#undef HAS
+	btf__free(btf);
+	return 0;
+}
+
+struct slot {
+	struct bpf_program *prog;
+	struct bpf_link **link;
+	const char *what;
+	bool load;
+};
+
+static size_t slots(struct ck *c, struct slot *out)
+{
+	struct ucounttop_check_bpf *s = c->skel;
+	const struct uct_features *f = &c->feat;
+	struct slot all[] = {
+		{ s->progs.ck_inc, &s->links.ck_inc, "fexit:inc_rlimit_ucounts", true },
+		{ s->progs.ck_dec, &s->links.ck_dec, "fexit:dec_rlimit_ucounts", true },
+		{ s->progs.ck_inc_get, &s->links.ck_inc_get, "fexit:inc_rlimit_get_ucounts", true },
+		{ s->progs.ck_dec_put, &s->links.ck_dec_put, "fentry:dec_rlimit_put_ucounts", true },
+		{ s->progs.ck_overlimit, &s->links.ck_overlimit, "fexit:is_rlimit_overlimit",
+		  c->have_overlimit },
+		{ s->progs.ck_free, &s->links.ck_free, "tp:ucounts_free", c->have_free },
+		{ s->progs.ck_mq_new, &s->links.ck_mq_new, "fexit:mqueue_get_inode", c->have_mq },
+		{ s->progs.ck_mq_evict, &s->links.ck_mq_evict, "fentry:mqueue_evict_inode",
+		  c->have_mq },
+		{ s->progs.ck_shm_lock_in, &s->links.ck_shm_lock_in, "fentry:shmem_lock",
+		  c->have_shm },
+		{ s->progs.ck_shm_lock_out, &s->links.ck_shm_lock_out, "fexit:shmem_lock",
+		  c->have_shm },
+		{ s->progs.ck_user_shm_lock, &s->links.ck_user_shm_lock, "fexit:user_shm_lock",
+		  c->have_shm },
+		{ s->progs.ck_user_shm_unlock, &s->links.ck_user_shm_unlock,
+		  "fentry:user_shm_unlock", c->have_shm },
+		{ s->progs.ck_shm_evict, &s->links.ck_shm_evict, "fentry:shmem_evict_inode",
+		  c->have_shm },
+		{ s->progs.ck_snap_ucounts, &s->links.ck_snap_ucounts, "iter/ucounts", c->complete },
+		{ s->progs.ck_snap_task, &s->links.ck_snap_task, "iter/task", !c->complete },
+		{ s->progs.ck_inventory, &s->links.ck_inventory, "iter/task(inventory)",
+		  f->iter_task },
+	};
+
+	memcpy(out, all, sizeof(all));
+	return sizeof(all) / sizeof(all[0]);
+}
+
+static int ck_open(struct ck *c, const struct uct_opts *o, char *msg, size_t len)
+{
+	struct slot sl[32];
+	unsigned n_small, n_big;
+	size_t n, i;
+	int err;
+
+	verbose = o->verbose;
+	libbpf_set_print(print_fn);
+	err = uct_probe_features(&c->feat, msg, len);
+	if (err)
+		return err;
+	if (!c->feat.fn_inc || !c->feat.fn_dec || !c->feat.fn_inc_get || !c->feat.fn_dec_put) {
+		snprintf(msg, len, "kernel lacks the per-namespace rlimit functions "
+			 "(inc_rlimit_ucounts and friends are not in its BTF): check needs Linux "
+			 "5.14 or later");
+		return UCT_EXIT_KERNEL;
+	}
+	if (!c->feat.iter_task) {
+		snprintf(msg, len, "kernel lacks the BPF task iterator (Linux 5.8+)");
+		return UCT_EXIT_KERNEL;
+	}
+	err = probe_more(c, msg, len);
+	if (err)
+		return err;
+	c->have_overlimit = c->feat.fn_overlimit;
+	c->have_free = c->feat.tp_free && !o->no_tracepoints;
+	c->complete = c->feat.iter_ucounts && !o->force_task_iter;
+
+	c->skel = ucounttop_check_bpf__open();
+	if (!c->skel) {
+		snprintf(msg, len, "cannot open the BPF object: %s", strerror(errno));
+		return UCT_EXIT_TOOL;
+	}
+	n = slots(c, sl);
+	for (i = 0; i < n; i++)
+		bpf_program__set_autoload(sl[i].prog, sl[i].load);
+	c->skel->rodata->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
+	n_small = o->max_entries > 16384 ? o->max_entries : 16384;
+	n_big = n_small * 4;
+	bpf_map__set_max_entries(c->skel->maps.tally, n_small);
+	bpf_map__set_max_entries(c->skel->maps.agg, n_small);
+	bpf_map__set_max_entries(c->skel->maps.fifo, n_small);
+	bpf_map__set_max_entries(c->skel->maps.stacks, n_small);
+	bpf_map__set_max_entries(c->skel->maps.inv, n_small);
+	bpf_map__set_max_entries(c->skel->maps.item, n_big);
+	bpf_map__set_max_entries(c->skel->maps.obj, n_big);
+	err = ucounttop_check_bpf__load(c->skel);
+	if (err) {
+		snprintf(msg, len, "loading the check BPF programs failed: %s%s", strerror(-err),
+			 o->verbose ? "" : " (run with -v for libbpf's log)");
+		return err == -EPERM ? UCT_EXIT_PRIV : UCT_EXIT_TOOL;
+	}
+	for (i = 0; i < n; i++) {
+		if (!sl[i].load)
+			continue;
+		*sl[i].link = bpf_program__attach(sl[i].prog);
+		if (!*sl[i].link) {
+			err = -errno;
+			snprintf(msg, len, "attaching %s failed: %s", sl[i].what, strerror(-err));
+			return err == -EPERM ? UCT_EXIT_PRIV :
+			       err == -ENOENT || err == -ESRCH ? UCT_EXIT_KERNEL : UCT_EXIT_TOOL;
+		}
+		if (sl[i].prog == c->skel->progs.ck_snap_ucounts ||
+		    sl[i].prog == c->skel->progs.ck_snap_task) {
+			c->snap_link = *sl[i].link;
+			continue;
+		}
+		if (sl[i].prog == c->skel->progs.ck_inventory) {
+			c->inv_link = *sl[i].link;
+			continue;
+		}
+		snprintf(c->hooks + strlen(c->hooks), sizeof(c->hooks) - strlen(c->hooks), "%s%s",
+			 c->hooks[0] ? "," : "", sl[i].what);
+	}
+	return 0;
+}
+
+static void ck_close(struct ck *c)
+{
+	size_t i, j;
+
+	ucounttop_check_bpf__destroy(c->skel);
+	uct_ksyms_free(c->ksyms);
+	for (i = 0; i < c->ncache; i++) {
+		for (j = 0; j < c->cache[i].n; j++)
+			free(c->cache[i].f[j]);
+		free(c->cache[i].f);
+	}
+	free(c->cache);
+	free(c->snap_buf);
+}
+
+/* ---- reading ----------------------------------------------------------------------- */
+
+static unsigned long long events_now(struct ck *c)
+{
+	volatile __u64 *cnt = c->skel->bss->counters;
+
+	return cnt[UCK_CNT_EVENTS] + cnt[UCK_CNT_FREES];
+}
+
+/* The whole map as an array of elements of esz bytes: key at 0, value
+ * at voff. */
+static int dump_map(struct bpf_map *map, size_t voff, size_t esz, void **out, size_t *n)
+{
+	int fd = bpf_map__fd(map);
+	size_t ksz = bpf_map__key_size(map), cap = 0, cnt = 0;
+	char key[64], next[64], *arr = NULL;
+	void *prev = NULL;
+
+	while (bpf_map_get_next_key(fd, prev, next) == 0) {
+		if (cnt == cap) {
+			char *p;
+
+			cap = cap ? cap * 2 : 256;
+			p = realloc(arr, cap * esz);
+			if (!p) {
+				free(arr);
+				return -ENOMEM;
+			}
+			arr = p;
+		}
+		memset(arr + cnt * esz, 0, esz);
+		if (bpf_map_lookup_elem(fd, next, arr + cnt * esz + voff) == 0) {
+			memcpy(arr + cnt * esz, next, ksz);
+			cnt++;
+		}
+		memcpy(key, next, ksz);
+		prev = key;
+	}
+	*out = arr;
+	*n = cnt;
+	return 0;
+}
+
+#define DUMP(c, map, type, arr, n) \
+	dump_map((c)->skel->maps.map, offsetof(type, v), sizeof(type), (void **)(arr), (n))
+
+static void clear_map(struct bpf_map *map)
+{
+	int fd = bpf_map__fd(map);
+	char key[64];
+
+	while (bpf_map_get_next_key(fd, NULL, key) == 0)
+		if (bpf_map_delete_elem(fd, key))
+			break;
+}
+
+static int read_iter(struct bpf_link *link, char **buf, size_t *cap, size_t *used)
+{
+	ssize_t got;
+	int fd = bpf_iter_create(bpf_link__fd(link));
+
+	if (fd < 0)
+		return -errno;
+	*used = 0;
+	for (;;) {
+		if (*cap - *used < 4096) {
+			size_t ncap = *cap ? *cap * 2 : 64 * 1024;
+			char *p = realloc(*buf, ncap);
+
+			if (!p) {
+				close(fd);
+				return -ENOMEM;
+			}
+			*buf = p;
+			*cap = ncap;
+		}
+		got = read(fd, *buf + *used, *cap - *used);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = -errno;
+
+			close(fd);
+			return e;
+		}
+		if (!got)
+			break;
+		*used += got;
+	}
+	close(fd);
+	return 0;
+}
+
+static void capture_free(struct uck_capture *cap)
+{
+	free(cap->recs);
+	free(cap->inv);
+	free(cap->tally);
+	memset(cap, 0, sizeof(*cap));
+}
+
+/* One capture with no charge, uncharge or free while it was taken. */
+static int capture(struct ck *c, struct uck_capture *cap)
+{
+	int attempt, err;
+
+	for (attempt = 0;; attempt++) {
+		unsigned long long e0 = events_now(c);
+		size_t used = 0, dummy = 0;
+		char *ibuf = NULL;
+
+		capture_free(cap);
+		c->skel->bss->snap_gen++;
+		err = read_iter(c->snap_link, &c->snap_buf, &c->snap_cap, &used);
+		if (err)
+			return err;
+		cap->nrecs = used / sizeof(struct uck_rec);
+		cap->recs = malloc((cap->nrecs ? cap->nrecs : 1) * sizeof(struct uck_rec));
+		if (!cap->recs)
+			return -ENOMEM;
+		memcpy(cap->recs, c->snap_buf, cap->nrecs * sizeof(struct uck_rec));
+		clear_map(c->skel->maps.inv);
+		err = read_iter(c->inv_link, &ibuf, &dummy, &used);
+		free(ibuf);
+		if (err)
+			return err;
+		err = dump_map(c->skel->maps.inv, offsetof(struct uck_inv_kv, n),
+			       sizeof(struct uck_inv_kv), (void **)&cap->inv, &cap->ninv);
+		if (!err)
+			err = DUMP(c, tally, struct uck_tally_kv, &cap->tally, &cap->ntally);
+		if (err)
+			return err;
+		if (events_now(c) == e0 || attempt >= 50)
+			return 0;
+		usleep(2000);
+	}
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct uck_rec *x = a, *y = b;
+
+	if (x->ns_inum != y->ns_inum)
+		return x->ns_inum < y->ns_inum ? -1 : 1;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+static int inv_cmp(const void *a, const void *b)
+{
+	return memcmp(&((const struct uck_inv_kv *)a)->k, &((const struct uck_inv_kv *)b)->k,
+		      sizeof(struct uck_inv_key));
+}
+
+/* Same counters (net of the tally) and the same inventory. */
+static bool same_state(struct uck_capture *a, struct uck_capture *b)
+{
+	size_t i;
+	int t;
+
+	if (a->nrecs != b->nrecs || a->ninv != b->ninv)
+		return false;
+	qsort(a->recs, a->nrecs, sizeof(*a->recs), rec_cmp);
+	qsort(b->recs, b->nrecs, sizeof(*b->recs), rec_cmp);
+	qsort(a->inv, a->ninv, sizeof(*a->inv), inv_cmp);
+	qsort(b->inv, b->ninv, sizeof(*b->inv), inv_cmp);
+	for (i = 0; i < a->nrecs; i++) {
+		if (rec_cmp(&a->recs[i], &b->recs[i]))
+			return false;
+		for (t = 0; t < UCT_NTYPES; t++)
+			if (a->recs[i].value[t] - a->recs[i].tally[t] !=
+			    b->recs[i].value[t] - b->recs[i].tally[t])
+				return false;
+	}
+	for (i = 0; i < a->ninv; i++)
+		if (inv_cmp(&a->inv[i], &b->inv[i]) || a->inv[i].n != b->inv[i].n)
+			return false;
+	return true;
+}
+
+/* The baseline: two captures in a row that agree (a fork or a signal
+ * half done while one was taken would make them differ). */
+static int baseline(struct ck *c, struct uck_capture *base)
+{
+	struct uck_capture again = {};
+	int i, err;
+
+	err = capture(c, base);
+	for (i = 0; !err && i < 20; i++) {
+		usleep(20000);
+		err = capture(c, &again);
+		if (err)
+			break;
+		if (same_state(base, &again))
+			break;
+		capture_free(base);
+		*base = again;
+		memset(&again, 0, sizeof(again));
+	}
+	capture_free(&again);
+	return err;
+}
+
+struct maps {
+	struct uck_agg_kv *agg;
+	struct uck_item_kv *items;
+	struct uck_over_kv *over;
+	struct uck_pend_kv *pend;
+	struct uck_free_kv *freed;
+	struct uck_obj_kv *objs;
+	struct uck_rt_kv *pre_rel, *gone;
+};
+
+static void maps_free(struct maps *m)
+{
+	free(m->agg);
+	free(m->items);
+	free(m->over);
+	free(m->pend);
+	free(m->freed);
+	free(m->objs);
+	free(m->pre_rel);
+	free(m->gone);
+	memset(m, 0, sizeof(*m));
+}
+
+static int read_maps(struct ck *c, struct maps *m, struct uck_input *in)
+{
+	int err, i;
+
+	maps_free(m);
+	err = DUMP(c, agg, struct uck_agg_kv, &m->agg, &in->nagg);
+	if (!err)
+		err = DUMP(c, item, struct uck_item_kv, &m->items, &in->nitems);
+	if (!err)
+		err = DUMP(c, over, struct uck_over_kv, &m->over, &in->nover);
+	if (!err)
+		err = dump_map(c->skel->maps.pend, offsetof(struct uck_pend_kv, v),
+			       sizeof(struct uck_pend_kv), (void **)&m->pend, &in->npend);
+	if (!err)
+		err = DUMP(c, freed, struct uck_free_kv, &m->freed, &in->nfreed);
+	if (!err)
+		err = dump_map(c->skel->maps.obj, offsetof(struct uck_obj_kv, v),
+			       sizeof(struct uck_obj_kv), (void **)&m->objs, &in->nobjs);
+	if (!err)
+		err = DUMP(c, pre_rel, struct uck_rt_kv, &m->pre_rel, &in->npre_rel);
+	if (!err)
+		err = DUMP(c, gone, struct uck_rt_kv, &m->gone, &in->ngone);
+	if (err)
+		return err;
+	in->agg = m->agg;
+	in->items = m->items;
+	in->over = m->over;
+	in->pend = m->pend;
+	in->freed = m->freed;
+	in->objs = m->objs;
+	in->pre_rel = m->pre_rel;
+	in->gone = m->gone;
+	for (i = 0; i < UCK_NCOUNTERS; i++)
+		in->counters[i] = c->skel->bss->counters[i];
+	return 0;
+}
+
+/* ---- stacks ------------------------------------------------------------------------ */
+
+static size_t frames_cb(void *ctx, __s32 id, const char **out, size_t max)
+{
+	struct ck *c = ctx;
+	__u64 ips[UCK_STACK_DEPTH] = {};
+	struct frames *fr;
+	size_t i, n = 0;
+
+	for (i = 0; i < c->ncache; i++)
+		if (c->cache[i].id == id)
+			goto have;
+	if (!c->ksyms_tried) {
+		c->ksyms_tried = true;
+		c->ksyms = uct_ksyms_load("/proc/kallsyms");
+		if (!c->ksyms)
+			fprintf(stderr, "ucounttop: cannot read /proc/kallsyms (%s): stacks show "
+				"addresses only\n", strerror(errno));
+	}
+	fr = realloc(c->cache, (c->ncache + 1) * sizeof(*fr));
+	if (!fr)
+		return 0;
+	c->cache = fr;
+	fr = &c->cache[c->ncache];
+	memset(fr, 0, sizeof(*fr));
+	fr->id = id;
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stacks), &id, ips) == 0) {
+		fr->f = calloc(UCK_STACK_DEPTH, sizeof(char *));
+		for (i = 0; fr->f && i < UCK_STACK_DEPTH && ips[i]; i++) {
+			unsigned long long off = 0;
+			const char *name = uct_ksyms_lookup(c->ksyms, ips[i], &off);
+			char buf[256];
+
+			/* our own programs and their trampolines are not the path */
+			if (name && (!strncmp(name, "bpf_prog_", 9) ||
+				     !strncmp(name, "bpf_trampoline_", 15) ||
+				     !strncmp(name, "bpf_trace_run", 13)))
+				continue;
+			if (name)
+				snprintf(buf, sizeof(buf), "%s+0x%llx", name, off);
+			else
+				snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)ips[i]);
+			fr->f[fr->n] = strdup(buf);
+			if (fr->f[fr->n])
+				fr->n++;
+		}
+	}
+	c->ncache++;
+	i = c->ncache - 1;
+have:
+	fr = &c->cache[i];
+	for (n = 0; n < fr->n && n < max; n++)
+		out[n] = fr->f[n];
+	return n;
+}
+
+/* ---- the workload ------------------------------------------------------------------ */
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/*
+ * Run argv as our child, as a subreaper, and reap it and every
+ * descendant. Returns 0, or UCT_EXIT_CMD with msg when it cannot start.
+ */
+static int run_workload(char *const *argv, pid_t *pid, int *status, char *msg, size_t len)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int fds[2], err = 0;
+	ssize_t got;
+	pid_t w;
+	int st;
+
+	*status = -1;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
+		fprintf(stderr, "ucounttop: PR_SET_CHILD_SUBREAPER: %s (orphans are not "
+			"waited for)\n", strerror(errno));
+	if (pipe2(fds, O_CLOEXEC)) {
+		snprintf(msg, len, "pipe: %s", strerror(errno));
+		return UCT_EXIT_TOOL;
+	}
+	fflush(NULL);
+	*pid = fork();
+	if (*pid < 0) {
+		snprintf(msg, len, "cannot fork to run %s: %s", argv[0], strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		*pid = 0;
+		return UCT_EXIT_CMD;
+	}
+	if (*pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		close(fds[0]);
+		execvp(argv[0], argv);
+		err = errno;
+		if (write(fds[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(fds[1]);
+	/* Ctrl-C goes to the command; we wait for it and report */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	do
+		got = read(fds[0], &err, sizeof(err));
+	while (got < 0 && errno == EINTR);
+	close(fds[0]);
+	if (got == sizeof(err)) {
+		waitpid(*pid, NULL, 0);
+		snprintf(msg, len, "cannot run '%s': %s", argv[0], strerror(err));
+		*pid = 0;
+		return UCT_EXIT_CMD;
+	}
+	for (;;) {
+		w = waitpid(-1, &st, 0);
+		if (w == *pid)
+			*status = st;
+		if (w >= 0)
+			continue;
+		if (errno == EINTR) {
+			if (got_signal && *status < 0)
+				kill(*pid, got_signal);
+			got_signal = 0;
+			continue;
+		}
+		break;	/* ECHILD: no descendant left */
+	}
+	return 0;
+}
+
+/* ---- main -------------------------------------------------------------------------- */
+
+int uct_run_check(const struct uct_opts *o)
+{
+	struct ck c = {};
+	struct uck_input in = {};
+	struct uck_result res = {};
+	struct uck_run_info ri = {};
+	struct maps m = {};
+	char msg[1024] = "";
+	double t0, t1, last_change;
+	unsigned long long ev;
+	FILE *out = stdout;
+	int rc, err, i;
+
+	rc = ck_open(&c, o, msg, sizeof(msg));
+	if (rc) {
+		fprintf(stderr, "ucounttop: %s\n", msg);
+		ck_close(&c);
+		return rc;
+	}
+	err = baseline(&c, &in.base);
+	if (err) {
+		fprintf(stderr, "ucounttop: taking the baseline: %s\n", strerror(-err));
+		rc = UCT_EXIT_TOOL;
+		goto out;
+	}
+	in.complete = c.complete;
+	in.have_free_tp = c.have_free;
+	in.have_overlimit = c.have_overlimit;
+	in.have_mq_hooks = c.have_mq;
+	in.have_shm_hooks = c.have_shm;
+	in.fail_outstanding = o->fail_outstanding;
+
+	t0 = now_s();
+	rc = run_workload(o->cmd_argv, &ri.pid, &ri.status, msg, sizeof(msg));
+	if (rc) {
+		fprintf(stderr, "ucounttop: %s\n", msg);
+		goto out;
+	}
+	t1 = now_s();
+	ri.duration = t1 - t0;
+
+	/* settle: until nothing failing could still go away, the kernel
+	 * went quiet, or --settle is up */
+	ev = events_now(&c);
+	last_change = t1;
+	for (;;) {
+		double now;
+
+		capture_free(&in.fin);
+		err = capture(&c, &in.fin);
+		if (!err)
+			err = read_maps(&c, &m, &in);
+		if (err) {
+			fprintf(stderr, "ucounttop: reading the results: %s\n", strerror(-err));
+			rc = UCT_EXIT_TOOL;
+			goto out;
+		}
+		uck_result_free(&res);
+		err = uck_judge(&in, &res);
+		if (err) {
+			fprintf(stderr, "ucounttop: out of memory\n");
+			rc = UCT_EXIT_TOOL;
+			goto out;
+		}
+		now = now_s();
+		if (events_now(&c) != ev) {
+			ev = events_now(&c);
+			last_change = now;
+		}
+		if (uck_result_settled(&res) || now - t1 >= o->settle ||
+		    now - last_change >= (o->settle < QUIET_S ? o->settle : QUIET_S))
+			break;
+		sleep_s(POLL_S);
+	}
+	ri.settle_waited = now_s() - t1;
+
+	ri.argv = o->cmd_argv;
+	ri.settle_limit = o->settle;
+	ri.snapshot = c.complete ? "iter/ucounts" : "iter/task";
+	ri.hooks = c.hooks;
+	for (i = 0; i < UCK_NCOUNTERS; i++)
+		ri.counters[i] = in.counters[i];
+	rc = res.nfail ? UCT_EXIT_FAIL : UCT_EXIT_OK;
+	ri.exit_code = rc;
+	if (o->output_file) {
+		out = fopen(o->output_file, "w");
+		if (!out) {
+			fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, strerror(errno));
+			rc = UCT_EXIT_TOOL;
+			goto out;
+		}
+	}
+	if (o->output == UCT_OUT_JSON)
+		uck_report_json(out, &res, &ri, frames_cb, &c);
+	else
+		uck_report_text(out, &res, &ri, frames_cb, &c);
+	if (out != stdout && fclose(out)) {
+		fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, strerror(errno));
+		rc = UCT_EXIT_TOOL;
+	} else if (out == stdout) {
+		fflush(stdout);
+	}
+out:
+	uck_result_free(&res);
+	maps_free(&m);
+	capture_free(&in.base);
+	capture_free(&in.fin);
+	ck_close(&c);
+	return rc;
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * check_model.h - `ucounttop check`: judge the counter changes of a
+ * workload. Pure: no libbpf, no kernel; the loader (check.c) fills a
+ * uck_input from the BPF maps and iterators, the unit tests fill it with
+ * synthetic baselines, finals and event aggregates.
+ *
+ * Quantities, per row R = (ns, uid) and rlimit type (see cli/README.md):
+ *
+ *   D(R)   counter change from the baseline to the final snapshot, plus
+ *          what a free of R itself took away (class c);
+ *   T(R)   net of the charges and uncharges that reached R (the BPF
+ *          tally, walked up the chain like the kernel does);
+ *   U(R) = D - T: change no charge/uncharge made (a direct write);
+ *   E(R)   evidence: change of the objects that hold charges in R's
+ *          subtree - tasks (NPROC), pending signals and POSIX timers
+ *          (SIGPENDING), message queues (MSGQUEUE), SHM_LOCKed segments
+ *          (MEMLOCK);
+ *   X(R) = D - E - (freed while charged below) - (direct writes that did
+ *          not propagate, already class d): what nothing explains;
+ *   Y(R) = X(R) - sum of X over R's child rows: the part that originates
+ *          at R. Y > 0: lost uncharge (a); Y < 0: double uncharge (b).
+ */
+#ifndef UCT_CHECK_MODEL_H
+#define UCT_CHECK_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "common.h"
+#include "ucounttop_check.h"
+
+enum uck_class {
+	UCK_LOST,		/* a. lost uncharge */
+	UCK_DOUBLE,		/* b. double uncharge */
+	UCK_FREED,		/* c. freed while charged */
+	UCK_HIER,		/* d. hierarchy mismatch */
+	UCK_ADMIT,		/* e. admitted over limit */
+	UCK_OUTSTANDING,	/* legitimately outstanding (not an error) */
+	UCK_NCLASSES
+};
+
+/* Map contents as read by user space. */
+struct uck_inv_kv { struct uck_inv_key k; __u64 n; };	/* n: value */
+struct uck_agg_kv { struct uck_agg_key k; struct uck_agg v; };
+struct uck_item_kv { struct uck_item_key k; struct uck_item v; };
+struct uck_over_kv { struct uck_over_key k; struct uck_over v; };
+struct uck_pend_kv { __u32 tid; struct uck_pend v; };
+struct uck_free_kv { struct uck_free_key k; struct uck_free v; };
+struct uck_obj_kv { __u64 id; struct uck_obj v; };
+struct uck_rt_kv { struct uck_rt_key k; struct uck_sum v; };
+struct uck_tally_kv { struct uct_key k; struct uck_tally v; };
+
+/* One consistent capture: snapshot, inventory, tally map. */
+struct uck_capture {
+	struct uck_rec *recs;
+	size_t nrecs;
+	struct uck_inv_kv *inv;
+	size_t ninv;
+	struct uck_tally_kv *tally;
+	size_t ntally;
+};
+
+struct uck_input {
+	struct uck_capture base, fin;
+	bool complete;			/* iter/ucounts: every live ucounts */
+	const struct uck_agg_kv *agg;
+	size_t nagg;
+	const struct uck_item_kv *items;	/* open charges */
+	size_t nitems;
+	const struct uck_over_kv *over;
+	size_t nover;
+	const struct uck_pend_kv *pend;	/* still pending at the end */
+	size_t npend;
+	const struct uck_free_kv *freed;
+	size_t nfreed;
+	const struct uck_obj_kv *objs;
+	size_t nobjs;
+	const struct uck_rt_kv *pre_rel;
+	size_t npre_rel;
+	const struct uck_rt_kv *gone;
+	size_t ngone;
+	unsigned long long counters[UCK_NCOUNTERS];
+	/* what the kernel let us hook */
+	bool have_free_tp;		/* class c */
+	bool have_overlimit;		/* is_rlimit_overlimit (class e, NPROC) */
+	bool have_mq_hooks;		/* MSGQUEUE evidence */
+	bool have_shm_hooks;		/* MEMLOCK evidence */
+	bool fail_outstanding;
+};
+
+/* A kernel stack responsible for (part of) a finding. */
+#define UCK_SR_OPEN	0	/* charges never paired with an uncharge */
+#define UCK_SR_CHARGE	1	/* charges (all) */
+#define UCK_SR_UNCHARGE	2	/* uncharges (all) */
+#define UCK_SR_UNMATCHED 3	/* uncharges with no open charge */
+#define UCK_SR_NEGATIVE	4	/* uncharges that left the level below zero */
+#define UCK_SR_FREE	5	/* the put_ucounts() that freed it */
+#define UCK_SR_CHECK	6	/* the limit check that said "within" */
+#define UCK_SR_OVER	7	/* the charge that went over */
+#define UCK_SR_NKINDS	8
+
+struct uck_stackref {
+	__s32 stack_id;
+	__u32 kind;			/* UCK_SR_* */
+	unsigned long long count;	/* events */
+	long long total;		/* amount */
+	__u32 pid;
+	char comm[UCT_COMM_LEN];
+};
+
+struct uck_finding {
+	enum uck_class cls;
+	bool failing;			/* makes check exit 1 */
+	__u32 ns_inum, uid, level;
+	int type;			/* UCT_NPROC.. */
+	long long amount;		/* see cli/README.md, per class */
+	/* the row's counter, and the events that reached it */
+	bool in_base, in_final;		/* the snapshots showed the row */
+	bool inferred;			/* values inferred from the events */
+	long long baseline, final;
+	long long tally;		/* net charged at this level since baseline */
+	long long charged, uncharged;	/* at this row itself (leaf events) */
+	long long ev_base, ev_final;	/* evidence objects, this row only */
+	/* class d and e: the level concerned */
+	__u32 at_ns, at_uid;
+	int at_level;
+	long long value, limit;
+	char how[640];			/* how the verdict was reached */
+	struct uck_stackref *stacks;
+	size_t nstacks;
+};
+
+struct uck_result {
+	struct uck_finding *f;
+	size_t n, cap;
+	bool checked[UCK_NCLASSES];
+	const char *skipped[UCK_NCLASSES];	/* why a class was not checked */
+	size_t nfail;			/* failing findings */
+	size_t counts[UCK_NCLASSES];	/* findings per class */
+	/* statistics for the summary */
+	unsigned long long refused_rolled_back;	/* over-limit charges undone */
+	unsigned long long privileged_over;	/* allowed: privileged callers */
+	unsigned long long deferred_nproc;	/* set*uid/unshare: not enforced */
+	size_t rows;			/* rows judged */
+	char notes[1024];		/* incomplete data, degraded checks */
+};
+
+/* Judge. r is overwritten. 0 or -ENOMEM. */
+int uck_judge(const struct uck_input *in, struct uck_result *r);
+void uck_result_free(struct uck_result *r);
+/* True when the state-based classes (a, b, d) found nothing failing:
+ * nothing a later capture could make go away. */
+bool uck_result_settled(const struct uck_result *r);
+
+/* "lost-uncharge", "double-uncharge", "freed-while-charged",
+ * "hierarchy-mismatch", "admitted-over-limit", "outstanding" */
+const char *uck_class_name(enum uck_class c);
+/* The same with underscores, for JSON keys. */
+const char *uck_class_key(enum uck_class c);
+
+#endif /* UCT_CHECK_MODEL_H */

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/* check_report.c - `ucounttop check` reports: KTAP-diagnostic text, JSON. */
+#include <string.h>
+#include <sys/wait.h>
+#include "check_report.h"
+#include "fmt.h"
+
+static const char *const counter_names[UCK_NCOUNTERS] = {
+	"events", "agg_full", "fifo_full", "item_full", "tally_full", "stack_errors",
+	"over_full", "pend_full", "free_full", "obj_full", "inv_full", "inv_truncated",
+	"chain_cut", "seen_full", "frees", "shm_gone",
+};
+
+const char *uck_stackref_kind(unsigned kind)
+{
+	static const char *const n[UCK_SR_NKINDS] = {
+		"open", "charge", "uncharge", "unmatched", "negative", "free", "check", "over",
+	};
+
+	return kind < UCK_SR_NKINDS ? n[kind] : "?";
+}
+
+/* Longer words for the text report. */
+static const char *stackref_title(unsigned kind)
+{
+	switch (kind) {
+	case UCK_SR_OPEN: return "charged and never uncharged";
+	case UCK_SR_CHARGE: return "charged";
+	case UCK_SR_UNCHARGE: return "uncharged";
+	case UCK_SR_UNMATCHED: return "uncharged with no matching charge since attach";
+	case UCK_SR_NEGATIVE: return "uncharged below zero";
+	case UCK_SR_FREE: return "freed while charged";
+	case UCK_SR_CHECK: return "limit check said within limits";
+	default: return "charged over the limit";
+	}
+}
+
+static void text_command(FILE *f, const struct uck_run_info *ri)
+{
+	char *const *a;
+
+	fputs("# command:", f);
+	for (a = ri->argv; a && *a; a++)
+		fprintf(f, " %s", *a);
+	if (!ri->pid) {
+		fputs(" (did not run)\n", f);
+		return;
+	}
+	fprintf(f, " (pid %d)", ri->pid);
+	if (ri->status >= 0 && WIFEXITED(ri->status))
+		fprintf(f, " exited %d", WEXITSTATUS(ri->status));
+	else if (ri->status >= 0 && WIFSIGNALED(ri->status))
+		fprintf(f, " killed by signal %d", WTERMSIG(ri->status));
+	fprintf(f, "; it and its descendants ran %.2f s, settled %.2f s (at most %.1f)\n",
+		ri->duration, ri->settle_waited, ri->settle_limit);
+}
+
+static void text_finding(FILE *f, const struct uck_finding *x, uck_frames_fn frames, void *ctx)
+{
+	const char *fr[UCK_REPORT_FRAMES];
+	size_t i, j, n;
+
+	fprintf(f, "# %s %s: ns %u level %u uid %u %s %lld %s\n", x->failing ? "FAIL" : "ok",
+		uck_class_name(x->cls), x->ns_inum, x->level, x->uid, uct_type_name(x->type),
+		x->amount, uct_type_unit(x->type));
+	/* the explanation, wrapped on "; " */
+	{
+		const char *p = x->how, *q;
+
+		while (*p) {
+			q = strstr(p, "; ");
+			n = q ? (size_t)(q - p) : strlen(p);
+			fprintf(f, "#   %.*s\n", (int)n, p);
+			p += n;
+			if (q)
+				p += 2;
+		}
+	}
+	for (i = 0; i < x->nstacks && i < UCK_REPORT_STACKS; i++) {
+		const struct uck_stackref *s = &x->stacks[i];
+
+		fprintf(f, "#   %s: %lld %s in %llu call%s, last by pid %u (%.*s)\n",
+			stackref_title(s->kind), s->total, uct_type_unit(x->type), s->count,
+			s->count == 1 ? "" : "s", s->pid, UCT_COMM_LEN, s->comm);
+		n = s->stack_id >= 0 && frames ? frames(ctx, s->stack_id, fr, UCK_REPORT_FRAMES) : 0;
+		if (!n)
+			fputs("#       (no kernel stack recorded)\n", f);
+		for (j = 0; j < n; j++)
+			fprintf(f, "#       %s\n", fr[j]);
+	}
+	if (x->nstacks > UCK_REPORT_STACKS)
+		fprintf(f, "#   ... %zu more stacks (--json lists them all)\n",
+			x->nstacks - UCK_REPORT_STACKS);
+}
+
+void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_info *ri,
+		     uck_frames_fn frames, void *ctx)
+{
+	size_t i;
+	int c;
+	bool first;
+
+	if (r->nfail) {
+		fprintf(f, "# ucounttop check: FAIL, %zu finding%s:", r->nfail,
+			r->nfail == 1 ? "" : "s");
+		for (c = 0; c < UCK_NCLASSES; c++) {
+			size_t k, n = 0;
+
+			for (k = 0; k < r->n; k++)
+				n += r->f[k].cls == (enum uck_class)c && r->f[k].failing;
+			if (n)
+				fprintf(f, " %zu %s", n, uck_class_name(c));
+		}
+		fputc('\n', f);
+	} else {
+		fputs("# ucounttop check: clean, no imbalance\n", f);
+	}
+	text_command(f, ri);
+	fputs("# checked:", f);
+	for (c = 0; c < UCK_OUTSTANDING; c++)
+		if (r->checked[c])
+			fprintf(f, " %s", uck_class_name(c));
+	fputc('\n', f);
+	for (c = 0; c < UCK_NCLASSES; c++)
+		if (r->skipped[c])
+			fprintf(f, "# SKIP %s: %s\n", uck_class_name(c), r->skipped[c]);
+	fprintf(f, "# %llu charges/uncharges seen in %zu rows; over-limit charges: %llu refused "
+		"and rolled back, %llu allowed to privileged callers, %llu by set*uid/unshare "
+		"(not enforced there)\n", ri->counters[UCK_CNT_EVENTS], r->rows,
+		r->refused_rolled_back, r->privileged_over, r->deferred_nproc);
+	fprintf(f, "# snapshots: %s; hooks: %s\n", ri->snapshot ? ri->snapshot : "-",
+		ri->hooks ? ri->hooks : "-");
+	for (i = 0; i < r->n; i++)
+		text_finding(f, &r->f[i], frames, ctx);
+	if (r->notes[0]) {
+		const char *p = r->notes, *q;
+
+		while (*p) {
+			q = strchr(p, '\n');
+			fprintf(f, "# note: %.*s\n", (int)(q ? q - p : (long)strlen(p)), p);
+			p = q ? q + 1 : p + strlen(p);
+		}
+	}
+	first = true;
+	for (c = 0; c < UCK_NCOUNTERS; c++) {
+		if (c == UCK_CNT_EVENTS || c == UCK_CNT_FREES || !ri->counters[c])
+			continue;
+		fprintf(f, "%s %s=%llu", first ? "# dropped:" : ",", counter_names[c],
+			ri->counters[c]);
+		first = false;
+	}
+	if (!first)
+		fputc('\n', f);
+	fprintf(f, "# exit %d\n", ri->exit_code);
+}
+
+static void json_frames(FILE *f, __s32 sid, uck_frames_fn frames, void *ctx)
+{
+	const char *fr[UCK_REPORT_FRAMES];
+	size_t j, n = sid >= 0 && frames ? frames(ctx, sid, fr, UCK_REPORT_FRAMES) : 0;
+
+	fputc('[', f);
+	for (j = 0; j < n; j++) {
+		if (j)
+			fputc(',', f);
+		uct_json_str(f, fr[j]);
+	}
+	fputc(']', f);
+}
+
+static void json_finding(FILE *f, const struct uck_finding *x, uck_frames_fn frames, void *ctx)
+{
+	size_t i;
+
+	/* fixed prefix: line tools can find a finding without a JSON parser */
+	fprintf(f, "{\"class\":\"%s\",\"failing\":%s,\"ns\":%u,\"level\":%u,\"uid\":%u,"
+		"\"type\":\"%s\",\"amount\":%lld,", uck_class_key(x->cls),
+		x->failing ? "true" : "false", x->ns_inum, x->level, x->uid,
+		uct_type_name(x->type), x->amount);
+	fprintf(f, "\"baseline\":%lld,\"final\":%lld,\"seen\":\"%s\",\"inferred\":%s,",
+		x->baseline, x->final, x->in_base && x->in_final ? "both" : x->in_base ?
+		"baseline" : x->in_final ? "final" : "none", x->inferred ? "true" : "false");
+	fprintf(f, "\"tally\":%lld,\"charged\":%lld,\"uncharged\":%lld,"
+		"\"evidence\":{\"baseline\":%lld,\"final\":%lld},", x->tally, x->charged,
+		x->uncharged, x->ev_base, x->ev_final);
+	if (x->at_level >= 0)
+		fprintf(f, "\"at\":{\"ns\":%u,\"level\":%d,\"uid\":%u,\"value\":%lld,"
+			"\"limit\":%lld},", x->at_ns, x->at_level, x->at_uid, x->value, x->limit);
+	else
+		fputs("\"at\":null,", f);
+	fputs("\"how\":", f);
+	uct_json_str(f, x->how);
+	fputs(",\"stacks\":[", f);
+	for (i = 0; i < x->nstacks; i++) {
+		const struct uck_stackref *s = &x->stacks[i];
+		char comm[UCT_COMM_LEN + 1];
+
+		memcpy(comm, s->comm, UCT_COMM_LEN);
+		comm[UCT_COMM_LEN] = 0;
+		fprintf(f, "%s{\"kind\":\"%s\",\"count\":%llu,\"total\":%lld,\"pid\":%u,\"comm\":",
+			i ? "," : "", uck_stackref_kind(s->kind), s->count, s->total, s->pid);
+		uct_json_str(f, comm);
+		fprintf(f, ",\"stack_id\":%d,\"frames\":", s->stack_id);
+		json_frames(f, s->stack_id, frames, ctx);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
+
+void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_info *ri,
+		     uck_frames_fn frames, void *ctx)
+{
+	char *const *a;
+	size_t i;
+	int c;
+
+	fprintf(f, "{\"schema\":\"ucounttop-check/1\",\"result\":\"%s\",\"exit_code\":%d,",
+		r->nfail ? "fail" : "clean", ri->exit_code);
+	fputs("\"command\":{\"argv\":[", f);
+	for (a = ri->argv; a && *a; a++) {
+		if (a != ri->argv)
+			fputc(',', f);
+		uct_json_str(f, *a);
+	}
+	fprintf(f, "],\"pid\":%d,", ri->pid);
+	if (ri->status >= 0 && WIFEXITED(ri->status))
+		fprintf(f, "\"exit_status\":%d,\"signal\":null,", WEXITSTATUS(ri->status));
+	else if (ri->status >= 0 && WIFSIGNALED(ri->status))
+		fprintf(f, "\"exit_status\":null,\"signal\":%d,", WTERMSIG(ri->status));
+	else
+		fputs("\"exit_status\":null,\"signal\":null,", f);
+	fprintf(f, "\"duration\":%.3f},\"settle\":{\"waited\":%.3f,\"limit\":%.3f},",
+		ri->duration, ri->settle_waited, ri->settle_limit);
+	fputs("\"snapshot\":", f);
+	uct_json_str(f, ri->snapshot ? ri->snapshot : "");
+	fputs(",\"hooks\":", f);
+	uct_json_str(f, ri->hooks ? ri->hooks : "");
+	fputs(",\"classes\":{", f);
+	for (c = 0; c < UCK_NCLASSES; c++) {
+		fprintf(f, "%s\"%s\":{\"checked\":%s,\"findings\":%zu", c ? "," : "",
+			uck_class_key(c), r->checked[c] ? "true" : "false", r->counts[c]);
+		if (r->skipped[c]) {
+			fputs(",\"reason\":", f);
+			uct_json_str(f, r->skipped[c]);
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "},\"stats\":{\"rows\":%zu,\"refused_rolled_back\":%llu,"
+		"\"privileged_over\":%llu,\"deferred_nproc\":%llu},\"counters\":{",
+		r->rows, r->refused_rolled_back, r->privileged_over, r->deferred_nproc);
+	for (c = 0; c < UCK_NCOUNTERS; c++)
+		fprintf(f, "%s\"%s\":%llu", c ? "," : "", counter_names[c], ri->counters[c]);
+	fputs("},\"notes\":[", f);
+	{
+		const char *p = r->notes, *q;
+		char buf[sizeof(r->notes)];
+		bool first = true;
+
+		while (*p) {
+			q = strchr(p, '\n');
+			snprintf(buf, sizeof(buf), "%.*s", (int)(q ? q - p : (long)strlen(p)), p);
+			if (!first)
+				fputc(',', f);
+			uct_json_str(f, buf);
+			first = false;
+			p = q ? q + 1 : p + strlen(p);
+		}
+	}
+	fputs("],\"findings\":[", f);
+	for (i = 0; i < r->n; i++) {
+		if (i)
+			fputc(',', f);
+		json_finding(f, &r->f[i], frames, ctx);
+	}
+	fputs("]}\n", f);
+}

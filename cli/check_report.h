@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * check_report.h - `ucounttop check` reports: human text whose every line
+ * is a KTAP diagnostic ("# ..."), so it nests inside kselftest output, and
+ * JSON (schema ucounttop-check/1, one document on one line). Pure: stacks
+ * come through a callback, so the unit tests need no kernel.
+ */
+#ifndef UCT_CHECK_REPORT_H
+#define UCT_CHECK_REPORT_H
+
+#include <stdio.h>
+#include "check_model.h"
+
+struct uck_run_info {
+	char *const *argv;		/* the command */
+	int pid;			/* its pid, 0 if it never ran */
+	int status;			/* wait status; -1 unknown */
+	double duration;		/* seconds it (and its descendants) ran */
+	double settle_waited;		/* seconds spent settling afterwards */
+	double settle_limit;		/* --settle */
+	const char *snapshot;		/* "iter/ucounts" or "iter/task" */
+	const char *hooks;		/* attached programs */
+	unsigned long long counters[UCK_NCOUNTERS];
+	int exit_code;			/* what check exits with */
+};
+
+/* Symbolized frames of a stack: fills up to max, returns the count. */
+typedef size_t (*uck_frames_fn)(void *ctx, __s32 stack_id, const char **frames, size_t max);
+
+#define UCK_REPORT_STACKS	6	/* stacks shown per finding (text) */
+#define UCK_REPORT_FRAMES	UCK_STACK_DEPTH
+
+void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_info *ri,
+		     uck_frames_fn frames, void *ctx);
+void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_info *ri,
+		     uck_frames_fn frames, void *ctx);
+
+/* "open charge", "charge", "uncharge", ... */
+const char *uck_stackref_kind(unsigned kind);
+
+#endif /* UCT_CHECK_REPORT_H */

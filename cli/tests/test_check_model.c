@@ -1,0 +1,846 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_check_model.c - `ucounttop check`'s verdicts against synthetic
+ * baselines, finals and event aggregates; its reports; its options.
+ *
+ * Tree (inums small for readability):
+ *
+ *   ns 1 L0 (init)     uid 0, uid 1000
+ *     ns 100 L1        created by (1, 1000): uid 1000, uid 1001
+ *
+ * A charge to (100, x) also charges (1, 1000).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "check_model.h"
+#include "check_report.h"
+#include "opts.h"
+
+#define NP UCT_NPROC
+#define MQ UCT_MSGQUEUE
+#define SP UCT_SIGPENDING
+#define ML UCT_MEMLOCK
+
+/* A scenario under construction: fixed-size arrays, plenty for the tests. */
+struct sc {
+	struct uck_input in;
+	struct uck_rec base[8], fin[8];
+	struct uck_inv_kv inv_b[16], inv_f[16];
+	struct uck_tally_kv tb[8], tf[8];
+	struct uck_agg_kv agg[16];
+	struct uck_item_kv items[16];
+	struct uck_over_kv over[8];
+	struct uck_pend_kv pend[4];
+	struct uck_free_kv freed[4];
+	struct uck_obj_kv objs[8];
+	struct uck_rt_kv pre[8];
+	struct uck_result r;
+};
+
+static struct sc *sc_new(void)
+{
+	struct sc *s = calloc(1, sizeof(*s));
+
+	s->in.base.recs = s->base;
+	s->in.fin.recs = s->fin;
+	s->in.base.inv = s->inv_b;
+	s->in.fin.inv = s->inv_f;
+	s->in.base.tally = s->tb;
+	s->in.fin.tally = s->tf;
+	s->in.agg = s->agg;
+	s->in.items = s->items;
+	s->in.over = s->over;
+	s->in.pend = s->pend;
+	s->in.freed = s->freed;
+	s->in.objs = s->objs;
+	s->in.pre_rel = s->pre;
+	s->in.complete = true;
+	s->in.have_free_tp = true;
+	s->in.have_overlimit = true;
+	s->in.have_mq_hooks = true;
+	s->in.have_shm_hooks = true;
+	return s;
+}
+
+static void sc_free(struct sc *s)
+{
+	uck_result_free(&s->r);
+	free(s);
+}
+
+/* A row in a capture; values and tally for one type (others 0). */
+static struct uck_rec *rec(struct uck_capture *c, __u32 ns, __u32 level, __u32 uid, __u32 pns,
+			   __u32 puid, int type, long long value, long long tally)
+{
+	struct uck_rec *r = &c->recs[c->nrecs++];
+
+	memset(r, 0, sizeof(*r));
+	r->ns_inum = ns;
+	r->level = level;
+	r->uid = uid;
+	r->parent_ns_inum = pns;
+	r->parent_uid = puid;
+	r->owner_uid = 1000;
+	r->flags = UCT_REC_ITER | (pns ? 0 : UCT_REC_ROOT);
+	r->value[type] = value;
+	r->tally[type] = tally;
+	return r;
+}
+
+/* The standard tree with NPROC values (baseline, final) and final tallies. */
+static void tree(struct sc *s, long long b0, long long b1000, long long b100_1000,
+		 long long f0, long long f1000, long long f100_1000,
+		 long long t0, long long t1000, long long t100_1000)
+{
+	rec(&s->in.base, 1, 0, 0, 0, 0, NP, b0, 0);
+	rec(&s->in.base, 1, 0, 1000, 0, 0, NP, b1000, 0);
+	rec(&s->in.base, 100, 1, 1000, 1, 1000, NP, b100_1000, 0);
+	rec(&s->in.fin, 1, 0, 0, 0, 0, NP, f0, t0);
+	rec(&s->in.fin, 1, 0, 1000, 0, 0, NP, f1000, t1000);
+	rec(&s->in.fin, 100, 1, 1000, 1, 1000, NP, f100_1000, t100_1000);
+}
+
+static void inv(struct uck_capture *c, __u32 ns, __u32 uid, __u32 kind, __u64 n)
+{
+	struct uck_inv_kv *v = &c->inv[c->ninv++];
+
+	memset(v, 0, sizeof(*v));
+	v->k.ns_inum = ns;
+	v->k.uid = uid;
+	v->k.kind = kind;
+	v->n = n;
+}
+
+/* The same task counts in both captures. */
+static void tasks(struct sc *s, __u32 ns, __u32 uid, __u64 before, __u64 after)
+{
+	inv(&s->in.base, ns, uid, UCK_INV_TASK, before);
+	inv(&s->in.fin, ns, uid, UCK_INV_TASK, after);
+}
+
+static void agg(struct sc *s, __u32 ns, __u32 uid, int type, __u32 kind, __s32 sid,
+		__u64 count, long long total, long long extreme)
+{
+	struct uck_agg_kv *a = &s->agg[s->in.nagg++];
+
+	memset(a, 0, sizeof(*a));
+	a->k.ns_inum = ns;
+	a->k.uid = uid;
+	a->k.type = type;
+	a->k.kind = kind;
+	a->k.stack_id = sid;
+	a->v.count = count;
+	a->v.total = total;
+	a->v.extreme = extreme;
+	a->v.pid = 42;
+	strcpy(a->v.comm, "test");
+}
+
+static void item(struct sc *s, __u32 ns, __u32 uid, int type, long long amount, __u64 idx,
+		 __s32 sid)
+{
+	struct uck_item_kv *it = &s->items[s->in.nitems++];
+
+	memset(it, 0, sizeof(*it));
+	it->k.f.ns_inum = ns;
+	it->k.f.uid = uid;
+	it->k.f.type = type;
+	it->k.f.amount = amount;
+	it->k.idx = idx;
+	it->v.stack_id = sid;
+	it->v.pid = 7;
+	strcpy(it->v.comm, "leaker");
+}
+
+static struct uck_over_kv *over(struct sc *s, __u32 ns, __u32 uid, int type, __u32 flags,
+				__s32 sid, long long value, long long limit)
+{
+	struct uck_over_kv *o = &s->over[s->in.nover++];
+
+	memset(o, 0, sizeof(*o));
+	o->k.ns_inum = ns;
+	o->k.uid = uid;
+	o->k.type = type;
+	o->k.flags = flags;
+	o->k.stack_id = sid;
+	o->v.count = 1;
+	o->v.total = 1;
+	o->v.value = value;
+	o->v.limit = limit;
+	o->v.at_ns = ns;
+	o->v.at_uid = uid;
+	o->v.at_level = 0;
+	o->v.stack2 = -1;
+	return o;
+}
+
+static void judge(struct sc *s)
+{
+	assert_int_equal(uck_judge(&s->in, &s->r), 0);
+}
+
+static const struct uck_finding *find(const struct uck_result *r, enum uck_class c,
+				      __u32 ns, __u32 uid, int type)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->f[i].cls == c && r->f[i].ns_inum == ns && r->f[i].uid == uid &&
+		    r->f[i].type == type)
+			return &r->f[i];
+	return NULL;
+}
+
+static bool has_stack(const struct uck_finding *f, __u32 kind, __s32 sid)
+{
+	size_t i;
+
+	for (i = 0; i < f->nstacks; i++)
+		if (f->stacks[i].kind == kind && f->stacks[i].stack_id == sid)
+			return true;
+	return false;
+}
+
+/* ---- verdicts ------------------------------------------------------------------ */
+
+static void test_clean(void **state)
+{
+	struct sc *s = sc_new();
+	int c;
+
+	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	judge(s);
+	assert_int_equal(s->r.n, 0);
+	assert_int_equal(s->r.nfail, 0);
+	for (c = 0; c < UCK_NCLASSES; c++)
+		assert_true(s->r.checked[c]);
+	assert_true(uck_result_settled(&s->r));
+	sc_free(s);
+}
+
+/* Balanced churn (fork + exit) with tasks matching: still clean. */
+static void test_clean_churn(void **state)
+{
+	struct sc *s = sc_new();
+
+	tree(s, 30, 3, 2, 30, 4, 3, 0, 1, 1);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 3);
+	agg(s, 100, 1000, NP, UCK_K_CHARGE, 3, 5, 5, 0);
+	agg(s, 100, 1000, NP, UCK_K_UNCHARGE, 4, 4, 4, 0);
+	judge(s);
+	/* the new task is outstanding, not an error */
+	assert_int_equal(s->r.nfail, 0);
+	assert_non_null(find(&s->r, UCK_OUTSTANDING, 100, 1000, NP));
+	assert_null(find(&s->r, UCK_LOST, 100, 1000, NP));
+	sc_free(s);
+}
+
+/* A charge never uncharged at (100, 1000): reported there only, with the
+ * open charge's stack, not at (1, 1000) which it also reached. */
+static void test_lost_uncharge(void **state)
+{
+	struct sc *s = sc_new();
+	const struct uck_finding *f;
+
+	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	item(s, 100, 1000, NP, 3, 0, 11);
+	agg(s, 100, 1000, NP, UCK_K_CHARGE, 11, 1, 3, 0);
+	judge(s);
+	assert_int_equal(s->r.nfail, 1);
+	f = find(&s->r, UCK_LOST, 100, 1000, NP);
+	assert_non_null(f);
+	assert_int_equal(f->amount, 3);
+	assert_int_equal(f->level, 1);
+	assert_int_equal(f->baseline, 2);
+	assert_int_equal(f->final, 5);
+	assert_true(f->failing);
+	assert_true(has_stack(f, UCK_SR_OPEN, 11));
+	assert_non_null(strstr(f->how, "never uncharged"));
+	assert_null(find(&s->r, UCK_LOST, 1, 1000, NP));
+	assert_int_equal(s->r.counts[UCK_LOST], 1);
+	assert_false(uck_result_settled(&s->r));
+	sc_free(s);
+}
+
+/* The same counters, explained by 3 new live tasks: outstanding. */
+static void test_outstanding_tasks(void **state)
+{
+	struct sc *s = sc_new();
+	const struct uck_finding *f;
+
+	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 5);
+	judge(s);
+	assert_int_equal(s->r.nfail, 0);
+	f = find(&s->r, UCK_OUTSTANDING, 100, 1000, NP);
+	assert_non_null(f);
+	assert_int_equal(f->amount, 3);
+	assert_false(f->failing);
+	assert_true(uck_result_settled(&s->r));
+	uck_result_free(&s->r);
+
+	s->in.fail_outstanding = true;
+	judge(s);
+	assert_int_equal(s->r.nfail, 1);
+	assert_true(find(&s->r, UCK_OUTSTANDING, 100, 1000, NP)->failing);
+	sc_free(s);
+}
+
+/* Kernel threads started meanwhile explain a charge, but are not the
+ * workload's: not outstanding either. */
+static void test_kthreads_not_outstanding(void **state)
+{
+	struct sc *s = sc_new();
+
+	tree(s, 30, 3, 2, 32, 3, 2, 2, 0, 0);
+	tasks(s, 1, 0, 20, 20);
+	inv(&s->in.base, 1, 0, UCK_INV_KTHREAD, 9);
+	inv(&s->in.fin, 1, 0, UCK_INV_KTHREAD, 11);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	judge(s);
+	assert_int_equal(s->r.n, 0);
+	sc_free(s);
+}
+
+/* Two uncharged that nothing released: double uncharge, with the
+ * uncharge that had no open charge. */
+static void test_double_uncharge(void **state)
+{
+	struct sc *s = sc_new();
+	const struct uck_finding *f;
+
+	tree(s, 30, 3, 2, 30, 1, 0, 0, -2, -2);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	agg(s, 100, 1000, NP, UCK_K_UNCHARGE, 12, 1, 2, 0);
+	agg(s, 100, 1000, NP, UCK_K_UNMATCHED, 12, 1, 2, 0);
+	judge(s);
+	assert_int_equal(s->r.nfail, 1);
+	f = find(&s->r, UCK_DOUBLE, 100, 1000, NP);
+	assert_non_null(f);
+	assert_int_equal(f->amount, 2);
+	assert_true(has_stack(f, UCK_SR_UNMATCHED, 12));
+	assert_null(find(&s->r, UCK_DOUBLE, 1, 1000, NP));
+	sc_free(s);
+}
+
+/* The same drop, explained by two tasks from before the baseline exiting:
+ * their uncharges had no charge since attach, and that is fine. */
+static void test_preexisting_release(void **state)
+{
+	struct sc *s = sc_new();
+
+	tree(s, 30, 3, 2, 30, 1, 0, 0, -2, -2);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 0);
+	agg(s, 100, 1000, NP, UCK_K_UNMATCHED, 12, 2, 2, 0);
+	judge(s);
+	assert_int_equal(s->r.n, 0);
+	sc_free(s);
+}
+
+/* A counter that went below zero is a double uncharge even if it ends
+ * where it began. */
+static void test_negative(void **state)
+{
+	struct sc *s = sc_new();
+	const struct uck_finding *f;
+
+	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	agg(s, 100, 1000, NP, UCK_K_NEGATIVE, 13, 1, 1, -1);
+	judge(s);
+	f = find(&s->r, UCK_DOUBLE, 100, 1000, NP);
+	assert_non_null(f);
+	assert_int_equal(f->amount, 1);
+	assert_true(has_stack(f, UCK_SR_NEGATIVE, 13));
+	assert_non_null(strstr(f->how, "below zero"));
+	sc_free(s);
+}
+
+/* (100, 1001) charged 2 and freed: class c there, and the 2 its parent
+ * keeps are not a lost uncharge of the parent. */
+static void test_freed_while_charged(void **state)
+{
+	struct sc *s = sc_new();
+	const struct uck_finding *f;
+	struct uck_free_kv *fr = &s->freed[s->in.nfreed++];
+	struct uck_tally_kv *t = &s->tf[s->in.fin.ntally++];
+
+	tree(s, 30, 3, 2, 30, 5, 2, 0, 2, 0);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	memset(fr, 0, sizeof(*fr));
+	fr->k.ns_inum = 100;
+	fr->k.uid = 1001;
+	fr->k.stack_id = 21;
+	fr->v.count = 1;
+	fr->v.value[NP] = 2;
+	fr->v.level = 1;
+	fr->v.nanc = 1;
+	fr->v.anc[0].ns_inum = 1;
+	fr->v.anc[0].uid = 1000;
+	memset(t, 0, sizeof(*t));
+	t->k.ns_inum = 100;
+	t->k.uid = 1001;
+	t->v.net[NP] = 2;
+	t->v.level = 1;
+	t->v.parent.ns_inum = 1;
+	t->v.parent.uid = 1000;
+	item(s, 100, 1001, NP, 2, 0, 22);
+	judge(s);
+	assert_int_equal(s->r.nfail, 1);
+	f = find(&s->r, UCK_FREED, 100, 1001, NP);
+	assert_non_null(f);
+	assert_int_equal(f->amount, 2);
+	assert_int_equal(f->level, 1);
+	assert_true(has_stack(f, UCK_SR_FREE, 21));
+	assert_true(has_stack(f, UCK_SR_OPEN, 22));
+	assert_null(find(&s->r, UCK_LOST, 1, 1000, NP));
+	assert_null(find(&s->r, UCK_LOST, 100, 1001, NP));
+	sc_free(s);
+}
+
+static void test_freed_skipped_without_tracepoint(void **state)
+{
+	struct sc *s = sc_new();
+
+	s->in.have_free_tp = false;
+	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
+	judge(s);
+	assert_false(s->r.checked[UCK_FREED]);
+	assert_non_null(s->r.skipped[UCK_FREED]);
+	assert_non_null(strstr(s->r.skipped[UCK_FREED], "ucounts_free"));
+	assert_true(s->r.checked[UCK_LOST]);
+	sc_free(s);
+}
+
+/* +3 written at (100, 1000) with no charge, not reaching (1, 1000). */
+static void test_hierarchy_skiplevel(void **state)
+{
+	struct sc *s = sc_new();
+	const struct uck_finding *f;
+
+	tree(s, 30, 3, 2, 30, 3, 5, 0, 0, 0);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	judge(s);
+	assert_int_equal(s->r.nfail, 1);
+	f = find(&s->r, UCK_HIER, 100, 1000, NP);
+	assert_non_null(f);
+	assert_int_equal(f->amount, 3);
+	assert_int_equal(f->at_ns, 1);
+	assert_int_equal(f->at_uid, 1000);
+	assert_int_equal(f->at_level, 0);
+	assert_null(find(&s->r, UCK_LOST, 100, 1000, NP));
+	sc_free(s);
+}
+
+/* A direct write that did reach every level is no hierarchy mismatch;
+ * with no object behind it, it is a lost uncharge of the leaf. */
+static void test_untracked_propagated(void **state)
+{
+	struct sc *s = sc_new();
+
+	tree(s, 30, 3, 2, 30, 5, 4, 0, 0, 0);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	judge(s);
+	assert_int_equal(s->r.counts[UCK_HIER], 0);
+	assert_non_null(find(&s->r, UCK_LOST, 100, 1000, NP));
+	assert_int_equal(find(&s->r, UCK_LOST, 100, 1000, NP)->amount, 2);
+	sc_free(s);
+}
+
+/* A level that drops below the sum of its children's counters: 2 taken
+ * from (1, 1000) without an uncharge, which had 1 of its own and 2 of
+ * (100, 1000)'s. 1 of them is the shortfall below the children (d), the
+ * other 1 its own process's charge, gone with nothing released (b). */
+static void test_hierarchy_below_children(void **state)
+{
+	struct sc *s = sc_new();
+	const struct uck_finding *f;
+
+	tree(s, 30, 3, 2, 30, 1, 2, 0, 0, 0);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	judge(s);
+	f = find(&s->r, UCK_HIER, 1, 1000, NP);
+	assert_non_null(f);
+	assert_int_equal(f->amount, 1);
+	assert_int_equal(f->limit, 2);
+	assert_int_equal(find(&s->r, UCK_DOUBLE, 1, 1000, NP)->amount, 1);
+	assert_int_equal(s->r.nfail, 2);
+	sc_free(s);
+}
+
+/* Shortfalls present at the baseline are not the workload's. */
+static void test_hierarchy_preexisting(void **state)
+{
+	struct sc *s = sc_new();
+
+	tree(s, 30, 1, 2, 30, 1, 2, 0, 0, 0);
+	judge(s);
+	assert_int_equal(s->r.counts[UCK_HIER], 0);
+	sc_free(s);
+}
+
+static void test_admitted_said_within(void **state)
+{
+	struct sc *s = sc_new();
+	const struct uck_finding *f;
+	struct uck_over_kv *o;
+
+	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
+	o = over(s, 1, 1000, NP, UCK_E_CHECKED | UCK_E_SAID_WITHIN, 31, 3, 1);
+	o->v.stack2 = 32;
+	judge(s);
+	assert_int_equal(s->r.nfail, 1);
+	f = find(&s->r, UCK_ADMIT, 1, 1000, NP);
+	assert_non_null(f);
+	assert_int_equal(f->amount, 2);
+	assert_int_equal(f->value, 3);
+	assert_int_equal(f->limit, 1);
+	assert_true(has_stack(f, UCK_SR_CHECK, 31));
+	assert_true(has_stack(f, UCK_SR_OVER, 32));
+	/* event-based: settling cannot make it go away */
+	assert_true(uck_result_settled(&s->r));
+	sc_free(s);
+}
+
+/* What the kernel did about over-limit charges decides class e. */
+static void test_admitted_flags(void **state)
+{
+	struct sc *s = sc_new();
+	struct uck_pend_kv *p = &s->pend[s->in.npend++];
+
+	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
+	/* refused and rolled back by the charging task: fine */
+	over(s, 100, 1000, MQ, UCK_E_CALLER_CMP | UCK_E_ROLLED_BACK, 1, 9000, 8000);
+	/* a privileged fork over RLIMIT_NPROC: allowed */
+	over(s, 1, 0, NP, UCK_E_CHECKED | UCK_E_CHECK_OVER | UCK_E_EXEMPT, 2, 40, 1);
+	/* set*uid over RLIMIT_NPROC: not enforced there, by design */
+	over(s, 1, 1000, NP, UCK_E_KERNEL_OVER, 3, 4, 3);
+	/* a fork refused by the check whose charge stayed */
+	over(s, 100, 1001, NP, UCK_E_CHECKED | UCK_E_CHECK_OVER, 4, 5, 4);
+	/* a memlock charge over the caller's rlimit, still there at the end */
+	memset(p, 0, sizeof(*p));
+	p->v.ns_inum = 100;
+	p->v.uid = 1000;
+	p->v.type = ML;
+	p->v.flags = UCK_E_CALLER_CMP;
+	p->v.amount = 4;
+	p->v.value = 20;
+	p->v.limit = 16;
+	p->v.stack_id = 5;
+	judge(s);
+	assert_int_equal(s->r.refused_rolled_back, 1);
+	assert_int_equal(s->r.privileged_over, 1);
+	assert_int_equal(s->r.deferred_nproc, 1);
+	assert_int_equal(s->r.counts[UCK_ADMIT], 2);
+	assert_non_null(find(&s->r, UCK_ADMIT, 100, 1001, NP));
+	assert_int_equal(find(&s->r, UCK_ADMIT, 100, 1000, ML)->amount, 4);
+	assert_non_null(strstr(find(&s->r, UCK_ADMIT, 100, 1000, ML)->how, "workload ended"));
+	sc_free(s);
+}
+
+/* A message queue left behind is outstanding; one from before the
+ * baseline removed by the workload is no double uncharge. */
+static void test_mqueue_evidence(void **state)
+{
+	struct sc *s = sc_new();
+	struct uck_obj_kv *o = &s->objs[s->in.nobjs++];
+	struct uck_rt_kv *p = &s->pre[s->in.npre_rel++];
+	const struct uck_finding *f;
+
+	rec(&s->in.base, 1, 0, 0, 0, 0, MQ, 5000, 0);
+	rec(&s->in.fin, 1, 0, 0, 0, 0, MQ, 6408, 1408);
+	memset(o, 0, sizeof(*o));
+	o->id = 0xffff888000001000ULL;
+	o->v.ns_inum = 1;
+	o->v.uid = 0;
+	o->v.type = MQ;
+	o->v.kind = UCK_OBJ_MQUEUE;
+	o->v.amount = 1408 + 1000;
+	memset(p, 0, sizeof(*p));
+	p->k.ns_inum = 1;
+	p->k.uid = 0;
+	p->k.type = MQ;
+	p->v.count = 1;
+	p->v.total = 1000;
+	judge(s);
+	assert_int_equal(s->r.nfail, 0);
+	f = find(&s->r, UCK_OUTSTANDING, 1, 0, MQ);
+	assert_non_null(f);
+	assert_int_equal(f->amount, 2408);
+	uck_result_free(&s->r);
+
+	/* without the queue hooks, msgqueue a/b is not judged */
+	s->in.have_mq_hooks = false;
+	s->in.nobjs = 0;
+	judge(s);
+	assert_int_equal(s->r.nfail, 0);
+	assert_non_null(strstr(s->r.notes, "msgqueue"));
+	sc_free(s);
+}
+
+/* Signals: pending on live tasks explain SIGPENDING. */
+static void test_sigpending_evidence(void **state)
+{
+	struct sc *s = sc_new();
+
+	rec(&s->in.base, 1, 0, 1000, 0, 0, SP, 0, 0);
+	rec(&s->in.fin, 1, 0, 1000, 0, 0, SP, 3, 3);
+	inv(&s->in.fin, 1, 1000, UCK_INV_SIGQ, 2);
+	inv(&s->in.fin, 1, 1000, UCK_INV_TIMER, 1);
+	judge(s);
+	assert_int_equal(s->r.nfail, 0);
+	assert_int_equal(find(&s->r, UCK_OUTSTANDING, 1, 1000, SP)->amount, 3);
+	sc_free(s);
+}
+
+/* Inventory lost to a full map: no a/b verdict on nproc, and a note. */
+static void test_inventory_full(void **state)
+{
+	struct sc *s = sc_new();
+
+	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
+	s->in.counters[UCK_CNT_INV_FULL] = 1;
+	judge(s);
+	assert_int_equal(s->r.counts[UCK_LOST], 0);
+	assert_non_null(strstr(s->r.notes, "inventory incomplete"));
+	sc_free(s);
+}
+
+/* Task-iterator snapshots: a row no task shows, known from its tally,
+ * still gets the verdict, inferred from its events. */
+static void test_incomplete_snapshot(void **state)
+{
+	struct sc *s = sc_new();
+	struct uck_tally_kv *t = &s->tf[s->in.fin.ntally++];
+	const struct uck_finding *f;
+
+	s->in.complete = false;
+	s->in.have_free_tp = false;
+	rec(&s->in.base, 1, 0, 1000, 0, 0, NP, 3, 0);
+	rec(&s->in.fin, 1, 0, 1000, 0, 0, NP, 6, 3);
+	tasks(s, 1, 1000, 3, 3);
+	memset(t, 0, sizeof(*t));
+	t->k.ns_inum = 100;
+	t->k.uid = 1000;
+	t->v.net[NP] = 3;
+	t->v.level = 1;
+	t->v.parent.ns_inum = 1;
+	t->v.parent.uid = 1000;
+	judge(s);
+	f = find(&s->r, UCK_LOST, 100, 1000, NP);
+	assert_non_null(f);
+	assert_int_equal(f->amount, 3);
+	assert_true(f->inferred);
+	assert_null(find(&s->r, UCK_LOST, 1, 1000, NP));
+	assert_non_null(strstr(s->r.notes, "task iterator"));
+	sc_free(s);
+}
+
+/* ---- reports ---------------------------------------------------------------------- */
+
+static size_t fake_frames(void *ctx, __s32 id, const char **out, size_t max)
+{
+	static const char *const f[] = { "inc_rlimit_ucounts+0x5", "inject_write+0x1d1",
+					 "vfs_write+0xa5" };
+
+	if (id != 11 || max < 3)
+		return 0;
+	memcpy(out, f, sizeof(f));
+	return 3;
+}
+
+static char *report(struct sc *s, bool json, size_t *len)
+{
+	char *buf = NULL;
+	char *argv[] = { "sh", "-c", "echo \"x\"", NULL };
+	struct uck_run_info ri = { .argv = argv, .pid = 51, .status = 0, .duration = 0.5,
+				   .settle_waited = 1.0, .settle_limit = 3.0,
+				   .snapshot = "iter/ucounts", .hooks = "fexit:inc_rlimit_ucounts",
+				   .exit_code = 1 };
+	FILE *f = open_memstream(&buf, len);
+
+	ri.counters[UCK_CNT_EVENTS] = 9;
+	ri.counters[UCK_CNT_STACK_ERR] = 2;
+	if (json)
+		uck_report_json(f, &s->r, &ri, fake_frames, NULL);
+	else
+		uck_report_text(f, &s->r, &ri, fake_frames, NULL);
+	fclose(f);
+	return buf;
+}
+
+static struct sc *lost_scenario(void)
+{
+	struct sc *s = sc_new();
+
+	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	item(s, 100, 1000, NP, 3, 0, 11);
+	assert_int_equal(uck_judge(&s->in, &s->r), 0);
+	return s;
+}
+
+/* Every line is a KTAP diagnostic, so it nests in kselftest output. */
+static void test_report_text(void **state)
+{
+	struct sc *s = lost_scenario();
+	size_t len;
+	char *t = report(s, false, &len), *line;
+
+	assert_non_null(strstr(t, "# ucounttop check: FAIL, 1 finding: 1 lost-uncharge\n"));
+	assert_non_null(strstr(t, "# FAIL lost-uncharge: ns 100 level 1 uid 1000 nproc 3 processes\n"));
+	assert_non_null(strstr(t, "#       inject_write+0x1d1\n"));
+	assert_non_null(strstr(t, "# dropped: stack_errors=2\n"));
+	assert_non_null(strstr(t, "# exit 1\n"));
+	for (line = t; *line; line = strchr(line, '\n') + 1)
+		assert_true(line[0] == '#' && (line[1] == ' ' || line[1] == '\n'));
+	free(t);
+	sc_free(s);
+}
+
+static void test_report_json(void **state)
+{
+	struct sc *s = lost_scenario();
+	size_t len;
+	char *j = report(s, true, &len);
+
+	assert_true(len > 0 && j[len - 1] == '\n');
+	assert_ptr_equal(strchr(j, '\n'), j + len - 1);	/* one line */
+	assert_non_null(strstr(j, "{\"schema\":\"ucounttop-check/1\",\"result\":\"fail\","
+			       "\"exit_code\":1,"));
+	assert_non_null(strstr(j, "\"argv\":[\"sh\",\"-c\",\"echo \\\"x\\\"\"],\"pid\":51,"
+			       "\"exit_status\":0,"));
+	assert_non_null(strstr(j, "{\"class\":\"lost_uncharge\",\"failing\":true,\"ns\":100,"
+			       "\"level\":1,\"uid\":1000,\"type\":\"nproc\",\"amount\":3,"));
+	assert_non_null(strstr(j, "\"kind\":\"open\",\"count\":1,\"total\":3,"));
+	assert_non_null(strstr(j, "\"frames\":[\"inc_rlimit_ucounts+0x5\",\"inject_write+0x1d1\","));
+	assert_non_null(strstr(j, "\"freed_while_charged\":{\"checked\":true,\"findings\":0}"));
+	assert_non_null(strstr(j, "\"stack_errors\":2"));
+	free(j);
+	sc_free(s);
+}
+
+/* ---- options ---------------------------------------------------------------------- */
+
+static char errbuf[2048];
+static char *argv_keep[32];
+
+static int parse(struct uct_opts *o, ...)
+{
+	FILE *out = fopen("/dev/null", "w");
+	FILE *err = fmemopen(errbuf, sizeof(errbuf), "w");
+	int argc = 1, rc;
+	va_list ap;
+	char *a;
+
+	argv_keep[0] = "ucounttop";
+	va_start(ap, o);
+	while ((a = va_arg(ap, char *)) && argc < 31)
+		argv_keep[argc++] = a;
+	va_end(ap);
+	argv_keep[argc] = NULL;
+	memset(errbuf, 0, sizeof(errbuf));
+	rc = uct_parse_opts(argc, argv_keep, o, out, err);
+	fclose(out);
+	fclose(err);
+	return rc;
+}
+
+static void test_check_opts(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "check", "--", "sh", "-c", "exit 3", NULL), -1);
+	assert_int_equal(o.cmd, UCT_CMD_CHECK);
+	assert_string_equal(o.cmd_argv[0], "sh");
+	assert_string_equal(o.cmd_argv[1], "-c");
+	assert_string_equal(o.cmd_argv[2], "exit 3");
+	assert_null(o.cmd_argv[3]);
+	assert_true(o.settle == 3.0);
+	assert_false(o.fail_outstanding);
+
+	/* the command's own options are not check's, even without -- */
+	assert_int_equal(parse(&o, "check", "--json", "ls", "-l", "-d", NULL), -1);
+	assert_int_equal(o.output, UCT_OUT_JSON);
+	assert_string_equal(o.cmd_argv[0], "ls");
+	assert_string_equal(o.cmd_argv[2], "-d");
+
+	assert_int_equal(parse(&o, "check", "--settle", "0.5", "--fail-outstanding", "-o",
+			       "/tmp/r", "--", "true", NULL), -1);
+	assert_true(o.settle == 0.5);
+	assert_true(o.fail_outstanding);
+	assert_string_equal(o.output_file, "/tmp/r");
+
+	assert_int_equal(parse(&o, "check", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "needs a command"));
+	assert_int_equal(parse(&o, "check", "-b", "--", "true", NULL), UCT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "check", "--events", "--", "true", NULL), UCT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "check", "--settle", "x", "--", "true", NULL), UCT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "--settle", "1", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "check options"));
+	assert_int_equal(parse(&o, "--fail-outstanding", NULL), UCT_EXIT_USAGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_clean_churn),
+		cmocka_unit_test(test_lost_uncharge),
+		cmocka_unit_test(test_outstanding_tasks),
+		cmocka_unit_test(test_kthreads_not_outstanding),
+		cmocka_unit_test(test_double_uncharge),
+		cmocka_unit_test(test_preexisting_release),
+		cmocka_unit_test(test_negative),
+		cmocka_unit_test(test_freed_while_charged),
+		cmocka_unit_test(test_freed_skipped_without_tracepoint),
+		cmocka_unit_test(test_hierarchy_skiplevel),
+		cmocka_unit_test(test_untracked_propagated),
+		cmocka_unit_test(test_hierarchy_below_children),
+		cmocka_unit_test(test_hierarchy_preexisting),
+		cmocka_unit_test(test_admitted_said_within),
+		cmocka_unit_test(test_admitted_flags),
+		cmocka_unit_test(test_mqueue_evidence),
+		cmocka_unit_test(test_sigpending_evidence),
+		cmocka_unit_test(test_inventory_full),
+		cmocka_unit_test(test_incomplete_snapshot),
+		cmocka_unit_test(test_report_text),
+		cmocka_unit_test(test_report_json),
+		cmocka_unit_test(test_check_opts),
+	};
+
+	return cmocka_run_group_tests_name("check_model", tests, NULL, NULL);
+}

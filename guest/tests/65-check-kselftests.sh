@@ -1,0 +1,88 @@
+#!/bin/sh
+# No false positives, measured: the kselftests that charge the four ucounts
+# rlimit counters pass under `ucounttop check`, and check finds nothing
+# (exit 0). Each runs as its own `check -- CMD`:
+#   rlimits/rlimits-per-userns   NPROC: set*uid over RLIMIT_NPROC, unshare
+#   rlimits/rlimits_userns_test  all four, per namespace, charges refused
+#                                at every level and rolled back (uids 61000+)
+#   mqueue/mq_open_tests         MSGQUEUE: queue sizes against the rlimit
+#   vm/hugepage-shm              a 256 MiB SHM_HUGETLB segment: as root (no
+#                                memlock charge: CAP_IPC_LOCK), as uid 2066
+#                                in vm.hugetlb_shm_group (none either), and
+#                                as uid 2066 outside it, which 6.1 refuses
+#                                (EPERM) after a memlock charge it undoes
+#   ptrace/peeksiginfo           SIGPENDING: signals queued to a child, as
+#                                root and as uid 2065
+# KTAP.
+U=/uct/bin/ucounttop
+W=/uct/bin/uct-workload
+S=/uct/selftests
+J=/tmp/check-ksft.json
+n=0
+fails=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+nok() { n=$((n + 1)); echo "not ok $n $*"; fails=$((fails + 1)); }
+skip() { n=$((n + 1)); echo "ok $n $* # SKIP"; }
+show() { sed 's/,{"class":/\n{"class":/g; s/"findings":\[/\n/' $J | sed 's/,"stacks":.*//; s/^/# /'; }
+cmd_status() { sed -n 's/.*"exit_status":\([0-9]*\).*/\1/p' $J; }
+
+# under NAME WANT AS BIN [ARGS]: run kselftest BIN as root or as uid AS
+# (no capabilities) under check; WANT: pass (BIN exits 0) or fail (the
+# kernel refuses what BIN does)
+under() {
+	name=$1 want=$2 as=$3
+	shift 3
+	if [ ! -x "$1" ]; then
+		skip "$name: $1 not built"
+		skip "$name: check finds nothing"
+		return
+	fi
+	[ "$as" = root ] || set -- $W --exec-as "$as" -- "$@"
+	echo "# $name: ucounttop check -- $*"
+	$U check --json -o $J -- "$@" > /tmp/ksft.out 2>&1
+	rc=$?
+	st=$(cmd_status)
+	if [ "$want" = pass ] && [ "$st" = 0 ]; then
+		ok "$name: passes under check"
+	elif [ "$want" = fail ] && [ -n "$st" ] && [ "$st" != 0 ]; then
+		ok "$name: refused by the kernel as expected (exit $st)"
+	else
+		nok "$name: exit status $st under check, want $want"
+		tail -n 20 /tmp/ksft.out | sed 's/^/# /'
+	fi
+	if [ $rc -eq 0 ] && grep -q '"result":"clean"' $J; then
+		ok "$name: check finds nothing (exit 0)"
+	else
+		nok "$name: check exit $rc"
+		show
+	fi
+}
+
+echo "KTAP version 1"
+under "rlimits-per-userns" pass root $S/rlimits/rlimits-per-userns
+under "rlimits_userns_test" pass root $S/rlimits/rlimits_userns_test
+under "mq_open_tests" pass root $S/mqueue/mq_open_tests /uct-check-mq
+under "peeksiginfo (root)" pass root $S/ptrace/peeksiginfo
+under "peeksiginfo (uid 2065)" pass 2065 $S/ptrace/peeksiginfo
+
+# hugepage-shm maps 256 MiB of 2 MiB huge pages
+hp=/proc/sys/vm/nr_hugepages
+old_hp=$(cat $hp 2>/dev/null)
+old_grp=$(cat /proc/sys/vm/hugetlb_shm_group 2>/dev/null)
+echo 128 > $hp 2>/dev/null
+if [ "$(cat $hp 2>/dev/null)" -ge 128 ] 2>/dev/null; then
+	under "hugepage-shm (root)" pass root $S/vm/hugepage-shm
+	echo 2066 > /proc/sys/vm/hugetlb_shm_group
+	under "hugepage-shm (uid 2066, hugetlb_shm_group)" pass 2066 $S/vm/hugepage-shm
+	echo 0 > /proc/sys/vm/hugetlb_shm_group
+	under "hugepage-shm (uid 2066, not in the group)" fail 2066 $S/vm/hugepage-shm
+	echo "${old_grp:-0}" > /proc/sys/vm/hugetlb_shm_group
+else
+	for c in "root" "uid 2066, hugetlb_shm_group" "uid 2066, not in the group"; do
+		skip "hugepage-shm ($c): cannot reserve 128 huge pages"
+		skip "hugepage-shm ($c): check finds nothing"
+	done
+fi
+echo "${old_hp:-0}" > $hp 2>/dev/null
+echo "1..$n"
+[ $fails -eq 0 ]
