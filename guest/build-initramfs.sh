@@ -33,6 +33,8 @@ copy_with_libs /usr/sbin/bpftool /usr/sbin/bpftool
 for t in "$UCT_ROOT"/guest/tests/*.sh; do
 	[ -e "$t" ] && install -m 0755 "$t" "$ROOT/uct/tests/"
 done
+# helpers the tests source (a subdirectory: /uct/run-tests runs only *.sh)
+cp -r "$UCT_ROOT/guest/tests/lib" "$ROOT/uct/tests/lib"
 if [ -d "$OUT/selftests" ]; then
 	cp -a "$OUT/selftests/." "$ROOT/uct/selftests/"
 fi
