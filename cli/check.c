@@ -276,43 +276,6 @@ static void clear_map(struct bpf_map *map)
 			break;
 }
 
-static int read_iter(struct bpf_link *link, char **buf, size_t *cap, size_t *used)
-{
-	ssize_t got;
-	int fd = bpf_iter_create(bpf_link__fd(link));
-
-	if (fd < 0)
-		return -errno;
-	*used = 0;
-	for (;;) {
-		if (*cap - *used < 4096) {
-			size_t ncap = *cap ? *cap * 2 : 64 * 1024;
-			char *p = realloc(*buf, ncap);
-
-			if (!p) {
-				close(fd);
-				return -ENOMEM;
-			}
-			*buf = p;
-			*cap = ncap;
-		}
-		got = read(fd, *buf + *used, *cap - *used);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int e = -errno;
-
-			close(fd);
-			return e;
-		}
-		if (!got)
-			break;
-		*used += got;
-	}
-	close(fd);
-	return 0;
-}
-
 static void capture_free(struct uck_capture *cap)
 {
 	free(cap->recs);
@@ -333,7 +296,7 @@ static int capture(struct ck *c, struct uck_capture *cap)
 
 		capture_free(cap);
 		c->skel->bss->snap_gen++;
-		err = read_iter(c->snap_link, &c->snap_buf, &c->snap_cap, &used);
+		err = uct_read_iter(c->snap_link, &c->snap_buf, &c->snap_cap, &used);
 		if (err)
 			return err;
 		cap->nrecs = used / sizeof(struct uck_rec);
@@ -342,7 +305,7 @@ static int capture(struct ck *c, struct uck_capture *cap)
 			return -ENOMEM;
 		memcpy(cap->recs, c->snap_buf, cap->nrecs * sizeof(struct uck_rec));
 		clear_map(c->skel->maps.inv);
-		err = read_iter(c->inv_link, &ibuf, &dummy, &used);
+		err = uct_read_iter(c->inv_link, &ibuf, &dummy, &used);
 		free(ibuf);
 		if (err)
 			return err;

@@ -448,30 +448,31 @@ void uct_loader_close(struct uct_loader *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_t *n)
+/*
+ * Run an iterator once and read all it writes into *buf (grown as needed,
+ * kept by the caller across calls). 0 or -errno.
+ */
+int uct_read_iter(struct bpf_link *link, char **buf, size_t *cap, size_t *used)
 {
-	size_t used = 0;
 	ssize_t got;
-	int fd;
+	int fd = bpf_iter_create(bpf_link__fd(link));
 
-	/* a new generation makes the task iterator's dedup map stale at once */
-	l->skel->bss->snap_gen++;
-	fd = bpf_iter_create(bpf_link__fd(l->iter_link));
 	if (fd < 0)
 		return -errno;
+	*used = 0;
 	for (;;) {
-		if (l->snap_cap - used < 4096) {
-			size_t ncap = l->snap_cap ? l->snap_cap * 2 : 64 * 1024;
-			char *p = realloc(l->snap_buf, ncap);
+		if (*cap - *used < 4096) {
+			size_t ncap = *cap ? *cap * 2 : 64 * 1024;
+			char *p = realloc(*buf, ncap);
 
 			if (!p) {
 				close(fd);
 				return -ENOMEM;
 			}
-			l->snap_buf = p;
-			l->snap_cap = ncap;
+			*buf = p;
+			*cap = ncap;
 		}
-		got = read(fd, l->snap_buf + used, l->snap_cap - used);
+		got = read(fd, *buf + *used, *cap - *used);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -482,9 +483,22 @@ int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_
 		}
 		if (!got)
 			break;
-		used += got;
+		*used += got;
 	}
 	close(fd);
+	return 0;
+}
+
+int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_t *n)
+{
+	size_t used;
+	int err;
+
+	/* a new generation makes the task iterator's dedup map stale at once */
+	l->skel->bss->snap_gen++;
+	err = uct_read_iter(l->iter_link, &l->snap_buf, &l->snap_cap, &used);
+	if (err)
+		return err;
 	*recs = (const struct uct_rec *)l->snap_buf;
 	*n = used / sizeof(struct uct_rec);
 	return 0;

@@ -56,6 +56,9 @@ int uct_check_bpffs(const char *dir, char *msg, size_t len);
 int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len);
 void uct_loader_close(struct uct_loader *l);
 
+/* Run an iterator link once, reading all of it into *buf (grown as needed). */
+int uct_read_iter(struct bpf_link *link, char **buf, size_t *cap, size_t *used);
+
 /* One snapshot: records valid until the next call. 0 or -errno. */
 int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_t *n);
 /* The whole stats map: valid until the next call. 0 or -errno. */
