@@ -36,6 +36,7 @@ kernel: deps
 
 selftests: kernel
 	@guest/build-selftests.sh
+	@guest/build-bpf-selftests.sh
 
 modules: kernel
 	@guest/build-modules.sh

@@ -36,10 +36,11 @@ int dump_ucounts(struct ucounts_iter_ctx *ctx)
 	long nproc, msgqueue, sigpending, memlock;
 	int level;
 
-	if (ctx->meta->seq_num == 0)
-		BPF_SEQ_PRINTF(seq, "ns_inum level uid owner_uid nproc msgqueue sigpending memlock\n");
+	/* the final call (uc NULL) has seq_num 0 too when one row was shown */
 	if (!uc)
 		return 0;
+	if (ctx->meta->seq_num == 0)
+		BPF_SEQ_PRINTF(seq, "ns_inum level uid owner_uid nproc msgqueue sigpending memlock\n");
 
 	ns_inum = BPF_CORE_READ(uc, ns, ns.inum);
 	level = BPF_CORE_READ(uc, ns, level);

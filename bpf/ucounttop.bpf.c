@@ -39,12 +39,8 @@ const volatile bool emit_events = false;	/* trace: fill the ring buffer */
 const volatile bool want_stack = false;		/* trace --stack */
 const volatile __u32 filter_ns = 0;		/* trace --ns (0: all) */
 const volatile __s64 filter_uid = -1;		/* trace --uid (-1: all) */
-/* Types whose denials come from tp ucounts_rlimit_exceeded (bitmask); the
- * others are counted by more precise hooks when those are loaded. */
-const volatile __u32 exceeded_deny_types = 0;
-/* tp ucounts_rlimit_exceeded is loaded: it names the level over its limit,
- * so it alone records limit_hits. */
-const volatile bool exceeded_tp = false;
+/* The result values of our series' charge tracepoint */
+#define UCOUNTS_REFUSED_	2
 const volatile __u32 page_shift = 12;
 
 /* --- state --------------------------------------------------------------- */
@@ -440,17 +436,14 @@ int snap_task(struct bpf_iter__task *ctx)
 
 /* ---- cheap hooks: rare events only ------------------------------------------ */
 
-/* fork/execve/set*uid() limit checks (NPROC): true means over a limit. */
-SEC("fexit/is_rlimit_overlimit")
-int BPF_PROG(overlimit_exit, struct ucounts *uc, enum rlimit_type type, unsigned long rlimit,
-	     __u64 ret_reg)
+/* fork/execve/set*uid() limit checks (NPROC): over means over a limit. */
+static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlimit_type type,
+					unsigned long rlimit, bool over)
 {
 	long limit = -1;
 	struct ucounts *at;
 
-	/* A bool return is only defined in the low byte of the return
-	 * register (x86-64 ABI); the trampoline passes all 64 bits. */
-	if (!(__u8)ret_reg || !uc)
+	if (!over || !uc)
 		return 0;
 	at = find_over(uc, type, &limit);
 	/* The leaf is compared with the caller's rlimit, not LONG_MAX. */
@@ -458,21 +451,50 @@ int BPF_PROG(overlimit_exit, struct ucounts *uc, enum rlimit_type type, unsigned
 		at = uc;
 		limit = rlimit > LONG_MAX_ ? LONG_MAX_ : rlimit;
 	}
-	if (!exceeded_tp)
-		note_limit_hit(at, type);
+	note_limit_hit(at, type);
 	note_denied(ctx, uc, type, uc_value(uc, type), uc_level(at), limit);
 	return 0;
 }
 
-SEC("tp_btf/ucounts_rlimit_exceeded")
-int BPF_PROG(tp_exceeded, struct ucounts *uc, int type, struct ucounts *at, long value, long max)
+/* A bool return is only defined in the low byte of the return register
+ * (x86-64 ABI); the trampoline passes all 64 bits. */
+SEC("fexit/is_rlimit_overlimit")
+int BPF_PROG(overlimit_exit, struct ucounts *uc, enum rlimit_type type, unsigned long rlimit,
+	     __u64 ret_reg)
+{
+	return on_overlimit(ctx, uc, type, rlimit, (__u8)ret_reg);
+}
+
+/* Our series with --no-tracepoints: is_rlimit_overlimit() is inline there */
+SEC("fexit/ucounts_overlimit")
+int BPF_PROG(ucounts_overlimit_exit, struct ucounts *uc, enum rlimit_type type,
+	     unsigned long rlimit, void *where, __u64 ret_reg)
+{
+	return on_overlimit(ctx, uc, type, rlimit, (__u8)ret_reg);
+}
+
+/* The ucounts of uc's chain at namespace level @level; uc for -1 (the
+ * caller's own rlimit is checked against the leaf). */
+static __always_inline struct ucounts *chain_at(struct ucounts *uc, int level)
+{
+	int i;
+
+	for (i = 0; i < UCT_MAX_LEVELS && uc; i++) {
+		if (level < 0 || uc_level(uc) == (__u32)level)
+			return uc;
+		uc = BPF_CORE_READ(uc, ns, ucounts);
+	}
+	return NULL;
+}
+
+/* Our series: one event per refused request, where it is refused. */
+SEC("tp_btf/ucounts_rlimit_refused")
+int BPF_PROG(tp_refused, struct ucounts *uc, int type, int level, long value, long max)
 {
 	if (!uc || type < 0 || type >= UCT_NTYPES)
 		return 0;
-	note_limit_hit(at, type);
-	/* refusals of some types are counted by more precise hooks */
-	if (exceeded_deny_types & (1u << type))
-		note_denied(ctx, uc, type, value, at ? uc_level(at) : -1, max);
+	note_limit_hit(chain_at(uc, level), type);
+	note_denied(ctx, uc, type, value, level < 0 ? uc_level(uc) : level, max);
 	return 0;
 }
 
@@ -513,17 +535,18 @@ int BPF_PROG(tp_free, struct ucounts *uc)
 
 /* ---- per-event hooks (--events, trace, check): every charge/uncharge ------- */
 
-/* Our series: one tracepoint per charge/uncharge with the result. */
+/* Our series: one tracepoint per charge/uncharge with the result; refusals
+ * come from tp_refused, which is always loaded with it. */
 SEC("tp_btf/ucounts_rlimit_charge")
-int BPF_PROG(tp_charge, struct ucounts *uc, int type, long delta, long value, int exceeded_level)
+int BPF_PROG(tp_charge, struct ucounts *uc, int type, long delta, long value, int result,
+	     int level)
 {
 	if (!uc || type < 0 || type >= UCT_NTYPES)
 		return 0;
-	note_charge(ctx, uc, type, delta, value, exceeded_level);
-	if (exceeded_level >= 0 && (type == UCT_MSGQUEUE || type == UCT_MEMLOCK))
-		note_denied(ctx, uc, type, value, exceeded_level, -1);
-	else if (exceeded_level < 0)
-		check_caller_limit(ctx, uc, type, value);
+	/* refused or no reference: nothing was counted */
+	if (result >= UCOUNTS_REFUSED_)
+		return 0;
+	note_charge(ctx, uc, type, delta, value, level);
 	return 0;
 }
 
@@ -553,8 +576,7 @@ int BPF_PROG(inc_exit, struct ucounts *uc, enum rlimit_type type, long v, long r
 	}
 	note_charge(ctx, uc, type, v, uc_value(uc, type), at_level);
 	if (ret == LONG_MAX_ && (type == UCT_MSGQUEUE || type == UCT_MEMLOCK)) {
-		if (!exceeded_tp)
-			note_limit_hit(at, type);
+		note_limit_hit(at, type);
 		note_denied(ctx, uc, type, uc_value(uc, type), at_level, limit);
 	} else if (ret != LONG_MAX_) {
 		check_caller_limit(ctx, uc, type, ret);

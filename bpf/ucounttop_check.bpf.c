@@ -621,12 +621,11 @@ int BPF_PROG(ck_dec_put, struct ucounts *uc, enum rlimit_type type)
 	return 0;
 }
 
-/* fork, execve and set*uid() NPROC checks */
-SEC("fexit/is_rlimit_overlimit")
-int BPF_PROG(ck_overlimit, struct ucounts *uc, enum rlimit_type type, unsigned long rlimit,
-	     __u64 ret_reg)
+/* fork, execve and set*uid() NPROC checks; said_over is what the kernel
+ * decided */
+static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlimit_type type,
+					bool said_over)
 {
-	bool said_over = (__u8)ret_reg;	/* bool: low byte only */
 	__u32 tid = cur_tid();
 	struct uck_pend *p;
 	struct uct_key k;
@@ -663,6 +662,23 @@ int BPF_PROG(ck_overlimit, struct ucounts *uc, enum rlimit_type type, unsigned l
 	sid = stack_id(ctx);
 	over_record(&k, type, flags, sid, sid2, amount, &w, cur_pid(), NULL);
 	return 0;
+}
+
+/* Stock kernels. A bool return is only defined in the low byte. */
+SEC("fexit/is_rlimit_overlimit")
+int BPF_PROG(ck_overlimit, struct ucounts *uc, enum rlimit_type type, unsigned long rlimit,
+	     __u64 ret_reg)
+{
+	return on_overlimit(ctx, uc, type, (__u8)ret_reg);
+}
+
+/* Our series: every check is a call of ucounts_overlimit(), which also
+ * says where (is_rlimit_overlimit() is an inline wrapper of it). */
+SEC("fexit/ucounts_overlimit")
+int BPF_PROG(ck_ucounts_overlimit, struct ucounts *uc, enum rlimit_type type,
+	     unsigned long rlimit, void *over, __u64 ret_reg)
+{
+	return on_overlimit(ctx, uc, type, (__u8)ret_reg);
 }
 
 /* ---- lifetime: class c (our series) ---------------------------------------- */

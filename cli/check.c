@@ -102,7 +102,9 @@ static size_t slots(struct ck *c, struct slot *out)
 		{ s->progs.ck_inc_get, &s->links.ck_inc_get, "fexit:inc_rlimit_get_ucounts", true },
 		{ s->progs.ck_dec_put, &s->links.ck_dec_put, "fentry:dec_rlimit_put_ucounts", true },
 		{ s->progs.ck_overlimit, &s->links.ck_overlimit, "fexit:is_rlimit_overlimit",
-		  c->have_overlimit },
+		  c->have_overlimit && !f->fn_ucounts_overlimit },
+		{ s->progs.ck_ucounts_overlimit, &s->links.ck_ucounts_overlimit,
+		  "fexit:ucounts_overlimit", c->have_overlimit && f->fn_ucounts_overlimit },
 		{ s->progs.ck_free, &s->links.ck_free, "tp:ucounts_free", c->have_free },
 		{ s->progs.ck_mq_new, &s->links.ck_mq_new, "fexit:mqueue_get_inode", c->have_mq },
 		{ s->progs.ck_mq_evict, &s->links.ck_mq_evict, "fentry:mqueue_evict_inode",
@@ -152,7 +154,7 @@ static int ck_open(struct ck *c, const struct uct_opts *o, char *msg, size_t len
 	err = probe_more(c, msg, len);
 	if (err)
 		return err;
-	c->have_overlimit = c->feat.fn_overlimit;
+	c->have_overlimit = c->feat.fn_overlimit || c->feat.fn_ucounts_overlimit;
 	c->have_free = c->feat.tp_free && !o->no_tracepoints;
 	c->complete = c->feat.iter_ucounts && !o->force_task_iter;
 

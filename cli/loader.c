@@ -102,12 +102,13 @@ int uct_probe_features(struct uct_features *f, char *msg, size_t len)
 	f->fn_inc_get = has(btf, "inc_rlimit_get_ucounts", BTF_KIND_FUNC);
 	f->fn_dec_put = has(btf, "dec_rlimit_put_ucounts", BTF_KIND_FUNC);
 	f->fn_overlimit = has(btf, "is_rlimit_overlimit", BTF_KIND_FUNC);
+	f->fn_ucounts_overlimit = has(btf, "ucounts_overlimit", BTF_KIND_FUNC);
 	/* A tracepoint x has a typedef btf_trace_x in BTF. */
 	f->tp_alloc = has(btf, "btf_trace_ucounts_alloc", BTF_KIND_TYPEDEF);
 	f->tp_free = has(btf, "btf_trace_ucounts_free", BTF_KIND_TYPEDEF);
 	f->tp_charge = has(btf, "btf_trace_ucounts_rlimit_charge", BTF_KIND_TYPEDEF);
 	f->tp_uncharge = has(btf, "btf_trace_ucounts_rlimit_uncharge", BTF_KIND_TYPEDEF);
-	f->tp_exceeded = has(btf, "btf_trace_ucounts_rlimit_exceeded", BTF_KIND_TYPEDEF);
+	f->tp_refused = has(btf, "btf_trace_ucounts_rlimit_refused", BTF_KIND_TYPEDEF);
 	f->tp_signal_generate = has(btf, "btf_trace_signal_generate", BTF_KIND_TYPEDEF);
 	btf__free(btf);
 	return UCT_EXIT_OK;
@@ -155,7 +156,9 @@ static size_t prog_slots(struct ucounttop_bpf *s, struct prog_slot *out)
 		{ s->progs.snap_ucounts, &s->links.snap_ucounts, "iter/ucounts" },
 		{ s->progs.snap_task, &s->links.snap_task, "iter/task" },
 		{ s->progs.overlimit_exit, &s->links.overlimit_exit, "fexit:is_rlimit_overlimit" },
-		{ s->progs.tp_exceeded, &s->links.tp_exceeded, "tp:exceeded" },
+		{ s->progs.ucounts_overlimit_exit, &s->links.ucounts_overlimit_exit,
+		  "fexit:ucounts_overlimit" },
+		{ s->progs.tp_refused, &s->links.tp_refused, "tp:refused" },
 		{ s->progs.tp_alloc, &s->links.tp_alloc, "tp:alloc" },
 		{ s->progs.tp_free, &s->links.tp_free, "tp:free" },
 		{ s->progs.tp_charge, &s->links.tp_charge, "tp:charge" },
@@ -170,8 +173,6 @@ static size_t prog_slots(struct ucounttop_bpf *s, struct prog_slot *out)
 	memcpy(out, all, sizeof(all));
 	return ARRAY_SIZE(all);
 }
-
-#define TYPE_BIT(t) (1u << (t))
 
 static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len);
 
@@ -192,8 +193,8 @@ static void describe_degradation(char *buf, size_t len, const struct uct_feature
 		ADD("%sno iter/ucounts (kernel without the ucounttop series): tree seeded from "
 		    "live tasks' creds, so ucounts held only by IPC objects or signals are missed",
 		    off ? "; " : "");
-	if (!f->tp_exceeded)
-		ADD("%sno ucounts_rlimit_exceeded tracepoint: only nproc denials counted "
+	if (!f->tp_refused)
+		ADD("%sno ucounts_rlimit_refused tracepoint: only nproc denials counted "
 		    "(--events counts all, at a per-charge cost)", off ? "; " : "");
 	if (!f->tp_alloc || !f->tp_free)
 		ADD("%sno ucounts_alloc/free tracepoints: no lifetime events", off ? "; " : "");
@@ -207,7 +208,8 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	bool tps = !o->no_tracepoints;
 	bool use_iter_ucounts = f->iter_ucounts && !o->force_task_iter;
 	bool use_tp_events;
-	unsigned deny_types = TYPE_BIT(UCT_NTYPES) - 1;
+	/* our series reports every refusal: no other hook needs to */
+	bool use_tp_refused = tps && f->tp_refused;
 	struct prog_slot slots[16];
 	size_t n = prog_slots(s, slots), i;
 
@@ -228,13 +230,12 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	}
 
 	/* rare events: always on when available */
-	if (f->fn_overlimit) {
+	if (use_tp_refused) {
+		bpf_program__set_autoload(s->progs.tp_refused, true);
+	} else if (f->fn_ucounts_overlimit) {
+		bpf_program__set_autoload(s->progs.ucounts_overlimit_exit, true);
+	} else if (f->fn_overlimit) {
 		bpf_program__set_autoload(s->progs.overlimit_exit, true);
-		deny_types &= ~TYPE_BIT(UCT_NPROC);
-	}
-	if (tps && f->tp_exceeded) {
-		bpf_program__set_autoload(s->progs.tp_exceeded, true);
-		s->rodata->exceeded_tp = true;
 	}
 
 	/* every charge (and ucounts lifetime): --events, trace */
@@ -243,7 +244,7 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	if (o->events && tps && f->tp_free)
 		bpf_program__set_autoload(s->progs.tp_free, true);
 	if (o->events) {
-		use_tp_events = tps && f->tp_charge && f->tp_uncharge;
+		use_tp_events = use_tp_refused && f->tp_charge && f->tp_uncharge;
 		if (use_tp_events) {
 			bpf_program__set_autoload(s->progs.tp_charge, true);
 			bpf_program__set_autoload(s->progs.tp_uncharge, true);
@@ -263,13 +264,9 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 			bpf_program__set_autoload(s->progs.inc_get_exit, true);
 			bpf_program__set_autoload(s->progs.dec_put_entry, true);
 		}
-		deny_types &= ~(TYPE_BIT(UCT_MSGQUEUE) | TYPE_BIT(UCT_MEMLOCK));
-		if (f->tp_signal_generate) {
+		if (!use_tp_refused && f->tp_signal_generate)
 			bpf_program__set_autoload(s->progs.sig_generate, true);
-			deny_types &= ~TYPE_BIT(UCT_SIGPENDING);
-		}
 	}
-	s->rodata->exceeded_deny_types = deny_types;
 	s->rodata->emit_events = o->cmd == UCT_CMD_TRACE;
 	s->rodata->want_stack = o->stack;
 	s->rodata->filter_ns = (__u32)o->ns_filter;

@@ -18,7 +18,8 @@ struct uct_features {
 	bool iter_ucounts;	/* our series: SEC("iter/ucounts") */
 	bool iter_task;
 	bool fn_inc, fn_dec, fn_inc_get, fn_dec_put, fn_overlimit;
-	bool tp_alloc, tp_free, tp_charge, tp_uncharge, tp_exceeded;
+	bool fn_ucounts_overlimit;	/* our series: is_rlimit_overlimit() calls it */
+	bool tp_alloc, tp_free, tp_charge, tp_uncharge, tp_refused;
 	bool tp_signal_generate;
 };
 

@@ -7,6 +7,10 @@
  *
  *   uct-workload [--denials]      build, print, hold
  *   uct-workload --exec-as UID -- CMD [ARGS]   run CMD as UID (no caps)
+ *   uct-workload --shm-lock PAGES  SHM_LOCK a new segment of PAGES pages with
+ *                                  the caller's credentials (rlimits, caps),
+ *                                  print LOCKED or REFUSED <errno name>,
+ *                                  remove it; exit 0 either way
  *
  * Tree (kuids are identity-mapped 1000..1099 in every namespace, so the
  * uid inside equals the global kuid):
@@ -531,6 +535,26 @@ static int exec_as(uid_t uid, char **argv)
 	return 127;
 }
 
+/* --shm-lock: one SHM_LOCK, charged to RLIMIT_MEMLOCK by user_shm_lock() */
+static int shm_lock_once(long pages)
+{
+	int id = shmget(IPC_PRIVATE, pages * sysconf(_SC_PAGESIZE), IPC_CREAT | 0600);
+	int rc = 0;
+
+	if (pages <= 0 || id < 0) {
+		perror("uct-workload: shmget");
+		return 1;
+	}
+	if (shmctl(id, SHM_LOCK, NULL) == 0)
+		printf("LOCKED\n");
+	else if (errno == ENOMEM || errno == EPERM)
+		printf("REFUSED %s\n", errno == ENOMEM ? "ENOMEM" : "EPERM");
+	else
+		rc = 1, perror("uct-workload: SHM_LOCK");
+	shmctl(id, IPC_RMID, NULL);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	int expected_ready = 0, got = 0, i, t;
@@ -539,9 +563,12 @@ int main(int argc, char **argv)
 
 	if (argc > 3 && !strcmp(argv[1], "--exec-as") && !strcmp(argv[3], "--"))
 		return exec_as((uid_t)atoi(argv[2]), argv + 4);
+	if (argc == 3 && !strcmp(argv[1], "--shm-lock"))
+		return shm_lock_once(atol(argv[2]));
 	with_denials = argc > 1 && !strcmp(argv[1], "--denials");
 	if (argc > 1 && !with_denials) {
-		fprintf(stderr, "usage: uct-workload [--denials] | --exec-as UID -- CMD [ARGS]\n");
+		fprintf(stderr, "usage: uct-workload [--denials] | --exec-as UID -- CMD [ARGS] | "
+			"--shm-lock PAGES\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

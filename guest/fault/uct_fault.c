@@ -56,6 +56,16 @@ static bool (*fn_dec_rlimit_ucounts)(struct ucounts *, enum rlimit_type, long);
 static struct ucounts *(*fn_alloc_ucounts)(struct user_namespace *, kuid_t);
 static void (*fn_put_ucounts)(struct ucounts *);
 static bool (*fn_is_rlimit_overlimit)(struct ucounts *, enum rlimit_type, unsigned long);
+/* our series: is_rlimit_overlimit() is an inline wrapper of this one */
+static bool (*fn_ucounts_overlimit)(struct ucounts *, enum rlimit_type, unsigned long, void *);
+
+/* The kernel's limit check, through the function tools hook */
+static bool overlimit(struct ucounts *uc, enum rlimit_type type, unsigned long lim)
+{
+	if (fn_ucounts_overlimit)
+		return fn_ucounts_overlimit(uc, type, lim, NULL);
+	return fn_is_rlimit_overlimit(uc, type, lim);
+}
 
 /* A fault whose effect "repair" undoes. */
 struct held_fault {
@@ -176,7 +186,7 @@ static int admit(struct ucounts *uc, enum rlimit_type type, long amount)
 		return -ENOMEM;
 	fn_inc_rlimit_ucounts(uc, type, amount);
 	/* the buggy check: too large a limit, so it never refuses */
-	if (fn_is_rlimit_overlimit(uc, type, lim > LONG_MAX - amount ? lim : lim + amount)) {
+	if (overlimit(uc, type, lim > LONG_MAX - amount ? lim : lim + amount)) {
 		fn_dec_rlimit_ucounts(uc, type, amount);
 		kfree(a);
 		return -EAGAIN;
@@ -274,9 +284,12 @@ static int __init uct_fault_init(void)
 	fn_dec_rlimit_ucounts = lookup("dec_rlimit_ucounts");
 	fn_alloc_ucounts = lookup("alloc_ucounts");
 	fn_put_ucounts = lookup("put_ucounts");
-	fn_is_rlimit_overlimit = lookup("is_rlimit_overlimit");
+	fn_ucounts_overlimit = lookup("ucounts_overlimit");
+	if (!fn_ucounts_overlimit)
+		fn_is_rlimit_overlimit = lookup("is_rlimit_overlimit");
 	if (!fn_inc_rlimit_ucounts || !fn_dec_rlimit_ucounts ||
-	    !fn_alloc_ucounts || !fn_put_ucounts || !fn_is_rlimit_overlimit) {
+	    !fn_alloc_ucounts || !fn_put_ucounts ||
+	    (!fn_ucounts_overlimit && !fn_is_rlimit_overlimit)) {
 		pr_err("uct_fault: ucounts functions not found (kprobes?)\n");
 		return -ENOENT;
 	}

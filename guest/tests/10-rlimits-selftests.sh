@@ -2,7 +2,7 @@
 # The rlimits kselftests, as one TAP stream numbered across both programs:
 # - rlimits-per-userns (upstream, RLIMIT_NPROC only) prints no TAP: one
 #   result from its exit status;
-# - rlimits_userns_test (patch 0001, kselftest harness): one result per
+# - rlimits_userns_test (patch 8, kselftest harness): one result per
 #   harness test case, its diagnostics relayed as comments.
 # Exit status: 0 if nothing failed, 1 otherwise.
 dir=/uct/selftests/rlimits

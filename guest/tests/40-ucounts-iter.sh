@@ -1,8 +1,9 @@
 #!/bin/sh
-# The "ucounts" bpf iterator (patch 0003) through bpf/ucounts_iter.bpf.o:
+# The "ucounts" bpf iterator (patch 0007) through bpf/ucounts_iter.bpf.o:
 # pinned, it lists the live ucounts table, and for namespaces and
 # processes this test creates it shows exactly the expected rows, levels
-# and counters. KTAP.
+# and counters; opened inside a user namespace, only that namespace's
+# part of the table. KTAP.
 #
 #   uid 3001: N1 (level 1) holds 3 processes; N2, created inside N1,
 #             (level 2) holds 2 more
@@ -65,11 +66,10 @@ expect "header line first" "$(head -n 1 /tmp/it.table)" "$HEADER"
 expect "every row has 8 numeric fields" \
 	"$(awk 'NR > 1 && !/^[0-9]+ [0-9]+ [0-9]+ [0-9]+ -?[0-9]+ -?[0-9]+ -?[0-9]+ -?[0-9]+$/' /tmp/it.table)" ""
 init_ns=$(inum 1)
-# Except (initial ns, root): init_ucounts is only hashed by a subsys_initcall,
-# and the mount namespaces created before that (mnt_init()) allocated a
-# second ucounts for the same pair, which holds their count.
-expect "no (namespace, uid) listed twice, but for (initial ns, root)" \
-	"$(awk 'NR > 1 { print $1, $3 }' /tmp/it.table | sort | uniq -d | grep -vx "$init_ns 0")" ""
+# (initial ns, root) too: init_ucounts is hashed before mnt_init() counts
+# the initial mount namespace (patch 0003)
+expect "no (namespace, uid) listed twice" \
+	"$(awk 'NR > 1 { print $1, $3 }' /tmp/it.table | sort | uniq -d)" ""
 expect "init_ucounts: one (initial ns, level 0, root, owner root) row with processes" \
 	"$(awk -v ns="$init_ns" '$1 == ns && $3 == 0 && $5 > 0 { print $2, $4 }' /tmp/it.table)" "0 0"
 
@@ -143,6 +143,17 @@ expect "read in 37-byte pieces: same rows as one read" \
 	"$(awk '{ print ($3 == 0 ? $1 " " $3 : $0) }' /tmp/it.cat | sort)"
 expect "read in 37-byte pieces: header once, first" \
 	"$(grep -n "^$HEADER\$" /tmp/it.dd)" "1:$HEADER"
+
+# --- scoped to the reader's user namespace ------------------------------------
+# Opened inside a new user namespace (root mapped to root), the pinned
+# iterator shows the rows of that namespace only: none of the initial one's,
+# and not N1's, N2's or M1's, which are siblings.
+unshare -U -r /bin/sh -c "stat -L -c %i /proc/self/ns/user; cat $PIN" > /tmp/it.scoped 2> /tmp/it.scoped.err
+own=$(head -n 1 /tmp/it.scoped)
+expect "inside a new user namespace: header, then its own (ns, root) row only" \
+	"$(sed 1d /tmp/it.scoped | awk 'NR > 1 { print ($1 == ns ? "own" : "other " $1), $2, $3 }' ns="$own")" \
+	"own 1 0"
+[ -s /tmp/it.scoped.err ] && sed 's/^/# /' /tmp/it.scoped.err
 
 # --- gone when released ---------------------------------------------------
 cleanup

@@ -5,10 +5,10 @@
 # the EAGAIN/EMFILE/ENOMEM it got. ucounttop, attached before, must report
 # the same numbers:
 #   --events      all four types (stock: fexit + signal_generate; series:
-#                 tracepoints)
-#   default       NPROC always (fexit is_rlimit_overlimit); MSGQUEUE and
-#                 SIGPENDING too when the kernel has the ucounts_rlimit_exceeded
-#                 tracepoint (their refusals here are at the namespace level)
+#                 the ucounts_rlimit_refused tracepoint)
+#   default       all four types on a kernel with ucounts_rlimit_refused (one
+#                 event per refused request); NPROC only on a stock kernel
+#                 (fexit is_rlimit_overlimit)
 # and the level over its limit gets the NPROC limit hits.
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=${WL:-/uct/bin/uct-workload}
@@ -80,14 +80,8 @@ if run events --events; then
 	d1=$(grep '^NS D1' $T/events.wl | cut -d' ' -f3)
 	init=$(grep '^NS init' $T/events.wl | cut -d' ' -f3)
 	hits=$(field "$(row $T/events.json $init 1004)" nproc limit_hits)
-	if grep -q 'tp:exceeded' $T/events.json; then
-		# the tracepoint also fires from the charge in copy_creds()
-		check "events: nproc limit hits at (init, uid 1004), the level over max 3: >= 3 (got '$hits')" \
-			[ "${hits:-0}" -ge 3 ]
-	else
-		check "events: nproc limit hits at (init, uid 1004), the level over max 3: 3 (got '$hits')" \
-			[ "$hits" = 3 ]
-	fi
+	check "events: nproc limit hits at (init, uid 1004), the level over max 3: 3 (got '$hits')" \
+		[ "$hits" = 3 ]
 	r=$(row $T/events.json $d1 1005)
 	check "events: denied row flagged 'denials'" [ -n "$(echo "$r" | grep '"flags":\[[^]]*"denials"')" ]
 	check "events: charges counted with --events" [ "$(field "$r" sigpending charges)" -ge 4 ]
@@ -99,10 +93,13 @@ fi
 
 if run default; then
 	types=nproc
-	if grep -q 'tp:exceeded' $T/default.json; then
-		types="nproc msgqueue sigpending"
+	if grep -q 'tp:refused' $T/default.json; then
+		types="nproc msgqueue sigpending memlock"
+		init=$(grep '^NS init' $T/default.wl | cut -d' ' -f3)
+		hits=$(field "$(row $T/default.json $init 1004)" nproc limit_hits)
+		check "default: nproc limit hits at (init, uid 1004): 3 (got '$hits')" [ "$hits" = 3 ]
 	else
-		echo "# no ucounts_rlimit_exceeded tracepoint: default mode counts NPROC refusals only"
+		echo "# no ucounts_rlimit_refused tracepoint: default mode counts NPROC refusals only"
 	fi
 	expect_denials default $types
 	check "default: no per-event hooks on the charge functions" \

@@ -37,7 +37,8 @@ link=$(grep '^link_' $T/ls | head -n 1)
 $BPFTOOL link show pinned $P/$link > $T/link 2>&1
 check "bpftool link show pinned $P/$link exits 0" [ $? -eq 0 ]
 $BPFTOOL prog show > $T/progs 2>&1
-check "bpftool prog show lists our programs" [ -n "$(grep -E 'overlimit_exit|inc_exit' $T/progs)" ]
+# the refusal hook: tp_refused with our series, overlimit_exit on a stock kernel
+check "bpftool prog show lists our programs" [ -n "$(grep -E 'tp_refused|overlimit_exit' $T/progs)" ]
 
 kill -INT $u
 wait $u
@@ -45,14 +46,14 @@ rc=$?
 check "SIGINT: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "pins removed on exit" [ ! -e $P ]
 $BPFTOOL prog show > $T/progs2 2>&1
-check "programs detached on exit" [ -z "$(grep -E 'overlimit_exit|inc_exit|snap_task|snap_ucounts' $T/progs2)" ]
+check "programs detached on exit" [ -z "$(grep -E 'tp_refused|overlimit_exit|inc_exit|snap_task|snap_ucounts' $T/progs2)" ]
 
 $UCT --pin $P --keep-pinned -b -n 1 > /dev/null 2> $T/keep.err
 rc=$?
 check "--keep-pinned -n 1 exits 0 (got $rc)" [ $rc -eq 0 ]
 check "--keep-pinned leaves the pins" [ -e $P/stats ]
 $BPFTOOL prog show > $T/progs3 2>&1
-check "--keep-pinned leaves the programs attached" [ -n "$(grep overlimit_exit $T/progs3)" ]
+check "--keep-pinned leaves the programs attached" [ -n "$(grep -E 'tp_refused|overlimit_exit' $T/progs3)" ]
 
 $UCT --pin $P -b -n 1 > /dev/null 2> $T/busy.err
 rc=$?

@@ -52,7 +52,7 @@ rc=$?
 check "SIGTERM: exit 0 (got $rc)" [ $rc -eq 0 ]
 if [ -x "$BPFTOOL" ]; then
 	$BPFTOOL prog show > $T/progs 2>&1
-	check "SIGTERM: programs detached" [ -z "$(grep -E 'overlimit_exit|snap_task|snap_ucounts' $T/progs)" ]
+	check "SIGTERM: programs detached" [ -z "$(grep -E 'tp_refused|overlimit_exit|snap_task|snap_ucounts' $T/progs)" ]
 fi
 # a reader that goes away (| head) ends it quietly with 0
 ( $UCT --json -d 0.1; echo $? > $T/pipe.rc ) 2> $T/pipe.err | head -n 1 > /dev/null

@@ -13,7 +13,7 @@ has_iter=0
 bpftool btf dump file /sys/kernel/btf/vmlinux format raw |
 	grep -q "STRUCT 'bpf_iter__ucounts'" && has_iter=1
 has_tp=0
-[ -d /sys/kernel/tracing/events/ucounts/ucounts_rlimit_exceeded ] && has_tp=1
+[ -d /sys/kernel/tracing/events/ucounts/ucounts_rlimit_refused ] && has_tp=1
 
 r=0; [ -n "$hdr" ] && r=1
 check "batch header has a degraded: line" $r
@@ -25,11 +25,11 @@ else
 	check "iter/ucounts absent: reported, with its effect" $r
 fi
 if [ "$has_tp" = 1 ]; then
-	r=1; echo "$hdr" | grep -q 'no ucounts_rlimit_exceeded' && r=0
-	check "exceeded tracepoint present: not reported missing" $r
+	r=1; echo "$hdr" | grep -q 'no ucounts_rlimit_refused' && r=0
+	check "refusal tracepoint present: not reported missing" $r
 else
-	r=0; echo "$hdr" | grep -q 'no ucounts_rlimit_exceeded tracepoint: only nproc denials' && r=1
-	check "exceeded tracepoint absent: reported, with its effect" $r
+	r=0; echo "$hdr" | grep -q 'no ucounts_rlimit_refused tracepoint: only nproc denials' && r=1
+	check "refusal tracepoint absent: reported, with its effect" $r
 fi
 r=0
 ucounttop --json -n 1 | grep -q '"degraded":' && r=1

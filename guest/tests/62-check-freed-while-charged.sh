@@ -2,7 +2,7 @@
 # `ucounttop check` reports a ucounts freed while charged, and nothing
 # else: uct_fault's "free" charges 2 processes to a fresh (init, uid 4242)
 # and drops its last reference. Needs the ucounts_free tracepoint (patch
-# 0002): skipped without it, as check skips the class. KTAP.
+# 5): skipped without it, as check skips the class. KTAP.
 . /uct/tests/lib/check-fault.sh
 
 echo "KTAP version 1"

@@ -21,7 +21,7 @@ check "admitted-over-limit at ns $init_ns level 0 uid 2064, nproc, amount 2" has
 check "over at level 0 (uid 2064): 3 processes, limit 1" finding_has "$want" \
 	"\"at\":{\"ns\":$init_ns,\"level\":0,\"uid\":2064,\"value\":3,\"limit\":1}"
 check "no finding of any other class" is_only admitted_over_limit
-check "the check that said within limits: is_rlimit_overlimit from inject_write" \
+check "the limit check that said within limits was called from inject_write" \
 	has_stack "$want" check inject_write
 unload_module
 [ $fails -eq 0 ] || show

@@ -4,7 +4,7 @@
 # (exit 0). Each runs as its own `check -- CMD`:
 #   rlimits/rlimits-per-userns   NPROC: set*uid over RLIMIT_NPROC, unshare
 #   rlimits/rlimits_userns_test  all four, per namespace, charges refused
-#                                at every level and rolled back (uids 61000+)
+#                                at every level and rolled back (uids from the pid)
 #   mqueue/mq_open_tests         MSGQUEUE: queue sizes against the rlimit
 #   vm/hugepage-shm              a 256 MiB SHM_HUGETLB segment: as root (no
 #                                memlock charge: CAP_IPC_LOCK), as uid 2066

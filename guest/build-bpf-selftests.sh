@@ -1,0 +1,67 @@
+#!/bin/bash
+# Build test_progs with only the BPF selftests the guest runs, from the
+# patched tree's own files: its libbpf, test_progs.c and helpers, the
+# tests' prog_tests/ and progs/ sources. All of test_progs takes too long
+# to build for CI (hundreds of BPF objects, bpftool, resolve_btfids), so
+# this does what tools/testing/selftests/bpf/Makefile does for one test:
+# vmlinux.h from the built kernel, the BPF object and its skeleton, a
+# tests.h that lists only the chosen tests, one static binary.
+#
+# BPF_SELFTESTS: the prog_tests/<name>.c files to build (default: the
+# ucounts iterator's). Output: $UCT_OUT/selftests/bpf/test_progs, the
+# guest's /uct/selftests/bpf/test_progs.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# BPF_KSRC, BPF_KOUT: another tree and build (make check-series)
+KSRC=${BPF_KSRC:-$KSRC}
+KOUT=${BPF_KOUT:-$KOUT}
+TESTS=${BPF_SELFTESTS:-ucounts_iter}
+PROGS=${BPF_SELFTEST_PROGS:-bpf_iter_ucounts}
+SRC=$KSRC/tools/testing/selftests/bpf
+OUT=$UCT_OUT/selftests/bpf
+B=$UCT_OUT/bpf-selftests-build
+LOG=$LOGDIR/bpf-selftests.log
+[ -n "${BPF_KSRC:-}" ] || [ -f "$KSRC/.uct-tree" ] || die "no patched tree at $KSRC (run 'make kernel' first)"
+[ -f "$KOUT/vmlinux" ] || die "no $KOUT/vmlinux (run 'make kernel' first)"
+for t in $TESTS; do
+	[ -f "$SRC/prog_tests/$t.c" ] || die "no $SRC/prog_tests/$t.c in the patched tree"
+done
+mkdir -p "$OUT" "$B/libbpf" "$B/prog_tests"
+: > "$LOG"
+
+run() { "$@" >> "$LOG" 2>&1 || { tail -n 30 "$LOG" >&2; die "building the BPF selftests failed: $* (log: $LOG)"; }; }
+
+# The tree's libbpf, static, with its headers installed as <bpf/...>
+run make -s -C "$KSRC/tools/lib/bpf" OUTPUT="$B/libbpf/" CC="ccache gcc" \
+	"$B/libbpf/libbpf.a"
+run make -s -C "$KSRC/tools/lib/bpf" OUTPUT="$B/libbpf/" DESTDIR="$B/root" prefix= \
+	install_headers
+INC=(-I"$B" -I"$B/root/include" -I"$KSRC/tools/include" -I"$KSRC/tools/include/uapi"
+	-I"$SRC" -I"$KSRC/tools/testing/selftests")
+
+# vmlinux.h of the guest kernel; BPF objects and skeletons
+bpftool btf dump file "$KOUT/vmlinux" format c > "$B/vmlinux.h.tmp"
+mv "$B/vmlinux.h.tmp" "$B/vmlinux.h"
+for p in $PROGS; do
+	run clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -mcpu=v3 "${INC[@]}" \
+		-c "$SRC/progs/$p.c" -o "$B/$p.bpf.o"
+	bpftool gen skeleton "$B/$p.bpf.o" name "$p" > "$B/$p.skel.h.tmp" 2>> "$LOG" ||
+		die "bpftool gen skeleton $p failed (log: $LOG)"
+	mv "$B/$p.skel.h.tmp" "$B/$p.skel.h"
+done
+
+# tests.h as the Makefile makes it, from the chosen tests only
+for t in $TESTS; do
+	sed -n -E 's/^void (serial_)?test_([a-zA-Z0-9_]+)\((void)?\).*/DEFINE_TEST(\2)/p' \
+		"$SRC/prog_tests/$t.c"
+done | sort > "$B/prog_tests/tests.h"
+
+run ccache gcc -static -g -O2 -Wall -D_GNU_SOURCE "${INC[@]}" -o "$OUT/test_progs.tmp" \
+	"$SRC/test_progs.c" "$SRC/cgroup_helpers.c" "$SRC/trace_helpers.c" \
+	"$SRC/network_helpers.c" "$SRC/testing_helpers.c" "$SRC/btf_helpers.c" \
+	"$SRC/cap_helpers.c" "$SRC/test_loader.c" \
+	$(for t in $TESTS; do echo "$SRC/prog_tests/$t.c"; done) \
+	"$B/libbpf/libbpf.a" -lelf -lz -lpthread
+mv "$OUT/test_progs.tmp" "$OUT/test_progs"
+stage selftests "bpf: test_progs with $(tr '\n' ' ' < "$B/prog_tests/tests.h")"
