@@ -6,6 +6,9 @@ set -uo pipefail
 . "$(dirname "$0")/../guest/lib.sh"
 
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500}
+# SMP: the iterator churn test and the counters must hold with other CPUs
+# charging and freeing concurrently
+GUEST_SMP=${GUEST_SMP:-4}
 passed=0 failed=0 skipped=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -53,9 +56,9 @@ stage test "host: stock-kernel (in the background)"
 "$UCT_ROOT/tests/host/stock-kernel.sh" > "$tmp/stock-kernel.tap" 2> "$tmp/stock-kernel.err" &
 stock_pid=$!
 
-stage test "guest: booting once to run /uct/tests (console: $LOGDIR/guest-tests.console)"
+stage test "guest: booting once, $GUEST_SMP vCPUs, to run /uct/tests (console: $LOGDIR/guest-tests.console)"
 rc=0
-"$UCT_ROOT/guest/run" -q --timeout "$GUEST_TIMEOUT" --console "$LOGDIR/guest-tests.console" \
+"$UCT_ROOT/guest/run" -q --smp "$GUEST_SMP" --timeout "$GUEST_TIMEOUT" --console "$LOGDIR/guest-tests.console" \
 	--results "$tmp/guest.tap" -- /uct/run-tests || rc=$?
 tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^=== /,$p'
 tally guest "$tmp/guest.tap" "$rc"
