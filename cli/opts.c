@@ -138,16 +138,18 @@ static const struct option longopts[] = {
 	{ 0 }
 };
 
-/* Whole-string unsigned integer in [min, max]. */
+/* Whole-string decimal integer in [min, max]: "010" is ten, "0x10" an error
+ * (uids, inode numbers and counts are written in decimal everywhere). */
 static bool parse_ull(const char *s, unsigned long long min, unsigned long long max,
 		      unsigned long long *v)
 {
 	char *end;
 
-	if (!*s || *s == '-' || *s == '+')
+	/* strtoull() would take a sign or leading blanks */
+	if (*s < '0' || *s > '9')
 		return false;
 	errno = 0;
-	*v = strtoull(s, &end, 0);
+	*v = strtoull(s, &end, 10);
 	return !errno && !*end && *v >= min && *v <= max;
 }
 

@@ -6,10 +6,12 @@
  * refresh loop (snapshot -> model -> view) or `trace`. See --help.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "check.h"
@@ -74,17 +76,37 @@ static void render(FILE *f, const struct uct_opts *o, struct uct_model *m,
 	}
 }
 
-/* -o FILE: write FILE.tmp and rename it, so readers never see half a file. */
+/*
+ * -o FILE: write a new temporary file next to FILE and rename it over FILE,
+ * so readers never see half a file. mkstemp() creates the temporary with
+ * O_EXCL under a random name: nothing planted at a predictable name (a
+ * symlink to another file, say) is ever followed or written.
+ */
 static int render_to_file(const struct uct_opts *o, struct uct_model *m,
 			  struct uct_view_ctx *c)
 {
-	char tmp[4096];
-	FILE *f;
+	const char *base = strrchr(o->output_file, '/');
+	int dirlen = base ? (int)(base - o->output_file) + 1 : 0;
+	char tmp[PATH_MAX];
+	FILE *f = NULL;
+	int fd, len;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", o->output_file);
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "ucounttop: -o %s: %s\n", tmp, strerror(errno));
+	base = base ? base + 1 : o->output_file;
+	len = snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX", dirlen, o->output_file, base);
+	if (len < 0 || len >= (int)sizeof(tmp)) {
+		fprintf(stderr, "ucounttop: -o %s: path too long\n", o->output_file);
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	/* mkstemp() makes it 0600; an exported file is read by others
+	 * (node_exporter's textfile collector) */
+	if (fd < 0 || fchmod(fd, 0644) || !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "ucounttop: -o %s: cannot create a temporary file in its "
+			"directory: %s\n", o->output_file, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		return -1;
 	}
 	render(f, o, m, c);

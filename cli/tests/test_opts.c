@@ -126,6 +126,24 @@ static void test_usage_errors(void **state)
 	assert_non_null(strstr(errbuf, "ucounttop"));
 }
 
+/* Numbers are decimal, whatever their leading zeros; other bases are errors */
+static void test_decimal_numbers(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "--uid", "010", NULL), -1);
+	assert_int_equal(o.uid_filter, 10);
+	assert_int_equal(parse(&o, "--ns", "04026531837", NULL), -1);
+	assert_int_equal(o.ns_filter, 4026531837LL);
+	assert_int_equal(parse(&o, "-n", "08", NULL), -1);
+	assert_int_equal(o.iterations, 8);
+	assert_int_equal(parse(&o, "--uid", "0x10", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "0x10"));
+	assert_int_equal(parse(&o, "--max-entries", "0x1000", NULL), UCT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "--uid", "4294967295", NULL), UCT_EXIT_USAGE);
+	assert_int_equal(parse(&o, "--uid", " 5", NULL), UCT_EXIT_USAGE);
+}
+
 static void test_help_version(void **state)
 {
 	struct uct_opts o;
@@ -169,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_decimal_numbers),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_help_text),
 		cmocka_unit_test(test_repeatable),

@@ -20,6 +20,20 @@ check "every sample line is name{labels} value" [ -z "$bad" ]
 
 $UCT --openmetrics -n 2 -d 0.2 -o $T/ucounts.prom 2> $T/err2
 check "-o FILE exits 0" [ $? -eq 0 ]
-check "-o FILE written, no temporary left" [ -s $T/ucounts.prom -a ! -e $T/ucounts.prom.tmp ]
+check "-o FILE written, no temporary left" [ -s $T/ucounts.prom -a -z "$(ls -a $T | grep '^\.ucounts\.prom\.')" ]
 check "-o FILE holds one exposition" [ "$(grep -c '^# EOF' $T/ucounts.prom)" -eq 1 ]
+check "-o FILE is readable by others (0644)" [ "$(stat -c %a $T/ucounts.prom)" = 644 ]
+
+# Nothing planted next to FILE is followed: not the old FILE.tmp name, and
+# the temporary file's name is random (mkstemp)
+echo victim > $T/victim
+ln -sf $T/victim $T/planted.prom.tmp
+$UCT --openmetrics -n 1 -o $T/planted.prom 2> $T/err3
+check "-o FILE with a symlink at FILE.tmp exits 0" [ $? -eq 0 ]
+check "... the symlink's target is untouched" [ "$(cat $T/victim)" = victim ]
+check "... FILE holds the exposition" [ "$(tail -n 1 $T/planted.prom)" = "# EOF" ]
+check "... no temporary file left" [ -z "$(ls -a $T | grep '^\.planted\.prom\.')" ]
+$UCT --openmetrics -n 1 -o /nonexistent-dir/x.prom 2> $T/err4
+check "-o into a missing directory: exit 1, saying why" \
+	[ $? -eq 1 -a -n "$(grep 'cannot create a temporary file in its directory' $T/err4)" ]
 echo "1..$n"

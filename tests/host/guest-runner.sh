@@ -1,6 +1,6 @@
 #!/bin/bash
 # guest/run must pass the command's exit status through and must never read
-# a panicked, hung or silent guest as success. TAP; boots the guest 5 times
+# a panicked, hung or silent guest as success. TAP; boots the guest 7 times
 # (~3 s each under TCG).
 set -uo pipefail
 run=$(dirname "$0")/../../guest/run
@@ -23,6 +23,17 @@ check "exit status 7 passes through" 7 -- sh -c 'exit 7'
 check "kernel panic is a guest failure (125)" 125 --timeout 60 -- sh -c 'echo c > /proc/sysrq-trigger; sleep 30'
 check "hang is a guest failure (125) after --timeout" 125 --timeout 15 -- sleep 600
 check "unknown option is a usage error (2)" 2 --no-such-option -- true
+
+# Without -q the console goes through tee: a hang is still a timeout
+n=$((n + 1))
+out=$("$run" --timeout 15 -- sleep 600 2>&1 > /dev/null)
+got=$?
+if [ "$got" = 125 ] && echo "$out" | grep -q 'timed out after 15s'; then
+	echo "ok $n hang without -q: exit 125, reported as a timeout"
+else
+	echo "not ok $n hang without -q: exit 125, reported as a timeout (exit $got)"
+	echo "$out" | head -n 3 | sed 's/^/# /'
+fi
 
 n=$((n + 1))
 tmp=$(mktemp)
