@@ -23,30 +23,7 @@ fi
 # uct-workload --exec-as wants full paths
 UNSHARE=$(which unshare)
 
-n=0
-fails=0
-pass() { n=$((n + 1)); echo "ok $n $*"; }
-fail() { n=$((n + 1)); echo "not ok $n $*"; fails=$((fails + 1)); }
-# expect NAME GOT WANT
-expect() {
-	if [ "$2" = "$3" ]; then
-		pass "$1"
-	else
-		fail "$1"
-		echo "#   got:  '$2'"
-		echo "#   want: '$3'"
-	fi
-}
-# waitfor TENTHS CMD...: poll CMD until it succeeds, at most TENTHS/10 s
-waitfor() {
-	w=$1
-	shift
-	while ! "$@"; do
-		[ "$w" -le 0 ] && return 1
-		w=$((w - 1))
-		usleep 100000
-	done
-}
+. /uct/tests/lib/ktap.sh
 
 # Events of the last workload, from the snapshot in $TR.
 # ev EVENT [ERE]: the lines of EVENT (or of the events it is a prefix of)

@@ -19,28 +19,7 @@ echo "KTAP version 1"
 [ -x "$W" ] || { echo "1..0 # SKIP $W (runs commands as another uid) is missing"; exit 4; }
 UNSHARE=$(which unshare)
 
-n=0
-fails=0
-pass() { n=$((n + 1)); echo "ok $n $*"; }
-fail() { n=$((n + 1)); echo "not ok $n $*"; fails=$((fails + 1)); }
-expect() { # expect NAME GOT WANT (multi-line values are fine)
-	if [ "$2" = "$3" ]; then
-		pass "$1"
-	else
-		fail "$1"
-		echo "$2" | sed 's/^/#   got:  /'
-		echo "$3" | sed 's/^/#   want: /'
-	fi
-}
-waitfor() { # waitfor TENTHS CMD...
-	w=$1
-	shift
-	while ! "$@"; do
-		[ "$w" -le 0 ] && return 1
-		w=$((w - 1))
-		usleep 100000
-	done
-}
+. /uct/tests/lib/ktap.sh
 # rows_of UIDS_ERE [FILE]: the table rows of those uids, sorted
 rows_of() { awk -v re="^($1)\$" 'NR > 1 && $3 ~ re' "${2:-/tmp/it.table}" | sort; }
 pids_of() { grep -lE "^Uid:[[:space:]]+($1)[[:space:]]" /proc/[0-9]*/status 2>/dev/null | cut -d/ -f3; }
@@ -145,14 +124,26 @@ expect "read in 37-byte pieces: header once, first" \
 	"$(grep -n "^$HEADER\$" /tmp/it.dd)" "1:$HEADER"
 
 # --- scoped to the reader's user namespace ------------------------------------
-# Opened inside a new user namespace (root mapped to root), the pinned
-# iterator shows the rows of that namespace only: none of the initial one's,
-# and not N1's, N2's or M1's, which are siblings.
-unshare -U -r /bin/sh -c "stat -L -c %i /proc/self/ns/user; cat $PIN" > /tmp/it.scoped 2> /tmp/it.scoped.err
-own=$(head -n 1 /tmp/it.scoped)
-expect "inside a new user namespace: header, then its own (ns, root) row only" \
-	"$(sed 1d /tmp/it.scoped | awk 'NR > 1 { print ($1 == ns ? "own" : "other " $1), $2, $3 }' ns="$own")" \
-	"own 1 0"
+# Opened inside a new user namespace (root mapped to root) that holds a
+# nested one, the pinned iterator shows the rows of that subtree only: its
+# own (ns, root) at level 1 and the nested (ns, root) at level 2; none of the
+# initial namespace's, and not N1's, N2's or M1's, which are siblings.
+unshare -U -r /bin/sh -c "
+	own=\$(stat -L -c %i /proc/self/ns/user)
+	unshare -U sleep 1000 &
+	k=\$!
+	i=0
+	while [ \"\$(stat -L -c %i /proc/\$k/ns/user)\" = \"\$own\" ] && [ \$i -lt 500 ]; do
+		usleep 10000
+		i=\$((i + 1))
+	done
+	echo \$own \$(stat -L -c %i /proc/\$k/ns/user)
+	cat $PIN
+	kill \$k" > /tmp/it.scoped 2> /tmp/it.scoped.err
+set -- $(head -n 1 /tmp/it.scoped)
+expect "inside a new user namespace: its own and its nested namespace's rows only" \
+	"$(sed 1d /tmp/it.scoped | awk 'NR > 1 { print ($1 == own ? "own" : $1 == nested ? "nested" : "other " $1), $2, $3 }' own="$1" nested="$2" | sort)" \
+	"$(printf '%s\n' "nested 2 0" "own 1 0")"
 [ -s /tmp/it.scoped.err ] && sed 's/^/# /' /tmp/it.scoped.err
 
 # --- gone when released ---------------------------------------------------
