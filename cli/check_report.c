@@ -40,8 +40,10 @@ static void text_command(FILE *f, const struct uck_run_info *ri)
 	char *const *a;
 
 	fputs("# command:", f);
-	for (a = ri->argv; a && *a; a++)
-		fprintf(f, " %s", *a);
+	for (a = ri->argv; a && *a; a++) {
+		fputc(' ', f);
+		uct_text_str(f, *a, (size_t)-1);
+	}
 	if (!ri->pid) {
 		fputs(" (did not run)\n", f);
 		return;
@@ -79,9 +81,12 @@ static void text_finding(FILE *f, const struct uck_finding *x, uck_frames_fn fra
 	for (i = 0; i < x->nstacks && i < UCK_REPORT_STACKS; i++) {
 		const struct uck_stackref *s = &x->stacks[i];
 
-		fprintf(f, "#   %s: %lld %s in %llu call%s, last by pid %u (%.*s)\n",
+		fprintf(f, "#   %s: %lld %s in %llu call%s, last by pid %u (",
 			stackref_title(s->kind), s->total, uct_type_unit(x->type), s->count,
-			s->count == 1 ? "" : "s", s->pid, UCT_COMM_LEN, s->comm);
+			s->count == 1 ? "" : "s", s->pid);
+		/* a comm is whatever PR_SET_NAME was given, newlines included */
+		uct_text_str(f, s->comm, UCT_COMM_LEN);
+		fputs(")\n", f);
 		n = s->stack_id >= 0 && frames ? frames(ctx, s->stack_id, fr, UCK_REPORT_FRAMES) : 0;
 		if (!n)
 			fputs("#       (no kernel stack recorded)\n", f);

@@ -92,6 +92,25 @@ char *uct_fmt_signed(char *buf, size_t len, long long v)
 	return buf;
 }
 
+void uct_text_str(FILE *f, const char *s, size_t max)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p && max; p++, max--) {
+		switch (*p) {
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (*p < 0x20 || *p >= 0x7f)
+				fprintf(f, "\\x%02x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+}
+
 void uct_json_str(FILE *f, const char *s)
 {
 	const unsigned char *p;

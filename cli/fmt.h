@@ -27,5 +27,9 @@ bool uct_is_unlimited(long long v);
 
 /* Write s as a JSON string (with quotes), escaping as RFC 8259 requires. */
 void uct_json_str(FILE *f, const char *s);
+/* Write at most max bytes of s on one line of text: bytes other than
+ * printable ASCII as C escapes (\n, \t, \\, \xNN), so that an argument
+ * or a comm can never start a line of its own. */
+void uct_text_str(FILE *f, const char *s, size_t max);
 
 #endif /* UCT_FMT_H */

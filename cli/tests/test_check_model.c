@@ -680,10 +680,13 @@ static size_t fake_frames(void *ctx, __s32 id, const char **out, size_t max)
 	return 3;
 }
 
+static char *const default_argv[] = { "sh", "-c", "echo \"x\"", NULL };
+static char *const *report_argv = default_argv;
+
 static char *report(struct sc *s, bool json, size_t *len)
 {
 	char *buf = NULL;
-	char *argv[] = { "sh", "-c", "echo \"x\"", NULL };
+	char *const *argv = report_argv;
 	struct uck_run_info ri = { .argv = argv, .pid = 51, .status = 0, .duration = 0.5,
 				   .settle_waited = 1.0, .settle_limit = 3.0,
 				   .snapshot = "iter/ucounts", .hooks = "fexit:inc_rlimit_ucounts",
@@ -725,6 +728,29 @@ static void test_report_text(void **state)
 	assert_non_null(strstr(t, "#       inject_write+0x1d1\n"));
 	assert_non_null(strstr(t, "# dropped: stack_errors=2\n"));
 	assert_non_null(strstr(t, "# exit 1\n"));
+	for (line = t; *line; line = strchr(line, '\n') + 1)
+		assert_true(line[0] == '#' && (line[1] == ' ' || line[1] == '\n'));
+	free(t);
+	sc_free(s);
+}
+
+/* A newline in an argument or a comm (PR_SET_NAME) cannot break the
+ * every-line-starts-with-# contract: control bytes are escaped. */
+static void test_report_text_escapes(void **state)
+{
+	static char *const argv[] = { "sh", "-c", "echo a\necho b\t\x01", NULL };
+	struct sc *s = lost_scenario();
+	size_t len, i;
+	char *t, *line;
+
+	for (i = 0; i < s->r.n; i++)
+		if (s->r.f[i].nstacks)
+			memcpy(s->r.f[i].stacks[0].comm, "evil\n# ok", 10);
+	report_argv = argv;
+	t = report(s, false, &len);
+	report_argv = default_argv;
+	assert_non_null(strstr(t, "# command: sh -c echo a\\necho b\\t\\x01 (pid 51)"));
+	assert_non_null(strstr(t, "(evil\\n# ok)\n"));
 	for (line = t; *line; line = strchr(line, '\n') + 1)
 		assert_true(line[0] == '#' && (line[1] == ' ' || line[1] == '\n'));
 	free(t);
@@ -838,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_inventory_full),
 		cmocka_unit_test(test_incomplete_snapshot),
 		cmocka_unit_test(test_report_text),
+		cmocka_unit_test(test_report_text_escapes),
 		cmocka_unit_test(test_report_json),
 		cmocka_unit_test(test_check_opts),
 	};
