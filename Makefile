@@ -14,7 +14,7 @@ UCT_OUT := $(OUT)
 export UCT_OUT
 VMLINUX := $(CACHE_DIR)/kbuild/vmlinux
 
-.PHONY: help deps kernel selftests modules tools initramfs guest run shell test bench check-patches clean distclean
+.PHONY: help deps kernel selftests modules tools initramfs guest run shell test bench check-patches check-series clean distclean
 
 help:
 	@echo 'make run         boot the guest into the live ucounttop demo (builds everything first)'
@@ -24,6 +24,7 @@ help:
 	@echo 'make kernel      extract, patch, configure and build the guest kernel'
 	@echo 'make guest       kernel + selftests + tools + initramfs'
 	@echo 'make check-patches  checkpatch --strict every patch in patches/series'
+	@echo 'make check-series   build every prefix of the series, W=1 on touched files (slow)'
 	@echo 'make clean       remove userspace outputs ($(OUT))'
 	@echo 'make distclean   remove the whole cache ($(CACHE_DIR))'
 	@echo 'guest/run --help run any command inside the guest'
@@ -64,6 +65,10 @@ bench: guest
 
 check-patches: kernel
 	@tests/host/checkpatch.sh
+
+# Not part of `make test`: a kernel build per prefix of the series.
+check-series: deps
+	@guest/check-series.sh
 
 clean:
 	rm -rf $(OUT)
