@@ -1,6 +1,6 @@
 #!/bin/bash
 # guest/run must pass the command's exit status through and must never read
-# a panicked, hung or silent guest as success. TAP; boots the guest 7 times
+# a panicked, hung or silent guest as success. TAP; boots the guest 6 times
 # (~3 s each under TCG).
 set -uo pipefail
 run=$(dirname "$0")/../../guest/run
