@@ -92,44 +92,37 @@ char *uct_fmt_signed(char *buf, size_t len, long long v)
 	return buf;
 }
 
+/*
+ * s as printable ASCII: C escapes for text (\xNN), JSON ones (\u00NN, \")
+ * inside a JSON string. A comm is arbitrary bytes: either way the output
+ * stays on one line and valid ASCII.
+ */
+static void put_escaped(FILE *f, const unsigned char *p, size_t max, bool json)
+{
+	for (; *p && max; p++, max--) {
+		if (*p == '\\' || (json && *p == '"'))
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\r')
+			fputs("\\r", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, json ? "\\u%04x" : "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
 void uct_text_str(FILE *f, const char *s, size_t max)
 {
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p && max; p++, max--) {
-		switch (*p) {
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (*p < 0x20 || *p >= 0x7f)
-				fprintf(f, "\\x%02x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
+	put_escaped(f, (const unsigned char *)s, max, false);
 }
 
 void uct_json_str(FILE *f, const char *s)
 {
-	const unsigned char *p;
-
 	fputc('"', f);
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			/* comm is arbitrary bytes: keep JSON valid UTF-8/ASCII */
-			if (*p < 0x20 || *p >= 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
+	put_escaped(f, (const unsigned char *)s, (size_t)-1, true);
 	fputc('"', f);
 }
