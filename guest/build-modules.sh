@@ -17,6 +17,13 @@ if [ "$(cat "$build/.sources.sha256" 2>/dev/null)" != "$src_sum" ]; then
 	cp "$UCT_ROOT"/guest/fault/uct_fault.c "$UCT_ROOT"/guest/fault/Kbuild "$build/"
 	echo "$src_sum" > "$build/.sources.sha256"
 fi
+# An external module is not relinked when the kernel changes (kbuild makes
+# vmlinux a prerequisite of in-tree modules only), but its BTF is split
+# against vmlinux's: built against another vmlinux it fails to load
+# ("failed to validate module BTF"). Relink it when the kernel is newer.
+if [ "$KOUT/vmlinux" -nt "$build/uct_fault.ko" ]; then
+	rm -f "$build/uct_fault.ko"
+fi
 make -C "$KSRC" O="$KOUT" M="$build" CC="ccache gcc" modules \
 	> "$LOGDIR/modules.log" 2>&1 || {
 	tail -n 30 "$LOGDIR/modules.log" >&2
