@@ -8,16 +8,19 @@
  *
  * Graceful degradation (which program runs depends on the kernel):
  *   snapshot   iter/ucounts (our series) -> every live struct ucounts, or
- *              iter/task (any 6.1 kernel) -> ucounts reachable from a live
+ *              iter/task (any kernel) -> ucounts reachable from a live
  *              task's cred, walking cred->ucounts->ns->ucounts to the root.
- *   exceeded   fexit/is_rlimit_overlimit (stock, NPROC checks) and
- *              tp_btf/ucounts_rlimit_exceeded (our series, all types).
- *   lifetime   tp_btf/ucounts_alloc, ucounts_free (our series; trace and
- *              --events only).
- *   events     (--events, trace, check) tp_btf/ucounts_rlimit_charge and
+ *   refusals   tp_btf/ucounts_rlimit_refused (our series, all types,
+ *              exact); else fexit/ucounts_overlimit or is_rlimit_overlimit
+ *              (NPROC checks only).
+ *   lifetime   tp_btf/ucounts_free (our series): a freed ucounts' stats
+ *              entry is deleted, so a new object never inherits it;
+ *              tp_btf/ucounts_alloc for trace.
+ *   events     (--events, trace) tp_btf/ucounts_rlimit_charge and
  *              _uncharge (series) or fentry/fexit on the four charge
  *              functions (stock); tp_btf/signal_generate for SIGPENDING
  *              refusals.
+ * The BPF code shared by both objects is in ucounts_core.bpf.h.
  */
 #ifndef UCOUNTTOP_H
 #define UCOUNTTOP_H
@@ -41,12 +44,15 @@
 #define UCT_REC_ITER	0x4	/* found by iter/ucounts (complete set) */
 
 /*
- * One struct ucounts in a snapshot. Identity is (ns_inum, uid): the kernel
- * hashes ucounts by (ns, uid), so at most one is live per pair. The parent
- * is ns->ucounts, the creator's ucounts in the parent namespace, i.e.
+ * One struct ucounts in a snapshot. At most one is live per (ns_inum, uid)
+ * (the kernel hashes them by (ns, uid)), but both an inode number and an
+ * address are reused once freed: id is the object's address, which with
+ * (ns_inum, uid) names one object while it lives. The parent is
+ * ns->ucounts, the creator's ucounts in the parent namespace, i.e.
  * (parent_ns_inum, parent_uid) == (ns->parent, ns->owner) in practice.
  */
 struct uct_rec {
+	__u64 id;		/* struct ucounts address */
 	__u32 ns_inum;
 	__u32 uid;		/* global kuid */
 	__u32 parent_ns_inum;	/* 0 for the root */
@@ -59,15 +65,20 @@ struct uct_rec {
 	__s64 ns_max[UCT_NTYPES];	/* ns->rlimit_max[] */
 };
 
-/* Key of the per-(ns, uid) statistics map. */
+/* A row by name: (namespace inode, uid). */
 struct uct_key {
 	__u32 ns_inum;
 	__u32 uid;
 };
 
 /*
- * Statistics since attach, per (ns, uid). Counters are updated with
- * atomic adds from any CPU; the user side only reads them.
+ * Statistics since attach, per struct ucounts: the stats map's key is the
+ * object's address (uct_rec.id), and the entry is deleted when the kernel
+ * frees the object (tracepoint ucounts_free), so a new container whose
+ * namespace reuses an inode or whose ucounts reuses an address starts from
+ * zero. ns_inum and uid say which object the entry was made for: user space
+ * joins an entry to a record only when all three match. Counters are
+ * updated with atomic adds from any CPU; the user side only reads them.
  */
 struct uct_stat {
 	__u64 charges[UCT_NTYPES];	/* charge calls (events mode) */
@@ -79,10 +90,10 @@ struct uct_stat {
 	__s64 last_value[UCT_NTYPES];	/* leaf value after the last event */
 	__u64 first_seen_ns;		/* bpf_ktime_get_boot_ns() */
 	__u64 last_seen_ns;
+	__u32 ns_inum;			/* the object this entry counts */
+	__u32 uid;
 	__u32 last_pid;			/* last charging/uncharging tgid */
-	__u32 frees;			/* ucounts_free seen (series, --events) */
 	__u32 level;
-	__u32 pad;
 	char last_comm[UCT_COMM_LEN];
 };
 
@@ -90,7 +101,7 @@ struct uct_stat {
 #define UCT_EV_CHARGE	1
 #define UCT_EV_UNCHARGE	2
 #define UCT_EV_DENIED	3	/* refused charge (caller- or level-limit) */
-#define UCT_EV_EXCEEDED	4	/* a limit check found a level over its max */
+/* 4: unused (was a v1 "exceeded" event) */
 #define UCT_EV_ALLOC	5
 #define UCT_EV_FREE	6
 
@@ -114,7 +125,11 @@ struct uct_event {
 	__u64 stack[UCT_MAX_STACK];
 };
 
-/* Indexes into the counters[] array in .bss (see ucounttop.bpf.c). */
+/*
+ * Indexes into the counters[] array in .bss (see ucounttop.bpf.c). The
+ * check object keeps SEEN_FULL and CHAIN_CUT at the same indexes: the
+ * shared snapshot code (ucounts_core.bpf.h) counts them.
+ */
 #define UCT_CNT_STATS_FULL	0	/* stats map full: update refused */
 #define UCT_CNT_RB_DROPS	1	/* ring buffer full: event dropped */
 #define UCT_CNT_SEEN_FULL	2	/* dedup map full (snapshot still ok) */

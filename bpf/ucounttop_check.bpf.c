@@ -2,8 +2,8 @@
 /*
  * ucounttop_check.bpf.c - BPF side of `ucounttop check`.
  *
- * Every charge and uncharge goes through four kernel functions on any
- * 5.14+ kernel; check hooks them with fentry/fexit (the same programs on
+ * Every charge and uncharge goes through four kernel functions; check
+ * hooks them with fentry/fexit (the same programs on
  * the stock kernel and on ours, so one set of semantics to test), plus:
  * fexit is_rlimit_overlimit (what the kernel decided about NPROC), the
  * ucounts_free tracepoint when our series provides it (class c), and the
@@ -17,35 +17,18 @@
 #include <bpf/bpf_core_read.h>
 #include "ucounttop_check.h"
 
-#define LONG_MAX_	0x7fffffffffffffffLL
-#define RLIM_INF_	(~0UL)
-#define RLIMIT_NPROC_		6
-#define RLIMIT_MEMLOCK_		8
-#define RLIMIT_SIGPENDING_	11
-#define RLIMIT_MSGQUEUE_	12
-#define CAP_IPC_LOCK_		14
-#define CAP_SYS_ADMIN_		21
-#define CAP_SYS_RESOURCE_	24
 #define PF_KTHREAD_		0x00200000
 #define SIGQUEUE_PREALLOC_	1
 #define MQ_PRIO_MAX_		32768
 #define S_IFMT_			00170000
 #define S_IFREG_		0100000
-#define S_IFDIR_		0040000
 #define MAX_ERRNO_		4095
 
-struct bpf_iter__ucounts___uck {
-	struct bpf_iter_meta *meta;
-	struct ucounts *ucounts;
-} __attribute__((preserve_access_index));
-
 /* --- configuration ------------------------------------------------------ */
-const volatile __u32 page_shift = 12;
 const volatile __u32 sig_walk_max = 65536;	/* signals walked per list */
 
 /* --- state ---------------------------------------------------------------- */
 __u64 counters[UCK_NCOUNTERS] = {};
-__u64 snap_gen = 0;
 __u64 obj_seq = 0;
 struct uck_agg zero_agg = {};
 struct uck_fifo zero_fifo = {};
@@ -165,114 +148,15 @@ struct {
 	__type(value, __u64);
 } inv SEC(".maps");
 
-/* iter/task snapshot dedup: ucounts pointer -> snap_gen */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u64);
-	__type(value, __u64);
-} seen SEC(".maps");
+#include "ucounts_core.bpf.h"
 
 /* --- helpers -------------------------------------------------------------- */
-
-static __always_inline void count(int idx)
-{
-	__sync_fetch_and_add(&counters[idx], 1);
-}
-
-/* Array index the verifier keeps bounded even after a spill. */
-static __always_inline __u64 tidx(__u32 type)
-{
-	__u64 t = type;
-
-	asm volatile("%0 &= 3" : "+r"(t));
-	return t;
-}
-
-static __always_inline void uc_key(struct ucounts *uc, struct uct_key *k)
-{
-	k->ns_inum = BPF_CORE_READ(uc, ns, ns.inum);
-	k->uid = BPF_CORE_READ(uc, uid.val);
-}
-
-static __always_inline long uc_value(struct ucounts *uc, __u32 type)
-{
-	long v = 0;
-
-	bpf_probe_read_kernel(&v, sizeof(v), (void *)uc +
-			      bpf_core_field_offset(struct ucounts, rlimit) +
-			      tidx(type) * sizeof(atomic_long_t));
-	return v;
-}
-
-static __always_inline long ns_max(struct user_namespace *ns, __u32 type)
-{
-	long v = 0;
-
-	bpf_probe_read_kernel(&v, sizeof(v), (void *)ns +
-			      bpf_core_field_offset(struct user_namespace, rlimit_max) +
-			      tidx(type) * sizeof(long));
-	return v;
-}
-
-static __always_inline __u32 cur_pid(void)
-{
-	return bpf_get_current_pid_tgid() >> 32;
-}
-
-static __always_inline __u32 cur_tid(void)
-{
-	return (__u32)bpf_get_current_pid_tgid();
-}
-
-static __always_inline long cur_rlimit(int res)
-{
-	struct task_struct *t = (void *)bpf_get_current_task();
-	unsigned long v = BPF_CORE_READ(t, signal, rlim[res].rlim_cur);
-
-	return v > LONG_MAX_ ? LONG_MAX_ : (long)v;
-}
-
-/* The limit the caller compares the leaf with, or LONG_MAX when the leaf
- * is not checked by the current task (SIGPENDING: the target's rlimit). */
-static __always_inline long leaf_limit(__u32 type)
-{
-	unsigned long v;
-	struct task_struct *t;
-
-	switch (type) {
-	case UCT_NPROC:
-		return cur_rlimit(RLIMIT_NPROC_);
-	case UCT_MSGQUEUE:
-		return cur_rlimit(RLIMIT_MSGQUEUE_);
-	case UCT_MEMLOCK:
-		t = (void *)bpf_get_current_task();
-		v = BPF_CORE_READ(t, signal, rlim[RLIMIT_MEMLOCK_].rlim_cur);
-		if (v == RLIM_INF_)
-			return LONG_MAX_;
-		return (long)(v >> page_shift);
-	default:
-		return LONG_MAX_;
-	}
-}
-
-/* capable(cap): the capability in the initial user namespace. */
-static __always_inline bool cur_capable(int cap)
-{
-	struct task_struct *t = (void *)bpf_get_current_task();
-	const struct cred *c = BPF_CORE_READ(t, cred);
-	__u64 caps = 0;
-
-	/* kernel_cap_t: u32 cap[2] on 6.1, u64 val later; same bytes */
-	bpf_core_read(&caps, sizeof(caps), &c->cap_effective);
-	return BPF_CORE_READ(c, user_ns, level) == 0 && (caps & (1ULL << cap));
-}
 
 /* The kernel lets these callers go over the limit of this type. */
 static __always_inline bool exempt(struct ucounts *uc, __u32 type)
 {
 	if (type == UCT_NPROC)	/* copy_process(): INIT_USER, or capable */
-		return BPF_CORE_READ(uc, uid.val) == 0 || cur_capable(CAP_SYS_RESOURCE_) ||
+		return uc_uid(uc) == 0 || cur_capable(CAP_SYS_RESOURCE_) ||
 		       cur_capable(CAP_SYS_ADMIN_);
 	if (type == UCT_MEMLOCK)	/* user_shm_lock() */
 		return cur_capable(CAP_IPC_LOCK_);
@@ -390,65 +274,42 @@ static __always_inline bool fifo_pop(struct uct_key *k, __u32 type, long amount)
 	return true;	/* contended: assume paired rather than invent a finding */
 }
 
-/* Result of a walk up the chain. */
-struct walk {
-	long leaf_value;
-	long value;		/* first level over its limit: its counter */
-	long limit;		/* ... and that limit */
-	__u32 at_ns, at_uid;
-	__s32 at_level;		/* -1: nothing over */
-};
-
 #define W_TALLY	0x1	/* add delta to every level's tally */
 #define W_NEG	0x2	/* record levels below zero (after adding adj) */
-#define W_OVER	0x4	/* find the first level over its limit */
 
-/*
- * Walk uc and its ancestors as the charge functions do. The leaf is
- * compared with lim0 (the caller's rlimit), every level above with the
- * rlimit_max of the namespace below it.
- */
+/* Walk uc and its ancestors: tally delta at every level, and/or record
+ * the levels the change left below zero (adj: what fentry has yet to see
+ * subtracted). */
 static __always_inline void walk(struct ucounts *uc, __u32 type, long delta, long adj,
-				 long lim0, __u32 flags, __s32 sid, struct walk *w)
+				 __u32 flags, __s32 sid)
 {
-	long max = lim0, v;
 	struct user_namespace *ns;
 	struct ucounts *up;
 	struct uct_key k;
+	long v;
 	int i;
 
-	w->at_level = -1;
-	w->leaf_value = 0;
 	for (i = 0; i < UCT_MAX_LEVELS; i++) {
 		if (!uc)
 			return;
 		ns = BPF_CORE_READ(uc, ns);
 		up = BPF_CORE_READ(ns, ucounts);
-		k.ns_inum = BPF_CORE_READ(ns, ns.inum);
-		k.uid = BPF_CORE_READ(uc, uid.val);
+		uc_key(uc, &k);
 		if (flags & W_TALLY)
 			tally_add(&k, type, delta, ns, up);
-		v = uc_value(uc, type) + adj;
-		if (i == 0)
-			w->leaf_value = v;
-		if ((flags & W_NEG) && v < 0)
-			agg_add(&k, type, UCK_K_NEGATIVE, sid, 1, v);
-		if ((flags & W_OVER) && w->at_level < 0 && (v < 0 || v > max)) {
-			w->at_level = BPF_CORE_READ(ns, level);
-			w->at_ns = k.ns_inum;
-			w->at_uid = k.uid;
-			w->value = v;
-			w->limit = max;
+		if (flags & W_NEG) {
+			v = uc_value(uc, type) + adj;
+			if (v < 0)
+				agg_add(&k, type, UCK_K_NEGATIVE, sid, 1, v);
 		}
-		max = ns_max(ns, type);
 		uc = up;
 	}
 	if (uc)
-		count(UCK_CNT_CHAIN_CUT);
+		count(UCT_CNT_CHAIN_CUT);
 }
 
 static __always_inline void over_record(struct uct_key *k, __u32 type, __u32 flags, __s32 sid,
-					__s32 sid2, long amount, struct walk *w,
+					__s32 sid2, long amount, struct over_at *w,
 					__u32 pid, const char *comm)
 {
 	struct uck_over_key ok = { .ns_inum = k->ns_inum, .uid = k->uid, .type = type,
@@ -467,9 +328,9 @@ static __always_inline void over_record(struct uct_key *k, __u32 type, __u32 fla
 	__sync_fetch_and_add(&o->total, amount);
 	o->value = w->value;
 	o->limit = w->limit;
-	o->at_ns = w->at_ns;
-	o->at_uid = w->at_uid;
-	o->at_level = w->at_level;
+	o->at_ns = w->ns_inum;
+	o->at_uid = w->uid;
+	o->at_level = w->level;
 	o->stack2 = sid2;
 	o->pid = pid;
 	if (comm)
@@ -482,8 +343,8 @@ static __always_inline void over_record(struct uct_key *k, __u32 type, __u32 fla
 static __always_inline void pend_finish(__u32 tid, struct uck_pend *p, __u32 more)
 {
 	struct uct_key k = { .ns_inum = p->ns_inum, .uid = p->uid };
-	struct walk w = { .value = p->value, .limit = p->limit, .at_ns = p->at_ns,
-			  .at_uid = p->at_uid, .at_level = p->at_level };
+	struct over_at w = { .value = p->value, .limit = p->limit, .ns_inum = p->at_ns,
+			     .uid = p->at_uid, .level = p->at_level };
 
 	over_record(&k, p->type, p->flags | more, p->stack_id, -1, p->amount, &w, p->pid,
 		    p->comm);
@@ -497,9 +358,8 @@ static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type,
 	__u32 tid = cur_tid();
 	struct uck_pend *p, np = {};
 	struct uct_key k;
-	struct walk w;
+	struct over_at w;
 	__s32 sid;
-	long lim0;
 
 	if (type >= UCT_NTYPES || !uc)
 		return;
@@ -511,16 +371,17 @@ static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type,
 	if (p)
 		pend_finish(tid, p, 0);
 
-	lim0 = leaf_limit(type);
-	walk(uc, type, amount, 0, check_levels ? lim0 : LONG_MAX_,
-	     W_TALLY | (check_levels ? W_OVER : 0), sid, &w);
+	walk(uc, type, amount, 0, W_TALLY, sid);
 	agg_add(&k, type, UCK_K_CHARGE, sid, amount, 0);
 	fifo_push(&k, type, amount, sid);
-	if (w.at_level < 0)
+	if (!check_levels)
+		return;
+	first_over(uc, type, leaf_limit(type), 0, &w);
+	if (w.level < 0)
 		return;
 
 	np.flags = kernel_over ? UCK_E_KERNEL_OVER : 0;
-	if (w.at_ns != k.ns_inum || w.at_uid != k.uid)
+	if (w.ns_inum != k.ns_inum || w.uid != k.uid)
 		np.flags |= UCK_E_LEVEL;
 	if (exempt(uc, type))
 		np.flags |= UCK_E_EXEMPT;
@@ -539,9 +400,9 @@ static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type,
 	np.amount = amount;
 	np.value = w.value;
 	np.limit = w.limit;
-	np.at_ns = w.at_ns;
-	np.at_uid = w.at_uid;
-	np.at_level = w.at_level;
+	np.at_ns = w.ns_inum;
+	np.at_uid = w.uid;
+	np.at_level = w.level;
 	np.stack_id = sid;
 	np.pid = cur_pid();
 	bpf_get_current_comm(np.comm, sizeof(np.comm));
@@ -557,7 +418,6 @@ static __always_inline void on_uncharge(void *ctx, struct ucounts *uc, __u32 typ
 	__u32 tid = cur_tid();
 	struct uck_pend *p;
 	struct uct_key k;
-	struct walk w;
 	__s32 sid;
 
 	if (type >= UCT_NTYPES || !uc)
@@ -565,7 +425,7 @@ static __always_inline void on_uncharge(void *ctx, struct ucounts *uc, __u32 typ
 	count(UCK_CNT_EVENTS);
 	sid = stack_id(ctx);
 	uc_key(uc, &k);
-	walk(uc, type, -amount, adj, LONG_MAX_, W_TALLY | W_NEG, sid, &w);
+	walk(uc, type, -amount, adj, W_TALLY | W_NEG, sid);
 	agg_add(&k, type, UCK_K_UNCHARGE, sid, amount, 0);
 	if (!fifo_pop(&k, type, amount))
 		agg_add(&k, type, UCK_K_UNMATCHED, sid, amount, 0);
@@ -579,7 +439,7 @@ static __always_inline void on_uncharge(void *ctx, struct ucounts *uc, __u32 typ
 SEC("fexit/inc_rlimit_ucounts")
 int BPF_PROG(ck_inc, struct ucounts *uc, enum rlimit_type type, long v, long ret)
 {
-	on_charge(ctx, uc, type, v, ret == LONG_MAX_, true);
+	on_charge(ctx, uc, type, v, ret == UCT_LONG_MAX, true);
 	return 0;
 }
 
@@ -629,7 +489,7 @@ static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlim
 	__u32 tid = cur_tid();
 	struct uck_pend *p;
 	struct uct_key k;
-	struct walk w;
+	struct over_at w;
 	__u32 flags;
 	__s32 sid, sid2 = -1;
 	long amount = 0;
@@ -650,12 +510,12 @@ static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlim
 		return 0;
 	/* the kernel said "within": is every level really within? The leaf
 	 * against the caller's actual rlimit, not the argument. */
-	walk(uc, type, 0, 0, leaf_limit(type), W_OVER, -1, &w);
-	if (w.at_level < 0)
+	first_over(uc, type, leaf_limit(type), 0, &w);
+	if (w.level < 0)
 		return 0;
 	uc_key(uc, &k);
 	flags = UCK_E_CHECKED | UCK_E_SAID_WITHIN;
-	if (w.at_ns != k.ns_inum || w.at_uid != k.uid)
+	if (w.ns_inum != k.ns_inum || w.uid != k.uid)
 		flags |= UCK_E_LEVEL;
 	if (exempt(uc, type))
 		flags |= UCK_E_EXEMPT;
@@ -920,90 +780,36 @@ int BPF_PROG(ck_shm_evict, struct inode *inode)
 
 /* ---- snapshots ----------------------------------------------------------------- */
 
-static __always_inline void fill_rec(struct uck_rec *r, struct ucounts *uc, __u32 flags)
+/* A record with the tally of its level: the tally is read first, so an
+ * event in between shows as a tally ahead of the value, which the capture's
+ * event counter check catches. */
+static __always_inline void snap_write(struct seq_file *seq, struct ucounts *uc, __u32 flags)
 {
-	struct user_namespace *ns = BPF_CORE_READ(uc, ns);
-	struct ucounts *parent = BPF_CORE_READ(ns, ucounts);
+	struct uck_rec rec;
 	struct uck_tally *t;
 	struct uct_key k;
 
-	__builtin_memset(r, 0, sizeof(*r));
-	r->ns_inum = BPF_CORE_READ(ns, ns.inum);
-	r->uid = BPF_CORE_READ(uc, uid.val);
-	r->level = BPF_CORE_READ(ns, level);
-	r->owner_uid = BPF_CORE_READ(ns, owner.val);
-	bpf_core_read(&r->refcount, sizeof(r->refcount), &uc->count);
-	r->flags = flags;
-	if (parent) {
-		r->parent_ns_inum = BPF_CORE_READ(parent, ns, ns.inum);
-		r->parent_uid = BPF_CORE_READ(parent, uid.val);
-	} else {
-		r->flags |= UCT_REC_ROOT;
-	}
-	/* tally first: an event in between shows as a tally ahead of the
-	 * value, which the capture's event counter check catches */
-	k.ns_inum = r->ns_inum;
-	k.uid = r->uid;
+	uc_key(uc, &k);
 	t = bpf_map_lookup_elem(&tally, &k);
 	if (t)
-		__builtin_memcpy(r->tally, t->net, sizeof(r->tally));
-	bpf_core_read(r->value, sizeof(r->value), &uc->rlimit);
-	bpf_core_read(r->ns_max, sizeof(r->ns_max), &ns->rlimit_max);
+		__builtin_memcpy(rec.tally, t->net, sizeof(rec.tally));
+	else
+		__builtin_memset(rec.tally, 0, sizeof(rec.tally));
+	fill_rec(&rec.r, uc, flags);
+	bpf_seq_write(seq, &rec, sizeof(rec));
 }
 
 SEC("iter/ucounts")
-int ck_snap_ucounts(struct bpf_iter__ucounts___uck *ctx)
+int ck_snap_ucounts(struct bpf_iter__ucounts___uct *ctx)
 {
-	struct seq_file *seq = ctx->meta->seq;
-	struct ucounts *uc = ctx->ucounts;
-	struct uck_rec rec;
-
-	if (!uc)
-		return 0;
-	fill_rec(&rec, uc, UCT_REC_ITER);
-	bpf_seq_write(seq, &rec, sizeof(rec));
-	return 0;
-}
-
-static __always_inline void emit_chain(struct seq_file *seq, struct ucounts *uc, __u64 gen)
-{
-	struct uck_rec rec;
-	int i;
-
-	for (i = 0; i < UCT_MAX_LEVELS; i++) {
-		__u64 key = (__u64)uc;
-		__u64 *g;
-
-		if (!uc)
-			return;
-		g = bpf_map_lookup_elem(&seen, &key);
-		if (g && *g == gen)
-			return;
-		if (bpf_map_update_elem(&seen, &key, &gen, BPF_ANY))
-			count(UCK_CNT_SEEN_FULL);
-		fill_rec(&rec, uc, UCT_REC_TASK);
-		bpf_seq_write(seq, &rec, sizeof(rec));
-		uc = BPF_CORE_READ(uc, ns, ucounts);
-	}
+	return snap_ucounts_body(ctx);
 }
 
 /* Stock kernels: the ucounts reachable from live tasks' creds. */
 SEC("iter/task")
 int ck_snap_task(struct bpf_iter__task *ctx)
 {
-	struct seq_file *seq = ctx->meta->seq;
-	struct task_struct *task = ctx->task;
-	struct ucounts *real, *subj;
-	__u64 gen = snap_gen;
-
-	if (!task)
-		return 0;
-	real = BPF_CORE_READ(task, real_cred, ucounts);
-	subj = BPF_CORE_READ(task, cred, ucounts);
-	emit_chain(seq, real, gen);
-	if (subj != real)
-		emit_chain(seq, subj, gen);
-	return 0;
+	return snap_task_body(ctx);
 }
 
 /* ---- inventory: what explains NPROC and SIGPENDING --------------------------------- */
@@ -1013,8 +819,8 @@ static __always_inline void inv_add(struct ucounts *uc, __u32 kind)
 	struct uck_inv_key ik = { .kind = kind };
 	__u64 one = 1, *n;
 
-	ik.ns_inum = BPF_CORE_READ(uc, ns, ns.inum);
-	ik.uid = BPF_CORE_READ(uc, uid.val);
+	ik.ns_inum = uc_ns_inum(uc);
+	ik.uid = uc_uid(uc);
 	n = bpf_map_lookup_elem(&inv, &ik);
 	if (n) {
 		__sync_fetch_and_add(n, 1);

@@ -40,16 +40,7 @@
 /* Snapshot record: one struct ucounts with the event tally of its level
  * read at the same moment. */
 struct uck_rec {
-	__u32 ns_inum;
-	__u32 uid;		/* global kuid */
-	__u32 parent_ns_inum;	/* 0 for the init namespace */
-	__u32 parent_uid;
-	__u32 level;
-	__u32 owner_uid;
-	__u32 refcount;
-	__u32 flags;		/* UCT_REC_* */
-	__s64 value[UCT_NTYPES];
-	__s64 ns_max[UCT_NTYPES];
+	struct uct_rec r;		/* the live view's record */
 	__s64 tally[UCT_NTYPES];	/* net charged at this level since attach */
 };
 
@@ -228,21 +219,22 @@ struct uck_inv_key {
 	__u32 pad;
 };
 
-/* counters[] in .bss */
+/* counters[] in .bss; SEEN_FULL and CHAIN_CUT are the shared snapshot
+ * code's, at the live view's indexes (ucounttop.h) */
 #define UCK_CNT_EVENTS		0	/* charge/uncharge/free events */
 #define UCK_CNT_AGG_FULL	1
-#define UCK_CNT_FIFO_FULL	2
-#define UCK_CNT_ITEM_FULL	3
-#define UCK_CNT_TALLY_FULL	4
-#define UCK_CNT_STACK_ERR	5	/* no stack id (collision or full) */
-#define UCK_CNT_OVER_FULL	6
-#define UCK_CNT_PEND_FULL	7
-#define UCK_CNT_FREE_FULL	8
-#define UCK_CNT_OBJ_FULL	9
-#define UCK_CNT_INV_FULL	10
-#define UCK_CNT_INV_TRUNC	11	/* a signal list longer than walked */
-#define UCK_CNT_CHAIN_CUT	12
-#define UCK_CNT_SEEN_FULL	13
+#define UCK_CNT_SEEN_FULL	UCT_CNT_SEEN_FULL
+#define UCK_CNT_CHAIN_CUT	UCT_CNT_CHAIN_CUT
+#define UCK_CNT_FIFO_FULL	4
+#define UCK_CNT_ITEM_FULL	5
+#define UCK_CNT_TALLY_FULL	6
+#define UCK_CNT_STACK_ERR	7	/* no stack id (collision or full) */
+#define UCK_CNT_OVER_FULL	8
+#define UCK_CNT_PEND_FULL	9
+#define UCK_CNT_FREE_FULL	10
+#define UCK_CNT_OBJ_FULL	11
+#define UCK_CNT_INV_FULL	12
+#define UCK_CNT_INV_TRUNC	13	/* a signal list longer than walked */
 #define UCK_CNT_FREES		14	/* every ucounts_free */
 #define UCK_CNT_SHM_GONE	15	/* locked shmem inode evicted */
 #define UCK_NCOUNTERS		16

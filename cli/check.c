@@ -23,16 +23,21 @@
 #include "check_report.h"
 #include "ksyms.h"
 #include "loader.h"
+#include "mapdump.h"
 #include "ucounttop_check.skel.h"
 
-#define QUIET_S		1.0	/* settle: stop after this long without events */
+#define QUIET_S		1.0
+#define C_COUNT_MAX	24	/* programs in ucounttop_check.bpf.c, at most */	/* settle: stop after this long without events */
 #define POLL_S		0.1
 
 struct ck {
 	struct ucounttop_check_bpf *skel;
 	struct uct_features feat;
 	bool have_mq, have_shm, have_free, have_overlimit, complete;
-	char hooks[512];
+	struct uct_prog progs[C_COUNT_MAX];
+	size_t nprogs;
+	char hooks[1024];
+	char degraded[1024];		/* hooks dropped, and what it costs */
 	struct bpf_link *snap_link, *inv_link;
 	struct uct_ksyms *ksyms;
 	bool ksyms_tried;
@@ -42,13 +47,6 @@ struct ck {
 	char *snap_buf;
 	size_t snap_cap;
 };
-
-static bool verbose;
-
-static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return verbose ? vfprintf(stderr, fmt, ap) : 0;
-}
 
 static double now_s(void)
 {
@@ -68,104 +66,91 @@ static void sleep_s(double s)
 
 /* ---- loading --------------------------------------------------------------------- */
 
-static int probe_more(struct ck *c, char *msg, size_t len)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-
-	if (!btf) {
-		snprintf(msg, len, "cannot load the kernel's BTF: %s", strerror(errno));
-		return UCT_EXIT_KERNEL;
-	}
-#define HAS(n) (btf__find_by_name_kind(btf, n, BTF_KIND_FUNC) >= 0)
-	c->have_mq = HAS("mqueue_get_inode") && HAS("mqueue_evict_inode");
-	c->have_shm = HAS("shmem_lock") && HAS("user_shm_lock") && HAS("user_shm_unlock") &&
-		      HAS("shmem_evict_inode");
-#undef HAS
-	btf__free(btf);
-	return 0;
-}
-
-struct slot {
-	struct bpf_program *prog;
-	struct bpf_link **link;
-	const char *what;
-	bool load;
+enum {
+	C_INC, C_DEC, C_INC_GET, C_DEC_PUT, C_OVERLIMIT, C_UCOUNTS_OVERLIMIT, C_FREE, C_MQ_NEW,
+	C_MQ_EVICT, C_SHM_LOCK_IN, C_SHM_LOCK_OUT, C_USER_SHM_LOCK, C_USER_SHM_UNLOCK,
+	C_SHM_EVICT, C_SNAP_UCOUNTS, C_SNAP_TASK, C_INVENTORY, C_COUNT
 };
 
-static size_t slots(struct ck *c, struct slot *out)
+/* Every program of ucounttop_check.bpf.c, chosen for this kernel. */
+static void prog_table(struct ck *c)
 {
 	struct ucounttop_check_bpf *s = c->skel;
 	const struct uct_features *f = &c->feat;
-	struct slot all[] = {
-		{ s->progs.ck_inc, &s->links.ck_inc, "fexit:inc_rlimit_ucounts", true },
-		{ s->progs.ck_dec, &s->links.ck_dec, "fexit:dec_rlimit_ucounts", true },
-		{ s->progs.ck_inc_get, &s->links.ck_inc_get, "fexit:inc_rlimit_get_ucounts", true },
-		{ s->progs.ck_dec_put, &s->links.ck_dec_put, "fentry:dec_rlimit_put_ucounts", true },
-		{ s->progs.ck_overlimit, &s->links.ck_overlimit, "fexit:is_rlimit_overlimit",
-		  c->have_overlimit && !f->fn_ucounts_overlimit },
-		{ s->progs.ck_ucounts_overlimit, &s->links.ck_ucounts_overlimit,
-		  "fexit:ucounts_overlimit", c->have_overlimit && f->fn_ucounts_overlimit },
-		{ s->progs.ck_free, &s->links.ck_free, "tp:ucounts_free", c->have_free },
-		{ s->progs.ck_mq_new, &s->links.ck_mq_new, "fexit:mqueue_get_inode", c->have_mq },
-		{ s->progs.ck_mq_evict, &s->links.ck_mq_evict, "fentry:mqueue_evict_inode",
-		  c->have_mq },
-		{ s->progs.ck_shm_lock_in, &s->links.ck_shm_lock_in, "fentry:shmem_lock",
-		  c->have_shm },
-		{ s->progs.ck_shm_lock_out, &s->links.ck_shm_lock_out, "fexit:shmem_lock",
-		  c->have_shm },
-		{ s->progs.ck_user_shm_lock, &s->links.ck_user_shm_lock, "fexit:user_shm_lock",
-		  c->have_shm },
-		{ s->progs.ck_user_shm_unlock, &s->links.ck_user_shm_unlock,
-		  "fentry:user_shm_unlock", c->have_shm },
-		{ s->progs.ck_shm_evict, &s->links.ck_shm_evict, "fentry:shmem_evict_inode",
-		  c->have_shm },
-		{ s->progs.ck_snap_ucounts, &s->links.ck_snap_ucounts, "iter/ucounts", c->complete },
-		{ s->progs.ck_snap_task, &s->links.ck_snap_task, "iter/task", !c->complete },
-		{ s->progs.ck_inventory, &s->links.ck_inventory, "iter/task(inventory)",
-		  f->iter_task },
-	};
+	struct uct_prog *p = c->progs;
 
-	memcpy(out, all, sizeof(all));
-	return sizeof(all) / sizeof(all[0]);
+#define PROG(i, name, w) (p[i] = (struct uct_prog){ s->progs.name, &s->links.name, (w) })
+	PROG(C_INC, ck_inc, true);
+	PROG(C_DEC, ck_dec, true);
+	PROG(C_INC_GET, ck_inc_get, true);
+	PROG(C_DEC_PUT, ck_dec_put, true);
+	PROG(C_OVERLIMIT, ck_overlimit, f->fn_overlimit && !f->fn_ucounts_overlimit);
+	PROG(C_UCOUNTS_OVERLIMIT, ck_ucounts_overlimit, f->fn_ucounts_overlimit);
+	PROG(C_FREE, ck_free, c->have_free);
+	PROG(C_MQ_NEW, ck_mq_new, f->fn_mqueue);
+	PROG(C_MQ_EVICT, ck_mq_evict, f->fn_mqueue);
+	PROG(C_SHM_LOCK_IN, ck_shm_lock_in, f->fn_shm);
+	PROG(C_SHM_LOCK_OUT, ck_shm_lock_out, f->fn_shm);
+	PROG(C_USER_SHM_LOCK, ck_user_shm_lock, f->fn_shm);
+	PROG(C_USER_SHM_UNLOCK, ck_user_shm_unlock, f->fn_shm);
+	PROG(C_SHM_EVICT, ck_shm_evict, f->fn_shm);
+	PROG(C_SNAP_UCOUNTS, ck_snap_ucounts, c->complete);
+	PROG(C_SNAP_TASK, ck_snap_task, !c->complete);
+	PROG(C_INVENTORY, ck_inventory, true);
+#undef PROG
+	c->nprogs = C_COUNT;
+}
+
+/* What a lost optional hook costs, and what the judge must then not
+ * claim. Called after attaching. */
+static void dropped(struct ck *c)
+{
+	struct uct_prog *p = c->progs;
+
+	c->have_overlimit = p[C_OVERLIMIT].want || p[C_UCOUNTS_OVERLIMIT].want;
+	c->have_free = p[C_FREE].want;
+	c->have_mq = p[C_MQ_NEW].want && p[C_MQ_EVICT].want;
+	c->have_shm = p[C_SHM_LOCK_IN].want && p[C_SHM_LOCK_OUT].want &&
+		      p[C_USER_SHM_LOCK].want && p[C_USER_SHM_UNLOCK].want &&
+		      p[C_SHM_EVICT].want;
 }
 
 static int ck_open(struct ck *c, const struct uct_opts *o, char *msg, size_t len)
 {
-	struct slot sl[32];
+	const struct uct_features *f = &c->feat;
 	unsigned n_small, n_big;
-	size_t n, i;
+	size_t i;
 	int err;
 
-	verbose = o->verbose;
-	libbpf_set_print(print_fn);
+	uct_libbpf_setup(o->verbose);
 	err = uct_probe_features(&c->feat, msg, len);
 	if (err)
 		return err;
-	if (!c->feat.fn_inc || !c->feat.fn_dec || !c->feat.fn_inc_get || !c->feat.fn_dec_put) {
-		snprintf(msg, len, "kernel lacks the per-namespace rlimit functions "
-			 "(inc_rlimit_ucounts and friends are not in its BTF): check needs Linux "
-			 "5.14 or later");
+	if (!f->fn_inc || !f->fn_dec || !f->fn_inc_get || !f->fn_dec_put) {
+		snprintf(msg, len, "the kernel cannot trace the four rlimit charge functions "
+			 "(inc_rlimit_ucounts and friends: %s), which check hooks",
+			 f->refused[0] ? "the verifier refused a tracing program" :
+					 "not in its BTF");
 		return UCT_EXIT_KERNEL;
 	}
-	if (!c->feat.iter_task) {
-		snprintf(msg, len, "kernel lacks the BPF task iterator (Linux 5.8+)");
+	if (!f->iter_task) {
+		snprintf(msg, len, "kernel lacks the BPF task iterator (iter/task)");
 		return UCT_EXIT_KERNEL;
 	}
-	err = probe_more(c, msg, len);
-	if (err)
-		return err;
-	c->have_overlimit = c->feat.fn_overlimit || c->feat.fn_ucounts_overlimit;
-	c->have_free = c->feat.tp_free && !o->no_tracepoints;
-	c->complete = c->feat.iter_ucounts && !o->force_task_iter;
+	c->have_free = f->tp_free && !o->no_tracepoints;
+	c->complete = f->iter_ucounts && !o->force_task_iter;
 
 	c->skel = ucounttop_check_bpf__open();
 	if (!c->skel) {
 		snprintf(msg, len, "cannot open the BPF object: %s", strerror(errno));
 		return UCT_EXIT_TOOL;
 	}
-	n = slots(c, sl);
-	for (i = 0; i < n; i++)
-		bpf_program__set_autoload(sl[i].prog, sl[i].load);
+	prog_table(c);
+	for (i = C_OVERLIMIT; i <= C_SHM_EVICT; i++) {
+		c->progs[i].optional = true;
+		c->progs[i].loss = "what it would show is not judged (see the report's notes)";
+	}
+	uct_progs_autoload(c->progs, c->nprogs);
 	c->skel->rodata->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
 	n_small = o->max_entries > 16384 ? o->max_entries : 16384;
 	n_big = n_small * 4;
@@ -182,28 +167,13 @@ static int ck_open(struct ck *c, const struct uct_opts *o, char *msg, size_t len
 			 o->verbose ? "" : " (run with -v for libbpf's log)");
 		return err == -EPERM ? UCT_EXIT_PRIV : UCT_EXIT_TOOL;
 	}
-	for (i = 0; i < n; i++) {
-		if (!sl[i].load)
-			continue;
-		*sl[i].link = bpf_program__attach(sl[i].prog);
-		if (!*sl[i].link) {
-			err = -errno;
-			snprintf(msg, len, "attaching %s failed: %s", sl[i].what, strerror(-err));
-			return err == -EPERM ? UCT_EXIT_PRIV :
-			       err == -ENOENT || err == -ESRCH ? UCT_EXIT_KERNEL : UCT_EXIT_TOOL;
-		}
-		if (sl[i].prog == c->skel->progs.ck_snap_ucounts ||
-		    sl[i].prog == c->skel->progs.ck_snap_task) {
-			c->snap_link = *sl[i].link;
-			continue;
-		}
-		if (sl[i].prog == c->skel->progs.ck_inventory) {
-			c->inv_link = *sl[i].link;
-			continue;
-		}
-		snprintf(c->hooks + strlen(c->hooks), sizeof(c->hooks) - strlen(c->hooks), "%s%s",
-			 c->hooks[0] ? "," : "", sl[i].what);
-	}
+	err = uct_progs_attach(c->progs, c->nprogs, c->hooks, sizeof(c->hooks), c->degraded,
+			       sizeof(c->degraded), msg, len);
+	if (err)
+		return err == UCT_EXIT_FAIL ? UCT_EXIT_TOOL : err;
+	dropped(c);
+	c->snap_link = *c->progs[c->complete ? C_SNAP_UCOUNTS : C_SNAP_TASK].link;
+	c->inv_link = *c->progs[C_INVENTORY].link;
 	return 0;
 }
 
@@ -231,38 +201,20 @@ static unsigned long long events_now(struct ck *c)
 	return cnt[UCK_CNT_EVENTS] + cnt[UCK_CNT_FREES];
 }
 
-/* The whole map as an array of elements of esz bytes: key at 0, value
- * at voff. */
+/* The whole map as a new array of elements of esz bytes: key at 0, value
+ * at voff (see mapdump.h). */
 static int dump_map(struct bpf_map *map, size_t voff, size_t esz, void **out, size_t *n)
 {
-	int fd = bpf_map__fd(map);
-	size_t ksz = bpf_map__key_size(map), cap = 0, cnt = 0;
-	char key[64], next[64], *arr = NULL;
-	void *prev = NULL;
+	struct uct_dump d = { .esz = esz, .voff = voff };
+	int err = uct_dump_map(bpf_map__fd(map), &d);
 
-	while (bpf_map_get_next_key(fd, prev, next) == 0) {
-		if (cnt == cap) {
-			char *p;
-
-			cap = cap ? cap * 2 : 256;
-			p = realloc(arr, cap * esz);
-			if (!p) {
-				free(arr);
-				return -ENOMEM;
-			}
-			arr = p;
-		}
-		memset(arr + cnt * esz, 0, esz);
-		if (bpf_map_lookup_elem(fd, next, arr + cnt * esz + voff) == 0) {
-			memcpy(arr + cnt * esz, next, ksz);
-			cnt++;
-		}
-		memcpy(key, next, ksz);
-		prev = key;
+	if (!err) {
+		*out = d.elems;
+		*n = d.n;
+		d.elems = NULL;
 	}
-	*out = arr;
-	*n = cnt;
-	return 0;
+	uct_dump_free(&d);
+	return err;
 }
 
 #define DUMP(c, map, type, arr, n) \
@@ -286,12 +238,15 @@ static void capture_free(struct uck_capture *cap)
 	memset(cap, 0, sizeof(*cap));
 }
 
-/* One capture with no charge, uncharge or free while it was taken. */
+#define CAPTURE_TRIES	50
+
+/* One capture with no charge, uncharge or free while it was taken; after
+ * CAPTURE_TRIES the last one, marked torn. */
 static int capture(struct ck *c, struct uck_capture *cap)
 {
 	int attempt, err;
 
-	for (attempt = 0;; attempt++) {
+	for (attempt = 1;; attempt++) {
 		unsigned long long e0 = events_now(c);
 		size_t used = 0, dummy = 0;
 		char *ibuf = NULL;
@@ -317,15 +272,20 @@ static int capture(struct ck *c, struct uck_capture *cap)
 			err = DUMP(c, tally, struct uck_tally_kv, &cap->tally, &cap->ntally);
 		if (err)
 			return err;
-		if (events_now(c) == e0 || attempt >= 50)
+		if (events_now(c) == e0)
 			return 0;
+		if (attempt >= CAPTURE_TRIES) {
+			cap->torn = true;
+			return 0;
+		}
 		usleep(2000);
 	}
 }
 
 static int rec_cmp(const void *a, const void *b)
 {
-	const struct uck_rec *x = a, *y = b;
+	const struct uct_rec *x = &((const struct uck_rec *)a)->r;
+	const struct uct_rec *y = &((const struct uck_rec *)b)->r;
 
 	if (x->ns_inum != y->ns_inum)
 		return x->ns_inum < y->ns_inum ? -1 : 1;
@@ -354,8 +314,8 @@ static bool same_state(struct uck_capture *a, struct uck_capture *b)
 		if (rec_cmp(&a->recs[i], &b->recs[i]))
 			return false;
 		for (t = 0; t < UCT_NTYPES; t++)
-			if (a->recs[i].value[t] - a->recs[i].tally[t] !=
-			    b->recs[i].value[t] - b->recs[i].tally[t])
+			if (a->recs[i].r.value[t] - a->recs[i].tally[t] !=
+			    b->recs[i].r.value[t] - b->recs[i].tally[t])
 				return false;
 	}
 	for (i = 0; i < a->ninv; i++)
@@ -667,6 +627,7 @@ int uct_run_check(const struct uct_opts *o)
 	ri.settle_limit = o->settle;
 	ri.snapshot = c.complete ? "iter/ucounts" : "iter/task";
 	ri.hooks = c.hooks;
+	ri.degraded = c.degraded;
 	for (i = 0; i < UCK_NCOUNTERS; i++)
 		ri.counters[i] = in.counters[i];
 	rc = res.nfail ? UCT_EXIT_FAIL : UCT_EXIT_OK;

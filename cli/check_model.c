@@ -307,7 +307,7 @@ static int add_snapshot(struct rows *rs, const struct uck_capture *c, bool fin)
 
 	for (i = 0; i < c->nrecs; i++) {
 		const struct uck_rec *rec = &c->recs[i];
-		struct uct_key k = { rec->ns_inum, rec->uid };
+		struct uct_key k = { rec->r.ns_inum, rec->r.uid };
 		struct row *w = rows_get(rs, &k);
 
 		if (!w)
@@ -315,20 +315,20 @@ static int add_snapshot(struct rows *rs, const struct uck_capture *c, bool fin)
 		if (fin ? w->in_f : w->in_b)
 			continue;	/* duplicate (task iterator) */
 		w->known = true;
-		w->level = rec->level;
-		if (rec->flags & UCT_REC_ROOT) {
+		w->level = rec->r.level;
+		if (rec->r.flags & UCT_REC_ROOT) {
 			w->root = true;
 		} else {
-			w->pk.ns_inum = rec->parent_ns_inum;
-			w->pk.uid = rec->parent_uid;
+			w->pk.ns_inum = rec->r.parent_ns_inum;
+			w->pk.uid = rec->r.parent_uid;
 			w->has_parent = true;
 		}
 		for (t = 0; t < NT; t++) {
 			if (fin) {
-				w->F[t] = rec->value[t];
+				w->F[t] = rec->r.value[t];
 				w->tf[t] = rec->tally[t];
 			} else {
-				w->B[t] = rec->value[t];
+				w->B[t] = rec->r.value[t];
 				w->tb[t] = rec->tally[t];
 			}
 		}
@@ -1131,6 +1131,16 @@ int uck_judge(const struct uck_input *in, struct uck_result *r)
 			}
 		}
 	}
+	/* a, b and d compare counters with the tally read beside them: a
+	 * capture that never held still judges nothing */
+	if (in->base.torn || in->fin.torn) {
+		r->skipped[UCK_HIER] = r->skipped[UCK_LOST] = r->skipped[UCK_DOUBLE] =
+			in->base.torn ? "the baseline capture never became consistent (counters "
+					"kept changing while it was read)" :
+					"the final capture never became consistent (counters "
+					"kept changing while it was read)";
+		goto after_state;
+	}
 	r->checked[UCK_HIER] = true;
 	err = judge_hier(in, &rs, order, &sk, r);
 	if (err)
@@ -1145,6 +1155,7 @@ int uck_judge(const struct uck_input *in, struct uck_result *r)
 	err = judge_ab(in, &rs, order, &sk, r);
 	if (err)
 		goto out;
+after_state:
 	if (in->have_free_tp) {
 		r->checked[UCK_FREED] = true;
 		err = judge_freed(in, &rs, r);

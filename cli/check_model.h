@@ -58,6 +58,9 @@ struct uck_capture {
 	size_t ninv;
 	struct uck_tally_kv *tally;
 	size_t ntally;
+	/* counters kept changing while every try was read: the classes that
+	 * compare counters with the tally (a, b, d) are not judged */
+	bool torn;
 };
 
 struct uck_input {

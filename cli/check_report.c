@@ -6,9 +6,14 @@
 #include "fmt.h"
 
 static const char *const counter_names[UCK_NCOUNTERS] = {
-	"events", "agg_full", "fifo_full", "item_full", "tally_full", "stack_errors",
-	"over_full", "pend_full", "free_full", "obj_full", "inv_full", "inv_truncated",
-	"chain_cut", "seen_full", "frees", "shm_gone",
+	[UCK_CNT_EVENTS] = "events", [UCK_CNT_AGG_FULL] = "agg_full",
+	[UCK_CNT_SEEN_FULL] = "seen_full", [UCK_CNT_CHAIN_CUT] = "chain_cut",
+	[UCK_CNT_FIFO_FULL] = "fifo_full", [UCK_CNT_ITEM_FULL] = "item_full",
+	[UCK_CNT_TALLY_FULL] = "tally_full", [UCK_CNT_STACK_ERR] = "stack_errors",
+	[UCK_CNT_OVER_FULL] = "over_full", [UCK_CNT_PEND_FULL] = "pend_full",
+	[UCK_CNT_FREE_FULL] = "free_full", [UCK_CNT_OBJ_FULL] = "obj_full",
+	[UCK_CNT_INV_FULL] = "inv_full", [UCK_CNT_INV_TRUNC] = "inv_truncated",
+	[UCK_CNT_FREES] = "frees", [UCK_CNT_SHM_GONE] = "shm_gone",
 };
 
 const char *uck_stackref_kind(unsigned kind)
@@ -135,6 +140,11 @@ void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_i
 		r->refused_rolled_back, r->privileged_over, r->deferred_nproc);
 	fprintf(f, "# snapshots: %s; hooks: %s\n", ri->snapshot ? ri->snapshot : "-",
 		ri->hooks ? ri->hooks : "-");
+	if (ri->degraded && ri->degraded[0]) {
+		fputs("# degraded: ", f);
+		uct_text_str(f, ri->degraded, (size_t)-1);
+		fputc('\n', f);
+	}
 	for (i = 0; i < r->n; i++)
 		text_finding(f, &r->f[i], frames, ctx);
 	if (r->notes[0]) {
@@ -240,6 +250,8 @@ void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_i
 	uct_json_str(f, ri->snapshot ? ri->snapshot : "");
 	fputs(",\"hooks\":", f);
 	uct_json_str(f, ri->hooks ? ri->hooks : "");
+	fputs(",\"degraded\":", f);
+	uct_json_str(f, ri->degraded ? ri->degraded : "");
 	fputs(",\"classes\":{", f);
 	for (c = 0; c < UCK_NCLASSES; c++) {
 		fprintf(f, "%s\"%s\":{\"checked\":%s,\"findings\":%zu", c ? "," : "",

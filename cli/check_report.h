@@ -20,6 +20,7 @@ struct uck_run_info {
 	double settle_limit;		/* --settle */
 	const char *snapshot;		/* "iter/ucounts" or "iter/task" */
 	const char *hooks;		/* attached programs */
+	const char *degraded;		/* hooks dropped, and what it costs */
 	unsigned long long counters[UCK_NCOUNTERS];
 	int exit_code;			/* what check exits with */
 };

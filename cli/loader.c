@@ -46,6 +46,98 @@ static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return vfprintf(stderr, fmt, ap);
 }
 
+void uct_libbpf_setup(bool v)
+{
+	verbose = v;
+	libbpf_set_print(print_fn);
+}
+
+void uct_degraded_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t off = strlen(buf);
+	va_list ap;
+
+	if (off && off + 2 < len) {
+		memcpy(buf + off, "; ", 3);
+		off += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + off, off < len ? len - off : 0, fmt, ap);
+	va_end(ap);
+}
+
+void uct_progs_autoload(const struct uct_prog *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		bpf_program__set_autoload(p[i].prog, p[i].want);
+}
+
+/* "fexit/inc_rlimit_ucounts" -> "fexit:inc_rlimit_ucounts" */
+static void hook_name(const struct bpf_program *prog, char *buf, size_t len)
+{
+	char *slash;
+
+	snprintf(buf, len, "%s", bpf_program__section_name(prog));
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash = ':';
+}
+
+/* Test hook: UCOUNTTOP_TEST_FAIL_ATTACH="fexit:x,tp_btf:y" makes those
+ * attachments fail as an untraceable function would. */
+static bool attach_refused_by_test(const char *hook)
+{
+	const char *list = getenv("UCOUNTTOP_TEST_FAIL_ATTACH"), *p;
+	size_t hl = strlen(hook);
+
+	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, hook, hl) && (p[hl] == ',' || !p[hl]))
+			return true;
+	return false;
+}
+
+int uct_progs_attach(struct uct_prog *p, size_t n, char *hooks, size_t hlen, char *degraded,
+		     size_t dlen, char *msg, size_t len)
+{
+	char hook[128];
+	size_t i;
+	int err;
+
+	hooks[0] = 0;
+	for (i = 0; i < n; i++) {
+		if (!p[i].want)
+			continue;
+		hook_name(p[i].prog, hook, sizeof(hook));
+		if (attach_refused_by_test(hook)) {
+			*p[i].link = NULL;
+			errno = EOPNOTSUPP;
+		} else {
+			*p[i].link = bpf_program__attach(p[i].prog);
+		}
+		if (!*p[i].link) {
+			err = -errno;
+			if (p[i].optional) {
+				uct_degraded_add(degraded, dlen, "%s not attached (%s): %s", hook,
+						 strerror(-err), p[i].loss);
+				p[i].want = false;
+				continue;
+			}
+			snprintf(msg, len, "attaching %s failed: %s%s", hook, strerror(-err),
+				 err == -ENOENT || err == -ESRCH || err == -EINVAL ?
+				 " (the kernel cannot trace this function/tracepoint)" : "");
+			return err == -EPERM ? UCT_EXIT_PRIV :
+			       err == -ENOENT || err == -ESRCH ? UCT_EXIT_KERNEL : UCT_EXIT_FAIL;
+		}
+		if (!strncmp(hook, "iter:", 5))
+			continue;
+		snprintf(hooks + strlen(hooks), hlen - strlen(hooks), "%s%s", hooks[0] ? "," : "",
+			 hook);
+	}
+	return UCT_EXIT_OK;
+}
+
 int uct_check_privileges(char *msg, size_t len)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
@@ -79,41 +171,6 @@ int uct_check_btf(char *msg, size_t len)
 	return UCT_EXIT_KERNEL;
 }
 
-static bool has(const struct btf *btf, const char *name, int kind)
-{
-	return btf__find_by_name_kind(btf, name, kind) >= 0;
-}
-
-int uct_probe_features(struct uct_features *f, char *msg, size_t len)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-
-	memset(f, 0, sizeof(*f));
-	if (!btf) {
-		snprintf(msg, len, "cannot load the kernel's BTF from %s: %s", BTF_PATH,
-			 strerror(errno));
-		return UCT_EXIT_KERNEL;
-	}
-	/* An iterator target "x" is registered with a BTF func bpf_iter_x. */
-	f->iter_ucounts = has(btf, "bpf_iter_ucounts", BTF_KIND_FUNC);
-	f->iter_task = has(btf, "bpf_iter_task", BTF_KIND_FUNC);
-	f->fn_inc = has(btf, "inc_rlimit_ucounts", BTF_KIND_FUNC);
-	f->fn_dec = has(btf, "dec_rlimit_ucounts", BTF_KIND_FUNC);
-	f->fn_inc_get = has(btf, "inc_rlimit_get_ucounts", BTF_KIND_FUNC);
-	f->fn_dec_put = has(btf, "dec_rlimit_put_ucounts", BTF_KIND_FUNC);
-	f->fn_overlimit = has(btf, "is_rlimit_overlimit", BTF_KIND_FUNC);
-	f->fn_ucounts_overlimit = has(btf, "ucounts_overlimit", BTF_KIND_FUNC);
-	/* A tracepoint x has a typedef btf_trace_x in BTF. */
-	f->tp_alloc = has(btf, "btf_trace_ucounts_alloc", BTF_KIND_TYPEDEF);
-	f->tp_free = has(btf, "btf_trace_ucounts_free", BTF_KIND_TYPEDEF);
-	f->tp_charge = has(btf, "btf_trace_ucounts_rlimit_charge", BTF_KIND_TYPEDEF);
-	f->tp_uncharge = has(btf, "btf_trace_ucounts_rlimit_uncharge", BTF_KIND_TYPEDEF);
-	f->tp_refused = has(btf, "btf_trace_ucounts_rlimit_refused", BTF_KIND_TYPEDEF);
-	f->tp_signal_generate = has(btf, "btf_trace_signal_generate", BTF_KIND_TYPEDEF);
-	btf__free(btf);
-	return UCT_EXIT_OK;
-}
-
 int uct_check_bpffs(const char *dir, char *msg, size_t len)
 {
 	char parent[PATH_MAX];
@@ -143,135 +200,135 @@ int uct_check_bpffs(const char *dir, char *msg, size_t len)
 	return UCT_EXIT_OK;
 }
 
-/* All programs of the skeleton with their link slots. */
-struct prog_slot {
-	struct bpf_program *prog;
-	struct bpf_link **link;
-	const char *what;	/* for the hooks summary */
+enum {
+	P_SNAP_UCOUNTS, P_SNAP_TASK, P_OVERLIMIT, P_UCOUNTS_OVERLIMIT, P_REFUSED, P_ALLOC,
+	P_FREE, P_CHARGE, P_UNCHARGE, P_INC, P_DEC, P_INC_GET, P_DEC_PUT, P_SIG_GENERATE,
+	P_COUNT
 };
 
-static size_t prog_slots(struct ucounttop_bpf *s, struct prog_slot *out)
+/* Every program of ucounttop.bpf.c, none chosen yet. */
+static void prog_table(struct uct_loader *l)
 {
-	struct prog_slot all[] = {
-		{ s->progs.snap_ucounts, &s->links.snap_ucounts, "iter/ucounts" },
-		{ s->progs.snap_task, &s->links.snap_task, "iter/task" },
-		{ s->progs.overlimit_exit, &s->links.overlimit_exit, "fexit:is_rlimit_overlimit" },
-		{ s->progs.ucounts_overlimit_exit, &s->links.ucounts_overlimit_exit,
-		  "fexit:ucounts_overlimit" },
-		{ s->progs.tp_refused, &s->links.tp_refused, "tp:refused" },
-		{ s->progs.tp_alloc, &s->links.tp_alloc, "tp:alloc" },
-		{ s->progs.tp_free, &s->links.tp_free, "tp:free" },
-		{ s->progs.tp_charge, &s->links.tp_charge, "tp:charge" },
-		{ s->progs.tp_uncharge, &s->links.tp_uncharge, "tp:uncharge" },
-		{ s->progs.inc_exit, &s->links.inc_exit, "fexit:inc_rlimit_ucounts" },
-		{ s->progs.dec_exit, &s->links.dec_exit, "fexit:dec_rlimit_ucounts" },
-		{ s->progs.inc_get_exit, &s->links.inc_get_exit, "fexit:inc_rlimit_get_ucounts" },
-		{ s->progs.dec_put_entry, &s->links.dec_put_entry, "fentry:dec_rlimit_put_ucounts" },
-		{ s->progs.sig_generate, &s->links.sig_generate, "tp:signal_generate" },
-	};
+	struct ucounttop_bpf *s = l->skel;
+	struct uct_prog *p = l->progs;
 
-	memcpy(out, all, sizeof(all));
-	return ARRAY_SIZE(all);
+#define PROG(i, name) (p[i] = (struct uct_prog){ s->progs.name, &s->links.name })
+	PROG(P_SNAP_UCOUNTS, snap_ucounts);
+	PROG(P_SNAP_TASK, snap_task);
+	PROG(P_OVERLIMIT, overlimit_exit);
+	PROG(P_UCOUNTS_OVERLIMIT, ucounts_overlimit_exit);
+	PROG(P_REFUSED, tp_refused);
+	PROG(P_ALLOC, tp_alloc);
+	PROG(P_FREE, tp_free);
+	PROG(P_CHARGE, tp_charge);
+	PROG(P_UNCHARGE, tp_uncharge);
+	PROG(P_INC, inc_exit);
+	PROG(P_DEC, dec_exit);
+	PROG(P_INC_GET, inc_get_exit);
+	PROG(P_DEC_PUT, dec_put_entry);
+	PROG(P_SIG_GENERATE, sig_generate);
+#undef PROG
+	l->nprogs = P_COUNT;
+}
+
+static void want(struct uct_loader *l, int i, bool optional, const char *loss)
+{
+	l->progs[i].want = true;
+	l->progs[i].optional = optional;
+	l->progs[i].loss = loss;
 }
 
 static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len);
 
-/* Decide which programs load. Returns an exit code. */
-
 /*
- * The header says what this kernel lacks and what that costs the user, so
- * a reading on a stock kernel is never mistaken for a complete one.
+ * Decide which programs load, and say in degraded: what this kernel lacks
+ * and what that costs the user, so a reading on a stock kernel is never
+ * mistaken for a complete one. Returns an exit code.
  */
-static void describe_degradation(char *buf, size_t len, const struct uct_features *f,
-				 bool iter_ucounts)
-{
-	size_t off = 0;
-
-	buf[0] = 0;
-#define ADD(...) (off += snprintf(buf + off, off < len ? len - off : 0, __VA_ARGS__))
-	if (!iter_ucounts)
-		ADD("%sno iter/ucounts (kernel without the ucounttop series): tree seeded from "
-		    "live tasks' creds, so ucounts held only by IPC objects or signals are missed",
-		    off ? "; " : "");
-	if (!f->tp_refused)
-		ADD("%sno ucounts_rlimit_refused tracepoint: only nproc denials counted "
-		    "(--events counts all, at a per-charge cost)", off ? "; " : "");
-	if (!f->tp_alloc || !f->tp_free)
-		ADD("%sno ucounts_alloc/free tracepoints: no lifetime events", off ? "; " : "");
-#undef ADD
-}
-
 static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
 {
-	struct ucounttop_bpf *s = l->skel;
 	const struct uct_features *f = &l->feat;
+	char *deg = l->degraded;
+	size_t dlen = sizeof(l->degraded);
 	bool tps = !o->no_tracepoints;
-	bool use_iter_ucounts = f->iter_ucounts && !o->force_task_iter;
-	bool use_tp_events;
 	/* our series reports every refusal: no other hook needs to */
 	bool use_tp_refused = tps && f->tp_refused;
-	struct prog_slot slots[16];
-	size_t n = prog_slots(s, slots), i;
 
-	for (i = 0; i < n; i++)
-		bpf_program__set_autoload(slots[i].prog, false);
-
+	prog_table(l);
 	/* snapshot: the complete iterator when the kernel has it */
-	if (use_iter_ucounts) {
-		bpf_program__set_autoload(s->progs.snap_ucounts, true);
+	if (f->iter_ucounts && !o->force_task_iter) {
+		want(l, P_SNAP_UCOUNTS, false, NULL);
 		l->snapshot_src = "iter/ucounts";
 	} else if (f->iter_task) {
-		bpf_program__set_autoload(s->progs.snap_task, true);
+		want(l, P_SNAP_TASK, false, NULL);
 		l->snapshot_src = "iter/task";
+		uct_degraded_add(deg, dlen, "no iter/ucounts (kernel without the ucounttop series): "
+				 "tree seeded from live tasks' creds, so ucounts held only by IPC "
+				 "objects or signals are missed");
 	} else {
 		snprintf(msg, len, "kernel lacks a BPF iterator to read ucounts with (neither "
-			 "iter/ucounts nor iter/task): needs Linux 5.8 or later");
+			 "iter/ucounts nor iter/task)");
 		return UCT_EXIT_KERNEL;
 	}
 
-	/* rare events: always on when available */
+	/* refusals: exact from our series, else the NPROC checks */
 	if (use_tp_refused) {
-		bpf_program__set_autoload(s->progs.tp_refused, true);
-	} else if (f->fn_ucounts_overlimit) {
-		bpf_program__set_autoload(s->progs.ucounts_overlimit_exit, true);
-	} else if (f->fn_overlimit) {
-		bpf_program__set_autoload(s->progs.overlimit_exit, true);
+		want(l, P_REFUSED, true, "no denials counted");
+	} else {
+		if (f->fn_ucounts_overlimit)
+			want(l, P_UCOUNTS_OVERLIMIT, true, "no nproc denials counted");
+		else if (f->fn_overlimit)
+			want(l, P_OVERLIMIT, true, "no nproc denials counted");
+		uct_degraded_add(deg, dlen, "no ucounts_rlimit_refused tracepoint: %s",
+				 f->fn_ucounts_overlimit || f->fn_overlimit ?
+				 "exact for nproc only (--events adds the others, at a per-charge "
+				 "cost)" : "no denials counted (--events counts them, at a "
+				 "per-charge cost)");
 	}
 
-	/* every charge (and ucounts lifetime): --events, trace */
-	if (o->events && tps && f->tp_alloc)
-		bpf_program__set_autoload(s->progs.tp_alloc, true);
-	if (o->events && tps && f->tp_free)
-		bpf_program__set_autoload(s->progs.tp_free, true);
+	/* lifetime: a freed object's statistics go with it */
+	if (tps && f->tp_free)
+		want(l, P_FREE, true, "statistics of a freed ucounts may pass to a new one at "
+		     "its address");
+	else
+		uct_degraded_add(deg, dlen, "no ucounts_free tracepoint: statistics of a freed "
+				 "ucounts may pass to a new one at its address and name");
+	if (o->cmd == UCT_CMD_TRACE && tps && f->tp_alloc)
+		want(l, P_ALLOC, true, "no alloc events");
+
+	/* every charge: --events, trace */
 	if (o->events) {
-		use_tp_events = use_tp_refused && f->tp_charge && f->tp_uncharge;
-		if (use_tp_events) {
-			bpf_program__set_autoload(s->progs.tp_charge, true);
-			bpf_program__set_autoload(s->progs.tp_uncharge, true);
+		if (use_tp_refused && f->tp_charge && f->tp_uncharge) {
+			want(l, P_CHARGE, false, NULL);
+			want(l, P_UNCHARGE, false, NULL);
 		} else {
 			const char *missing = !f->fn_inc ? "inc_rlimit_ucounts" :
 					      !f->fn_dec ? "dec_rlimit_ucounts" :
 					      !f->fn_inc_get ? "inc_rlimit_get_ucounts" :
 					      !f->fn_dec_put ? "dec_rlimit_put_ucounts" : NULL;
 			if (missing) {
-				snprintf(msg, len, "kernel lacks the function %s (not in its BTF), "
-					 "needed for --events and trace; this needs Linux 5.14 "
-					 "or later with per-namespace rlimit counting", missing);
+				snprintf(msg, len, "the kernel cannot trace %s (%s), needed for "
+					 "--events and trace", missing,
+					 strstr(f->refused, missing) ? "the verifier refused a "
+					 "tracing program for it" : "not in its BTF");
 				return UCT_EXIT_KERNEL;
 			}
-			bpf_program__set_autoload(s->progs.inc_exit, true);
-			bpf_program__set_autoload(s->progs.dec_exit, true);
-			bpf_program__set_autoload(s->progs.inc_get_exit, true);
-			bpf_program__set_autoload(s->progs.dec_put_entry, true);
+			want(l, P_INC, false, NULL);
+			want(l, P_DEC, false, NULL);
+			want(l, P_INC_GET, false, NULL);
+			want(l, P_DEC_PUT, false, NULL);
 		}
 		if (!use_tp_refused && f->tp_signal_generate)
-			bpf_program__set_autoload(s->progs.sig_generate, true);
+			want(l, P_SIG_GENERATE, true, "no sigpending denials counted");
 	}
-	s->rodata->emit_events = o->cmd == UCT_CMD_TRACE;
-	s->rodata->want_stack = o->stack;
-	s->rodata->filter_ns = (__u32)o->ns_filter;
-	s->rodata->filter_uid = o->uid_filter;
-	s->rodata->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
+	if (f->refused[0])
+		uct_degraded_add(deg, dlen, "refused by the verifier: %s", f->refused);
+	uct_progs_autoload(l->progs, l->nprogs);
+	l->skel->rodata->emit_events = o->cmd == UCT_CMD_TRACE;
+	l->skel->rodata->want_stack = o->stack;
+	l->skel->rodata->filter_ns = (__u32)o->ns_filter;
+	l->skel->rodata->filter_uid = o->uid_filter;
+	l->skel->rodata->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
 	return UCT_EXIT_OK;
 }
 
@@ -282,9 +339,8 @@ static int pin_all(struct uct_loader *l, char *msg, size_t len)
 		{ s->maps.stats, "stats" }, { s->maps.seen, "seen" },
 		{ s->maps.events, "events" }, { s->maps.bss, "counters" },
 	};
-	struct prog_slot slots[16];
-	size_t n = prog_slots(s, slots), i;
 	char path[PATH_MAX + 64];
+	size_t i;
 	DIR *d;
 
 	if (mkdir(l->pin_dir, 0700) && errno != EEXIST) {
@@ -314,12 +370,12 @@ static int pin_all(struct uct_loader *l, char *msg, size_t len)
 			return UCT_EXIT_FAIL;
 		}
 	}
-	for (i = 0; i < n; i++) {
-		if (!*slots[i].link)
+	for (i = 0; i < l->nprogs; i++) {
+		if (!*l->progs[i].link)
 			continue;
 		snprintf(path, sizeof(path), "%s/link_%s", l->pin_dir,
-			 bpf_program__name(slots[i].prog));
-		if (bpf_link__pin(*slots[i].link, path)) {
+			 bpf_program__name(l->progs[i].prog));
+		if (bpf_link__pin(*l->progs[i].link, path)) {
 			snprintf(msg, len, "--pin: pinning link at %s: %s", path, strerror(errno));
 			return UCT_EXIT_FAIL;
 		}
@@ -331,14 +387,13 @@ static void unpin_all(struct uct_loader *l)
 {
 	struct ucounttop_bpf *s = l->skel;
 	struct bpf_map *maps[] = { s->maps.stats, s->maps.seen, s->maps.events, s->maps.bss };
-	struct prog_slot slots[16];
-	size_t n = prog_slots(s, slots), i;
+	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(maps); i++)
 		bpf_map__unpin(maps[i], NULL);
-	for (i = 0; i < n; i++)
-		if (*slots[i].link)
-			bpf_link__unpin(*slots[i].link);
+	for (i = 0; i < l->nprogs; i++)
+		if (*l->progs[i].link)
+			bpf_link__unpin(*l->progs[i].link);
 	rmdir(l->pin_dir);
 }
 
@@ -362,14 +417,10 @@ int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, s
 
 static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
 {
-	struct prog_slot slots[16];
-	size_t n, i;
 	int err;
 
 	memset(l, 0, sizeof(*l));
-	verbose = o->verbose;
-	libbpf_set_print(print_fn);
-
+	uct_libbpf_setup(o->verbose);
 	err = uct_probe_features(&l->feat, msg, len);
 	if (err)
 		return err;
@@ -383,6 +434,10 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 		return err;
 	l->events = o->events;
 	bpf_map__set_max_entries(l->skel->maps.stats, o->max_entries);
+	/* without ucounts_free nothing deletes a dead object's entry: let the
+	 * least recently used go first when the map is full */
+	if (!l->progs[P_FREE].want)
+		bpf_map__set_type(l->skel->maps.stats, BPF_MAP_TYPE_LRU_HASH);
 	bpf_map__set_max_entries(l->skel->maps.seen, o->max_entries);
 	/* the ring buffer only carries trace events: keep it tiny otherwise */
 	bpf_map__set_max_entries(l->skel->maps.events,
@@ -395,31 +450,11 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 			 o->verbose ? "" : " (run with -v for libbpf's log)");
 		return err == -EPERM ? UCT_EXIT_PRIV : UCT_EXIT_FAIL;
 	}
-
-	describe_degradation(l->degraded, sizeof(l->degraded), &l->feat,
-			     !strcmp(l->snapshot_src, "iter/ucounts"));
-	n = prog_slots(l->skel, slots);
-	l->hooks[0] = 0;
-	for (i = 0; i < n; i++) {
-		if (!bpf_program__autoload(slots[i].prog))
-			continue;
-		*slots[i].link = bpf_program__attach(slots[i].prog);
-		if (!*slots[i].link) {
-			err = -errno;
-			snprintf(msg, len, "attaching %s failed: %s%s", slots[i].what, strerror(-err),
-				 err == -ENOENT || err == -ESRCH || err == -EINVAL ?
-				 " (the kernel cannot trace this function/tracepoint)" : "");
-			return err == -EPERM ? UCT_EXIT_PRIV :
-			       err == -ENOENT || err == -ESRCH ? UCT_EXIT_KERNEL : UCT_EXIT_FAIL;
-		}
-		if (slots[i].prog == l->skel->progs.snap_ucounts ||
-		    slots[i].prog == l->skel->progs.snap_task) {
-			l->iter_link = *slots[i].link;
-			continue;
-		}
-		snprintf(l->hooks + strlen(l->hooks), sizeof(l->hooks) - strlen(l->hooks),
-			 "%s%s", l->hooks[0] ? "," : "", slots[i].what);
-	}
+	err = uct_progs_attach(l->progs, l->nprogs, l->hooks, sizeof(l->hooks), l->degraded,
+			       sizeof(l->degraded), msg, len);
+	if (err)
+		return err;
+	l->iter_link = *l->progs[l->progs[P_SNAP_UCOUNTS].want ? P_SNAP_UCOUNTS : P_SNAP_TASK].link;
 	if (o->pin_dir) {
 		snprintf(l->pin_dir, sizeof(l->pin_dir), "%s", o->pin_dir);
 		l->keep_pinned = o->keep_pinned;
@@ -441,7 +476,7 @@ void uct_loader_close(struct uct_loader *l)
 		ucounttop_bpf__destroy(l->skel);
 	}
 	free(l->snap_buf);
-	free(l->stats);
+	uct_dump_free(&l->stats);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -503,30 +538,15 @@ int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_
 
 int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t *n)
 {
-	int fd = bpf_map__fd(l->skel->maps.stats);
-	struct uct_key key, next, *prev = NULL;
-	size_t cnt = 0;
+	int err;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (cnt == l->stats_cap) {
-			size_t ncap = l->stats_cap ? l->stats_cap * 2 : 256;
-			struct uct_stat_kv *p = realloc(l->stats, ncap * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			l->stats = p;
-			l->stats_cap = ncap;
-		}
-		/* an entry may vanish between next_key and lookup: skip it */
-		if (bpf_map_lookup_elem(fd, &next, &l->stats[cnt].st) == 0) {
-			l->stats[cnt].key = next;
-			cnt++;
-		}
-		key = next;
-		prev = &key;
-	}
-	*kv = l->stats;
-	*n = cnt;
+	l->stats.esz = sizeof(struct uct_stat_kv);
+	l->stats.voff = offsetof(struct uct_stat_kv, st);
+	err = uct_dump_map(bpf_map__fd(l->skel->maps.stats), &l->stats);
+	if (err)
+		return err;
+	*kv = (const struct uct_stat_kv *)l->stats.elems;
+	*n = l->stats.n;
 	return 0;
 }
 
@@ -536,6 +556,14 @@ void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNT
 
 	for (i = 0; i < UCT_NCOUNTERS; i++)
 		out[i] = __atomic_load_n(&l->skel->bss->counters[i], __ATOMIC_RELAXED);
+}
+
+void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES])
+{
+	int t;
+
+	for (t = 0; t < UCT_NTYPES; t++)
+		out[t] = __atomic_load_n(&l->skel->bss->denied[t], __ATOMIC_RELAXED);
 }
 
 int uct_loader_open_events(struct uct_loader *l, uct_event_fn cb, void *ctx)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * loader.h - everything that talks to the kernel's BPF subsystem:
- * privilege and feature probing, choosing/loading/attaching the programs
- * of ucounttop.bpf.c, reading snapshots, stats and counters, pinning.
+ * privileges, choosing/loading/attaching programs (the live view's
+ * ucounttop.bpf.c here; check's programs go through the same
+ * uct_progs_attach()), reading snapshots, stats and counters, pinning.
  */
 #ifndef UCT_LOADER_H
 #define UCT_LOADER_H
@@ -10,17 +11,24 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "mapdump.h"
 #include "model.h"
 #include "opts.h"
+#include "probe.h"
 
-/* What the running kernel offers, from its BTF (/sys/kernel/btf/vmlinux). */
-struct uct_features {
-	bool iter_ucounts;	/* our series: SEC("iter/ucounts") */
-	bool iter_task;
-	bool fn_inc, fn_dec, fn_inc_get, fn_dec_put, fn_overlimit;
-	bool fn_ucounts_overlimit;	/* our series: is_rlimit_overlimit() calls it */
-	bool tp_alloc, tp_free, tp_charge, tp_uncharge, tp_refused;
-	bool tp_signal_generate;
+/*
+ * One program of a skeleton as the loader handles it. Chosen programs
+ * (want) load; after the load each is attached, and an optional one that
+ * fails to attach is dropped and named in degraded: with what it costs
+ * (loss). Its hook name ("fexit:inc_rlimit_ucounts") comes from its
+ * section.
+ */
+struct uct_prog {
+	struct bpf_program *prog;
+	struct bpf_link **link;
+	bool want;
+	bool optional;
+	const char *loss;	/* optional: what the view lacks without it */
 };
 
 struct ring_buffer;
@@ -30,18 +38,19 @@ struct bpf_link;
 struct uct_loader {
 	struct ucounttop_bpf *skel;
 	struct uct_features feat;
+	struct uct_prog progs[16];	/* every program; want: chosen */
+	size_t nprogs;
 	struct bpf_link *iter_link;	/* the snapshot iterator (skel->links.*) */
 	const char *snapshot_src;	/* "iter/ucounts" or "iter/task" */
 	char hooks[256];		/* loaded hooks, for the views */
-	char degraded[512];		/* what this kernel lacks, and the effect */
+	char degraded[1024];		/* what this kernel lacks, and the effect */
 	bool events;
 	struct ring_buffer *rb;
 	char pin_dir[PATH_MAX];
 	bool pinned, keep_pinned;
 	char *snap_buf;			/* snapshot read buffer */
 	size_t snap_cap;
-	struct uct_stat_kv *stats;	/* stats read buffer */
-	size_t stats_cap;
+	struct uct_dump stats;		/* stats map read buffer */
 };
 
 /*
@@ -50,8 +59,22 @@ struct uct_loader {
  */
 int uct_check_privileges(char *msg, size_t len);
 int uct_check_btf(char *msg, size_t len);
-int uct_probe_features(struct uct_features *f, char *msg, size_t len);
 int uct_check_bpffs(const char *dir, char *msg, size_t len);
+
+/* libbpf's messages on stderr with -v, silent otherwise. */
+void uct_libbpf_setup(bool verbose);
+
+void uct_progs_autoload(const struct uct_prog *p, size_t n);
+/*
+ * Attach every wanted program. Hooks (not iterators) that attached are
+ * listed in hooks; dropped optional ones appended to degraded. Returns
+ * UCT_EXIT_OK, or an exit code with msg when a required one fails.
+ */
+int uct_progs_attach(struct uct_prog *p, size_t n, char *hooks, size_t hlen, char *degraded,
+		     size_t dlen, char *msg, size_t len);
+/* Append "; what" to a degraded: text. */
+void uct_degraded_add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Probe, pick programs, load, attach (and pin with o->pin_dir). */
 int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len);
@@ -65,6 +88,8 @@ int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_
 /* The whole stats map: valid until the next call. 0 or -errno. */
 int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t *n);
 void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNTERS]);
+/* Refusals per type since attach (kept when their ucounts is freed). */
+void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES]);
 
 /* Ring buffer of trace events; cb gets each struct uct_event. */
 typedef int (*uct_event_fn)(void *ctx, void *data, size_t size);

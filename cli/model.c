@@ -230,7 +230,15 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 	return 0;
 }
 
-/* 2. stats joined by key; 3. changes against the previous update. */
+/* The growth of a counter since the previous update. A counter below its
+ * previous reading was restarted (its stats entry deleted and made anew):
+ * all of it is new, and a difference must never wrap. */
+static unsigned long long since(unsigned long long now, unsigned long long before)
+{
+	return now >= before ? now - before : now;
+}
+
+/* 2. stats joined by object; 3. changes against the previous update. */
 static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *stats,
 				size_t nstats)
 {
@@ -240,11 +248,12 @@ static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *s
 	m->stats_unmatched = 0;
 	memset(m->total_denials, 0, sizeof(m->total_denials));
 	for (i = 0; stats && i < nstats; i++) {
-		int r = uct_model_find_row(m, stats[i].key.ns_inum, stats[i].key.uid);
+		int r = uct_model_find_row(m, stats[i].st.ns_inum, stats[i].st.uid);
 
 		for (t = 0; t < UCT_NTYPES; t++)
 			m->total_denials[t] += stats[i].st.denials[t];
-		if (r < 0) {
+		/* the same name is not enough: it must be the same object */
+		if (r < 0 || m->rows[r].rec.id != stats[i].id) {
 			m->stats_unmatched++;
 			continue;
 		}
@@ -254,6 +263,10 @@ static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *s
 	for (i = 0; i < m->nrows; i++) {
 		struct uct_row *row = &m->rows[i];
 		const struct uct_prev *p = find_prev(m, row->rec.ns_inum, row->rec.uid);
+
+		/* another object under the same name: a new row */
+		if (p && p->id != row->rec.id)
+			p = NULL;
 
 		row->first_seen = p ? p->first_seen : m->now;
 		if (!p && m->iteration > 1)
@@ -267,9 +280,9 @@ static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *s
 				row->delta[t] = row->rec.value[t] - p->value[t];
 			else if (m->iteration > 1)
 				row->delta[t] = row->rec.value[t];	/* was absent: 0 */
-			row->new_denials[t] = row->st.denials[t] - (p ? p->denials[t] : 0);
+			row->new_denials[t] = since(row->st.denials[t], p ? p->denials[t] : 0);
 			if (m->interval > 0)
-				row->event_rate[t] = (ev - (p ? p->events[t] : 0)) / m->interval;
+				row->event_rate[t] = since(ev, p ? p->events[t] : 0) / m->interval;
 			if (row->st.denials[t])
 				row->flags |= UCT_F_DENIALS;
 		}
@@ -379,6 +392,7 @@ static int save_prev(struct uct_model *m)
 		const struct uct_row *row = &m->rows[i];
 		struct uct_prev *p = &m->prev[i];
 
+		p->id = row->rec.id;
 		p->ns_inum = row->rec.ns_inum;
 		p->uid = row->rec.uid;
 		p->first_seen = row->first_seen;

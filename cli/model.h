@@ -3,7 +3,9 @@
  * model.h - the ucounts tree built from one snapshot.
  *
  * Input: the uct_rec records of a snapshot (any order, duplicates allowed)
- * and the per-(ns, uid) statistics of the BPF stats map. Output: a tree of
+ * and the per-object statistics of the BPF stats map. A row is named by
+ * (ns, uid) but is one object: when the object at (ns, uid) changes
+ * (freed, and a new namespace reused the inode), the row starts afresh. Output: a tree of
  * user namespaces, each with its rows (one per uid), plus per-row derived
  * data: change since the previous update, the limit enforced at that level,
  * the sum of the rows charged through it, and flags. No libbpf here: the
@@ -81,6 +83,7 @@ struct uct_line {
 };
 
 struct uct_prev {
+	__u64 id;			/* the object: a new one is a new row */
 	__u32 ns_inum, uid;
 	long long value[UCT_NTYPES];
 	unsigned long long denials[UCT_NTYPES];
@@ -111,14 +114,17 @@ struct uct_model {
 	double now;			/* time of the last update (s) */
 	double interval;		/* seconds since the one before (0 first) */
 	size_t duplicates;		/* records merged by (ns, uid) */
-	size_t stats_unmatched;		/* stats entries without a snapshot row */
+	size_t stats_unmatched;		/* stats entries of no object in the snapshot */
 	unsigned long long counters[UCT_NCOUNTERS];	/* BPF side counters */
+	/* refusals since attach: the sum over stats entries, which the tool
+	 * replaces with the BPF side's totals (kept past frees) */
 	unsigned long long total_denials[UCT_NTYPES];
 };
 
-/* A stats-map entry as read by user space. */
+/* A stats-map entry as read by user space: key is the object's address;
+ * st.ns_inum and st.uid say which object it was made for. */
 struct uct_stat_kv {
-	struct uct_key key;
+	__u64 id;
 	struct uct_stat st;
 };
 

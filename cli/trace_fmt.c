@@ -11,7 +11,6 @@ const char *uct_event_kind_name(unsigned kind)
 	case UCT_EV_CHARGE: return "charge";
 	case UCT_EV_UNCHARGE: return "uncharge";
 	case UCT_EV_DENIED: return "denied";
-	case UCT_EV_EXCEEDED: return "exceeded";
 	case UCT_EV_ALLOC: return "alloc";
 	case UCT_EV_FREE: return "free";
 	}

@@ -140,6 +140,8 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 	clock_gettime(CLOCK_REALTIME, &c->wall);
 	err = uct_model_update(m, recs, nrec, kv, nkv, c->wall.tv_sec + c->wall.tv_nsec / 1e9);
 	if (!err) {
+		/* the stats of freed objects are gone; these totals are not */
+		uct_loader_denials(l, m->total_denials);
 		struct uct_task_limits *tl = NULL;
 		size_t ntl = 0;
 

@@ -20,9 +20,24 @@
 #define UCT_TEST_SNAPSHOTS_H
 
 #include <string.h>
-#include "common.h"
+#include "model.h"
 
 #define INF 0x7fffffffffffffffLL
+
+/* A made-up kernel address per (ns, uid), as the iterator reports it */
+static inline __u64 test_id(__u32 ns, __u32 uid)
+{
+	return 0xffff888000000000ULL | (__u64)ns << 24 | uid;
+}
+
+/* A stats entry made for the object (ns, uid) */
+static inline void mkstat(struct uct_stat_kv *kv, __u32 ns, __u32 uid)
+{
+	memset(kv, 0, sizeof(*kv));
+	kv->id = test_id(ns, uid);
+	kv->st.ns_inum = ns;
+	kv->st.uid = uid;
+}
 
 static inline struct uct_rec mkrec(__u32 ns, __u32 level, __u32 uid, __u32 pns, __u32 puid,
 				   __u32 owner, long long nproc, long long mq, long long sig,
@@ -31,6 +46,7 @@ static inline struct uct_rec mkrec(__u32 ns, __u32 level, __u32 uid, __u32 pns, 
 	struct uct_rec r;
 
 	memset(&r, 0, sizeof(r));
+	r.id = test_id(ns, uid);
 	r.ns_inum = ns;
 	r.level = level;
 	r.uid = uid;

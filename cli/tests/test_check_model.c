@@ -81,14 +81,15 @@ static struct uck_rec *rec(struct uck_capture *c, __u32 ns, __u32 level, __u32 u
 	struct uck_rec *r = &c->recs[c->nrecs++];
 
 	memset(r, 0, sizeof(*r));
-	r->ns_inum = ns;
-	r->level = level;
-	r->uid = uid;
-	r->parent_ns_inum = pns;
-	r->parent_uid = puid;
-	r->owner_uid = 1000;
-	r->flags = UCT_REC_ITER | (pns ? 0 : UCT_REC_ROOT);
-	r->value[type] = value;
+	r->r.id = 0xffff888000000000ULL | ((__u64)ns << 20 | uid);
+	r->r.ns_inum = ns;
+	r->r.level = level;
+	r->r.uid = uid;
+	r->r.parent_ns_inum = pns;
+	r->r.parent_uid = puid;
+	r->r.owner_uid = 1000;
+	r->r.flags = UCT_REC_ITER | (pns ? 0 : UCT_REC_ROOT);
+	r->r.value[type] = value;
 	r->tally[type] = tally;
 	return r;
 }

@@ -206,13 +206,12 @@ static void test_stats_join(void **state)
 	size_t n = base_snapshot(recs);
 	const struct uct_row *r;
 
-	memset(kv, 0, sizeof(kv));
-	kv[0].key = (struct uct_key){ .ns_inum = 200, .uid = 1002 };
+	mkstat(&kv[0], 200, 1002);
 	kv[0].st.denials[UCT_NPROC] = 3;
 	kv[0].st.charges[UCT_NPROC] = 10;
 	kv[0].st.last_pid = 42;
 	strcpy(kv[0].st.last_comm, "forker");
-	kv[1].key = (struct uct_key){ .ns_inum = 999, .uid = 5 };	/* not in snapshot */
+	mkstat(&kv[1], 999, 5);	/* not in snapshot */
 	kv[1].st.denials[UCT_MEMLOCK] = 1;
 
 	uct_model_init(&m);
@@ -234,6 +233,78 @@ static void test_stats_join(void **state)
 	r = row(&m, 200, 1002);
 	assert_int_equal(r->new_denials[UCT_NPROC], 2);
 	assert_true(r->event_rate[UCT_NPROC] > 14.99 && r->event_rate[UCT_NPROC] < 15.01);
+	uct_model_free(&m);
+}
+
+/*
+ * A namespace freed and replaced by a new one that reuses its inode: the
+ * row (ns, uid) is another object (another id). It inherits nothing: not
+ * the old stats entry (left over on a kernel without ucounts_free), not
+ * the previous reading.
+ */
+static void test_reused_name_is_a_new_row(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv;
+	struct uct_model m;
+	size_t n = base_snapshot(recs), i;
+	const struct uct_row *r;
+
+	mkstat(&kv, 200, 1002);
+	kv.st.denials[UCT_NPROC] = 3;
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, &kv, 1, 1.0), 0);
+	assert_true(row(&m, 200, 1002)->flags & UCT_F_DENIALS);
+
+	/* same name, new object: value 7 instead of 2 */
+	for (i = 0; i < n; i++) {
+		if (recs[i].ns_inum == 200 && recs[i].uid == 1002) {
+			recs[i].id += 0x1000;
+			recs[i].value[UCT_NPROC] = 7;
+		}
+	}
+	assert_int_equal(uct_model_update(&m, recs, n, &kv, 1, 2.0), 0);
+	r = row(&m, 200, 1002);
+	assert_false(r->has_stat);
+	assert_false(r->flags & UCT_F_DENIALS);
+	assert_true(r->flags & UCT_F_NEW);
+	assert_int_equal(r->new_denials[UCT_NPROC], 0);
+	assert_int_equal(r->delta[UCT_NPROC], 7);	/* from nothing, not from 2 */
+	assert_int_equal(m.stats_unmatched, 1);
+
+	/* the new object's own entry joins; no "new" on the next update */
+	kv.id = test_id(200, 1002) + 0x1000;
+	kv.st.denials[UCT_NPROC] = 1;
+	assert_int_equal(uct_model_update(&m, recs, n, &kv, 1, 3.0), 0);
+	r = row(&m, 200, 1002);
+	assert_true(r->has_stat);
+	assert_false(r->flags & UCT_F_NEW);
+	assert_int_equal(r->new_denials[UCT_NPROC], 1);
+	uct_model_free(&m);
+}
+
+/* An entry deleted and made anew for the same address between two
+ * refreshes restarts from zero: the growth is what it holds, never a
+ * wrapped difference. */
+static void test_restarted_counters_never_wrap(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv;
+	struct uct_model m;
+	size_t n = base_snapshot(recs);
+	const struct uct_row *r;
+
+	mkstat(&kv, 100, 1001);
+	kv.st.denials[UCT_SIGPENDING] = 5;
+	kv.st.charges[UCT_SIGPENDING] = 100;
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, &kv, 1, 1.0), 0);
+	kv.st.denials[UCT_SIGPENDING] = 2;
+	kv.st.charges[UCT_SIGPENDING] = 4;
+	assert_int_equal(uct_model_update(&m, recs, n, &kv, 1, 3.0), 0);
+	r = row(&m, 100, 1001);
+	assert_int_equal(r->new_denials[UCT_SIGPENDING], 2);
+	assert_true(r->event_rate[UCT_SIGPENDING] > 1.99 && r->event_rate[UCT_SIGPENDING] < 2.01);
 	uct_model_free(&m);
 }
 
@@ -394,6 +465,8 @@ int main(void)
 		cmocka_unit_test(test_duplicates_merged),
 		cmocka_unit_test(test_deltas_and_new),
 		cmocka_unit_test(test_stats_join),
+		cmocka_unit_test(test_reused_name_is_a_new_row),
+		cmocka_unit_test(test_restarted_counters_never_wrap),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_sort_and_collapse),
 		cmocka_unit_test(test_orphan_namespace),

@@ -141,8 +141,7 @@ static int setup(void **state)
 	struct uct_stat_kv kv;
 	size_t n = base_snapshot(recs);
 
-	memset(&kv, 0, sizeof(kv));
-	kv.key = (struct uct_key){ .ns_inum = 100, .uid = 1001 };
+	mkstat(&kv, 100, 1001);
 	kv.st.denials[UCT_SIGPENDING] = 2;
 	kv.st.last_pid = 77;
 	strcpy(kv.st.last_comm, "we\"ird\\comm\x01");

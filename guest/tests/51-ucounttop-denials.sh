@@ -93,7 +93,7 @@ fi
 
 if run default; then
 	types=nproc
-	if grep -q 'tp:refused' $T/default.json; then
+	if grep -q 'tp_btf:ucounts_rlimit_refused' $T/default.json; then
 		types="nproc msgqueue sigpending memlock"
 		init=$(grep '^NS init' $T/default.wl | cut -d' ' -f3)
 		hits=$(field "$(row $T/default.json $init 1004)" nproc limit_hits)
@@ -103,6 +103,6 @@ if run default; then
 	fi
 	expect_denials default $types
 	check "default: no per-event hooks on the charge functions" \
-		[ -z "$(grep -E 'inc_rlimit_ucounts|tp:charge' $T/default.json)" ]
+		[ -z "$(grep -E 'inc_rlimit_ucounts|ucounts_rlimit_charge' $T/default.json)" ]
 fi
 echo "1..$n"

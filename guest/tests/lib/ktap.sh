@@ -15,13 +15,14 @@ expect() {
 		echo "$3" | sed 's/^/#   want: /'
 	fi
 }
-# waitfor TENTHS CMD...: poll CMD until it succeeds, at most TENTHS/10 s
+# waitfor TENTHS CMD...: poll CMD until it succeeds, at most TENTHS/10 s.
+# (sh has no locals: the counter's name must not clash with a caller's)
 waitfor() {
-	w=$1
+	_waitfor_left=$1
 	shift
 	while ! "$@"; do
-		[ "$w" -le 0 ] && return 1
-		w=$((w - 1))
+		[ "$_waitfor_left" -le 0 ] && return 1
+		_waitfor_left=$((_waitfor_left - 1))
 		usleep 100000
 	done
 }

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ucounts_core.bpf.h - the BPF code that ucounttop.bpf.c (live view, trace)
+ * and ucounttop_check.bpf.c (check) share: reading struct ucounts through
+ * CO-RE, the caller's limits and capabilities, the walk up the namespace
+ * chain, and the two snapshot programs' bodies.
+ *
+ * The includer provides, before including this file:
+ *   __u64 counters[N]   with N > UCT_CNT_CHAIN_CUT; the core bumps
+ *                       counters[UCT_CNT_SEEN_FULL] and [UCT_CNT_CHAIN_CUT]
+ *   snap_write()        static __always_inline void snap_write(
+ *                           struct seq_file *seq, struct ucounts *uc,
+ *                           __u32 flags): one snapshot record
+ * and defines the SEC() programs itself (a program's name is its object's).
+ *
+ * Kernel layout: ucounts->rlimit[] and user_namespace->rlimit_max[] exist
+ * since 5.19 (de399236e240 split them out of ucount[]/ucount_max[]); user
+ * space refuses older kernels before loading (uct_check_kernel_layout()).
+ * Fields whose type changed later are read as raw bytes, noted where read.
+ */
+#ifndef UCOUNTS_CORE_BPF_H
+#define UCOUNTS_CORE_BPF_H
+
+#define UCT_LONG_MAX		0x7fffffffffffffffLL
+#define UCT_RLIM_INF		(~0UL)
+/* enum values of RLIMIT_* and CAP_* (uapi, stable) */
+#define RLIMIT_NPROC_		6
+#define RLIMIT_MEMLOCK_		8
+#define RLIMIT_SIGPENDING_	11
+#define RLIMIT_MSGQUEUE_	12
+#define CAP_IPC_LOCK_		14
+#define CAP_SYS_ADMIN_		21
+#define CAP_SYS_RESOURCE_	24
+/*
+ * Context of our series' iterator, declared with a ___uct flavour so the
+ * objects build against any vmlinux.h; CO-RE matches it to the kernel's
+ * struct bpf_iter__ucounts at load time.
+ */
+struct bpf_iter__ucounts___uct {
+	struct bpf_iter_meta *meta;
+	struct ucounts *ucounts;
+} __attribute__((preserve_access_index));
+
+const volatile __u32 page_shift = 12;	/* set by user space */
+
+/* Bumped by user space per snapshot: a new generation makes the task
+ * iterator's dedup entries stale at once. */
+__u64 snap_gen = 0;
+
+/* Dedup of ucounts already emitted by the task iterator in this snapshot:
+ * ucounts pointer -> snap_gen. A lost entry costs a duplicate record, which
+ * user space merges, so LRU is fine. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, __u64);
+} seen SEC(".maps");
+
+static __always_inline void count(int idx)
+{
+	__sync_fetch_and_add(&counters[idx], 1);
+}
+
+/*
+ * Array index from a checked type. The check alone is not enough: clang may
+ * spill the value and the verifier then loses its bound, so mask it in an
+ * asm statement the compiler cannot see through.
+ */
+static __always_inline __u64 tidx(__u32 type)
+{
+	__u64 t = type;
+
+	asm volatile("%0 &= 3" : "+r"(t));
+	return t;
+}
+
+static __always_inline __u32 uc_ns_inum(struct ucounts *uc)
+{
+	return BPF_CORE_READ(uc, ns, ns.inum);
+}
+
+static __always_inline __u32 uc_uid(struct ucounts *uc)
+{
+	return BPF_CORE_READ(uc, uid.val);
+}
+
+static __always_inline __u32 uc_level(struct ucounts *uc)
+{
+	return BPF_CORE_READ(uc, ns, level);
+}
+
+static __always_inline void uc_key(struct ucounts *uc, struct uct_key *k)
+{
+	k->ns_inum = uc_ns_inum(uc);
+	k->uid = uc_uid(uc);
+}
+
+/* ucounts->rlimit[type] (atomic_long_t) for a runtime type. */
+static __always_inline long uc_value(struct ucounts *uc, __u32 type)
+{
+	long v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)uc +
+			      bpf_core_field_offset(struct ucounts, rlimit) +
+			      tidx(type) * sizeof(atomic_long_t));
+	return v;
+}
+
+/* The cap on the level above ns (its creator's row), for type. */
+static __always_inline long ns_max(struct user_namespace *ns, __u32 type)
+{
+	long v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)ns +
+			      bpf_core_field_offset(struct user_namespace, rlimit_max) +
+			      tidx(type) * sizeof(long));
+	return v;
+}
+
+static __always_inline __u32 cur_pid(void)
+{
+	return bpf_get_current_pid_tgid() >> 32;
+}
+
+static __always_inline __u32 cur_tid(void)
+{
+	return (__u32)bpf_get_current_pid_tgid();
+}
+
+/* The current task's soft limit, RLIM_INFINITY as LONG_MAX. */
+static __always_inline long cur_rlimit(int res)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+	unsigned long v = BPF_CORE_READ(t, signal, rlim[res].rlim_cur);
+
+	return v > UCT_LONG_MAX ? UCT_LONG_MAX : (long)v;
+}
+
+/* The limit the caller compares the leaf with (RLIMIT_MEMLOCK in pages),
+ * or LONG_MAX when the current task does not check it (SIGPENDING: the
+ * signal's target's rlimit is). */
+static __always_inline long leaf_limit(__u32 type)
+{
+	struct task_struct *t;
+	unsigned long v;
+
+	switch (type) {
+	case UCT_NPROC:
+		return cur_rlimit(RLIMIT_NPROC_);
+	case UCT_MSGQUEUE:
+		return cur_rlimit(RLIMIT_MSGQUEUE_);
+	case UCT_MEMLOCK:
+		t = (void *)bpf_get_current_task();
+		v = BPF_CORE_READ(t, signal, rlim[RLIMIT_MEMLOCK_].rlim_cur);
+		if (v == UCT_RLIM_INF)
+			return UCT_LONG_MAX;
+		return (long)(v >> page_shift);
+	default:
+		return UCT_LONG_MAX;
+	}
+}
+
+/* capable(cap) approximated: the capability, held in the initial user
+ * namespace. */
+static __always_inline bool cur_capable(int cap)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+	const struct cred *c = BPF_CORE_READ(t, cred);
+	__u64 caps = 0;
+
+	/* kernel_cap_t: u32 cap[2] on 6.1, u64 val from 6.3; same bytes */
+	bpf_core_read(&caps, sizeof(caps), &c->cap_effective);
+	return BPF_CORE_READ(c, user_ns, level) == 0 && (caps & (1ULL << cap));
+}
+
+/* Where a walk up the chain found a level over its limit. */
+struct over_at {
+	struct ucounts *uc;	/* NULL: every level within */
+	long value;		/* its counter (after adj) */
+	long limit;		/* the limit it is over */
+	__u32 ns_inum, uid;
+	__s32 level;		/* -1: none */
+};
+
+/*
+ * The first level over its limit, walking uc and its ancestors the way the
+ * charge functions check them: the leaf against lim0 (the caller's rlimit,
+ * or LONG_MAX), each level above against the rlimit_max of the namespace
+ * below it. adj is added to every counter first (fentry sees values
+ * before the change).
+ */
+static __always_inline void first_over(struct ucounts *uc, __u32 type, long lim0, long adj,
+				       struct over_at *o)
+{
+	long max = lim0, v;
+	struct user_namespace *ns;
+	int i;
+
+	o->uc = NULL;
+	o->level = -1;
+	for (i = 0; i < UCT_MAX_LEVELS && uc; i++) {
+		ns = BPF_CORE_READ(uc, ns);
+		v = uc_value(uc, type) + adj;
+		if (v < 0 || v > max) {
+			o->uc = uc;
+			o->value = v;
+			o->limit = max;
+			o->ns_inum = BPF_CORE_READ(ns, ns.inum);
+			o->uid = uc_uid(uc);
+			o->level = BPF_CORE_READ(ns, level);
+			return;
+		}
+		max = ns_max(ns, type);
+		uc = BPF_CORE_READ(ns, ucounts);
+	}
+}
+
+/* The ucounts of uc's chain at namespace level @level; uc itself for a
+ * negative level (the caller's own rlimit is checked at the leaf). */
+static __always_inline struct ucounts *chain_at(struct ucounts *uc, int level)
+{
+	int i;
+
+	for (i = 0; i < UCT_MAX_LEVELS && uc; i++) {
+		if (level < 0 || uc_level(uc) == (__u32)level)
+			return uc;
+		uc = BPF_CORE_READ(uc, ns, ucounts);
+	}
+	return NULL;
+}
+
+/* ---- snapshots ------------------------------------------------------------ */
+
+/* One struct ucounts as a snapshot record. */
+static __always_inline void fill_rec(struct uct_rec *r, struct ucounts *uc, __u32 flags)
+{
+	struct user_namespace *ns = BPF_CORE_READ(uc, ns);
+	struct ucounts *parent = BPF_CORE_READ(ns, ucounts);
+
+	__builtin_memset(r, 0, sizeof(*r));
+	r->id = (__u64)uc;
+	r->ns_inum = BPF_CORE_READ(ns, ns.inum);
+	r->uid = BPF_CORE_READ(uc, uid.val);
+	r->level = BPF_CORE_READ(ns, level);
+	r->owner_uid = BPF_CORE_READ(ns, owner.val);
+	/* atomic_t on 6.1 (rcuref_t later): read the raw 32 bits */
+	bpf_core_read(&r->refcount, sizeof(r->refcount), &uc->count);
+	r->flags = flags;
+	if (parent) {
+		r->parent_ns_inum = uc_ns_inum(parent);
+		r->parent_uid = uc_uid(parent);
+	} else {
+		r->flags |= UCT_REC_ROOT;
+	}
+	/* both arrays have UCT_NTYPES entries */
+	bpf_core_read(r->value, sizeof(r->value), &uc->rlimit);
+	bpf_core_read(r->ns_max, sizeof(r->ns_max), &ns->rlimit_max);
+}
+
+static __always_inline void snap_write(struct seq_file *seq, struct ucounts *uc, __u32 flags);
+
+/* iter/ucounts (our series): every live struct ucounts, once. */
+static __always_inline int snap_ucounts_body(struct bpf_iter__ucounts___uct *ctx)
+{
+	struct ucounts *uc = ctx->ucounts;
+
+	if (uc)
+		snap_write(ctx->meta->seq, uc, UCT_REC_ITER);
+	return 0;
+}
+
+/* Emit uc and its ancestors, stopping at the first one already emitted in
+ * this snapshot (its ancestors were emitted with it). */
+static __always_inline void emit_chain(struct seq_file *seq, struct ucounts *uc, __u64 gen)
+{
+	int i;
+
+	for (i = 0; i < UCT_MAX_LEVELS; i++) {
+		__u64 key = (__u64)uc;
+		__u64 *g;
+
+		if (!uc)
+			return;
+		g = bpf_map_lookup_elem(&seen, &key);
+		if (g && *g == gen)
+			return;
+		if (bpf_map_update_elem(&seen, &key, &gen, BPF_ANY))
+			count(UCT_CNT_SEEN_FULL);
+		snap_write(seq, uc, UCT_REC_TASK);
+		uc = BPF_CORE_READ(uc, ns, ucounts);
+	}
+	if (uc)
+		count(UCT_CNT_CHAIN_CUT);
+}
+
+/* iter/task (any kernel): the ucounts reachable from live tasks' creds.
+ * Charges use the objective cred (task_ucounts()); the subjective one
+ * differs only during override_creds() but is charged too. */
+static __always_inline int snap_task_body(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct ucounts *real, *subj;
+	__u64 gen = snap_gen;
+
+	if (!task)
+		return 0;
+	real = BPF_CORE_READ(task, real_cred, ucounts);
+	subj = BPF_CORE_READ(task, cred, ucounts);
+	emit_chain(ctx->meta->seq, real, gen);
+	if (subj != real)
+		emit_chain(ctx->meta->seq, subj, gen);
+	return 0;
+}
+
+#endif /* UCOUNTS_CORE_BPF_H */

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/* probe.c - kernel features from BTF and probe loads (see probe.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+#include "common.h"
+#include "probe.h"
+
+#define BTF_PATH	"/sys/kernel/btf/vmlinux"
+
+static bool has(const struct btf *btf, const char *name, int kind)
+{
+	return btf__find_by_name_kind(btf, name, kind) >= 0;
+}
+
+/* Does struct sname have a member mname? */
+static bool has_member(const struct btf *btf, const char *sname, const char *mname)
+{
+	int id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int i;
+
+	if (id < 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), mname))
+			return true;
+	return false;
+}
+
+int uct_check_kernel_layout(const struct btf *btf, char *msg, size_t len)
+{
+	static const struct { const char *s, *m; } need[] = {
+		{ "ucounts", "rlimit" },
+		{ "user_namespace", "rlimit_max" },
+		{ "cred", "ucounts" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(need); i++) {
+		if (has_member(btf, need[i].s, need[i].m))
+			continue;
+		snprintf(msg, len, "this kernel is too old for ucounttop: struct %s has no "
+			 "member %s (it needs the per-user-namespace rlimit counters in their "
+			 "6.1 layout: struct ucounts.rlimit[] and user_namespace.rlimit_max[]; "
+			 "Linux 6.1 is the oldest tested)", need[i].s, need[i].m);
+		return -1;
+	}
+	return 0;
+}
+
+/* Test hook: UCOUNTTOP_TEST_REFUSE="fexit:x,tp_btf:y" makes those probes
+ * fail, to exercise the degraded paths on a kernel that has every hook. */
+static bool refused_by_test(const char *kind, const char *name)
+{
+	const char *list = getenv("UCOUNTTOP_TEST_REFUSE"), *p;
+	size_t kl = strlen(kind), nl = strlen(name);
+
+	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		if (!strncmp(p, kind, kl) && p[kl] == ':' && !strncmp(p + kl + 1, name, nl) &&
+		    (p[kl + 1 + nl] == ',' || !p[kl + 1 + nl]))
+			return true;
+	}
+	return false;
+}
+
+bool uct_can_attach(const struct btf *vmlinux, const char *kind, const char *name)
+{
+	/* r0 = 0; exit */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	char tname[128];
+	int id, fd;
+
+	if (!strcmp(kind, "tp_btf")) {
+		snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+		id = btf__find_by_name_kind(vmlinux, tname, BTF_KIND_TYPEDEF);
+		opts.expected_attach_type = BPF_TRACE_RAW_TP;
+	} else {
+		id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC);
+		opts.expected_attach_type = strcmp(kind, "fexit") ? BPF_TRACE_FENTRY :
+								    BPF_TRACE_FEXIT;
+	}
+	if (id < 0)
+		return false;
+	if (refused_by_test(kind, name))
+		return false;
+	opts.attach_btf_id = id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, ARRAY_SIZE(insns), &opts);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* In BTF and accepted by the verifier; a refusal of something that is in
+ * BTF is remembered for the degraded: line. */
+static bool probe(struct uct_features *f, const struct btf *btf, const char *kind,
+		  const char *name)
+{
+	char tname[128];
+	bool in_btf;
+	size_t off = strlen(f->refused);
+
+	if (!strcmp(kind, "tp_btf")) {
+		snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+		in_btf = has(btf, tname, BTF_KIND_TYPEDEF);
+	} else {
+		in_btf = has(btf, name, BTF_KIND_FUNC);
+	}
+	if (!in_btf)
+		return false;
+	if (uct_can_attach(btf, kind, name))
+		return true;
+	snprintf(f->refused + off, sizeof(f->refused) - off, "%s%s:%s", off ? "," : "", kind,
+		 name);
+	return false;
+}
+
+int uct_probe_features(struct uct_features *f, char *msg, size_t len)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	memset(f, 0, sizeof(*f));
+	if (!btf) {
+		snprintf(msg, len, "cannot load the kernel's BTF from %s: %s", BTF_PATH,
+			 strerror(errno));
+		return UCT_EXIT_KERNEL;
+	}
+	if (uct_check_kernel_layout(btf, msg, len)) {
+		btf__free(btf);
+		return UCT_EXIT_KERNEL;
+	}
+	/* An iterator target "x" is registered with a BTF func bpf_iter_x. */
+	f->iter_ucounts = has(btf, "bpf_iter_ucounts", BTF_KIND_FUNC);
+	f->iter_task = has(btf, "bpf_iter_task", BTF_KIND_FUNC);
+	f->fn_inc = probe(f, btf, "fexit", "inc_rlimit_ucounts");
+	f->fn_dec = probe(f, btf, "fexit", "dec_rlimit_ucounts");
+	f->fn_inc_get = probe(f, btf, "fexit", "inc_rlimit_get_ucounts");
+	f->fn_dec_put = probe(f, btf, "fentry", "dec_rlimit_put_ucounts");
+	f->fn_overlimit = probe(f, btf, "fexit", "is_rlimit_overlimit");
+	f->fn_ucounts_overlimit = probe(f, btf, "fexit", "ucounts_overlimit");
+	f->fn_mqueue = probe(f, btf, "fexit", "mqueue_get_inode") &&
+		       probe(f, btf, "fentry", "mqueue_evict_inode");
+	f->fn_shm = probe(f, btf, "fentry", "shmem_lock") &&
+		    probe(f, btf, "fexit", "user_shm_lock") &&
+		    probe(f, btf, "fentry", "user_shm_unlock") &&
+		    probe(f, btf, "fentry", "shmem_evict_inode");
+	f->tp_alloc = probe(f, btf, "tp_btf", "ucounts_alloc");
+	f->tp_free = probe(f, btf, "tp_btf", "ucounts_free");
+	f->tp_charge = probe(f, btf, "tp_btf", "ucounts_rlimit_charge");
+	f->tp_uncharge = probe(f, btf, "tp_btf", "ucounts_rlimit_uncharge");
+	f->tp_refused = probe(f, btf, "tp_btf", "ucounts_rlimit_refused");
+	f->tp_signal_generate = probe(f, btf, "tp_btf", "signal_generate");
+	btf__free(btf);
+	return UCT_EXIT_OK;
+}
