@@ -21,6 +21,7 @@
 #include "check.h"
 #include "check_model.h"
 #include "check_report.h"
+#include "check_run.h"
 #include "ksyms.h"
 #include "loader.h"
 #include "mapdump.h"
@@ -463,88 +464,6 @@ have:
 	return n;
 }
 
-/* ---- the workload ------------------------------------------------------------------ */
-
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
-
-/*
- * Run argv as our child, as a subreaper, and reap it and every
- * descendant. Returns 0, or UCT_EXIT_CMD with msg when it cannot start.
- */
-static int run_workload(char *const *argv, pid_t *pid, int *status, char *msg, size_t len)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	int fds[2], err = 0;
-	ssize_t got;
-	pid_t w;
-	int st;
-
-	*status = -1;
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
-		fprintf(stderr, "ucounttop: PR_SET_CHILD_SUBREAPER: %s (orphans are not "
-			"waited for)\n", strerror(errno));
-	if (pipe2(fds, O_CLOEXEC)) {
-		snprintf(msg, len, "pipe: %s", strerror(errno));
-		return UCT_EXIT_TOOL;
-	}
-	fflush(NULL);
-	*pid = fork();
-	if (*pid < 0) {
-		snprintf(msg, len, "cannot fork to run %s: %s", argv[0], strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		*pid = 0;
-		return UCT_EXIT_CMD;
-	}
-	if (*pid == 0) {
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		close(fds[0]);
-		execvp(argv[0], argv);
-		err = errno;
-		if (write(fds[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(fds[1]);
-	/* Ctrl-C goes to the command; we wait for it and report */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	do
-		got = read(fds[0], &err, sizeof(err));
-	while (got < 0 && errno == EINTR);
-	close(fds[0]);
-	if (got == sizeof(err)) {
-		waitpid(*pid, NULL, 0);
-		snprintf(msg, len, "cannot run '%s': %s", argv[0], strerror(err));
-		*pid = 0;
-		return UCT_EXIT_CMD;
-	}
-	for (;;) {
-		w = waitpid(-1, &st, 0);
-		if (w == *pid)
-			*status = st;
-		if (w >= 0)
-			continue;
-		if (errno == EINTR) {
-			if (got_signal && *status < 0)
-				kill(*pid, got_signal);
-			got_signal = 0;
-			continue;
-		}
-		break;	/* ECHILD: no descendant left */
-	}
-	return 0;
-}
-
 /* ---- main -------------------------------------------------------------------------- */
 
 int uct_run_check(const struct uct_opts *o)
@@ -554,8 +473,9 @@ int uct_run_check(const struct uct_opts *o)
 	struct uck_result res = {};
 	struct uck_run_info ri = {};
 	struct maps m = {};
+	struct uck_run run = {};
 	char msg[1024] = "";
-	double t0, t1, last_change;
+	double t1, last_change;
 	unsigned long long ev;
 	FILE *out = stdout;
 	int rc, err, i;
@@ -579,14 +499,19 @@ int uct_run_check(const struct uct_opts *o)
 	in.have_shm_hooks = c.have_shm;
 	in.fail_outstanding = o->fail_outstanding;
 
-	t0 = now_s();
-	rc = run_workload(o->cmd_argv, &ri.pid, &ri.status, msg, sizeof(msg));
+	rc = uck_run_cmd(o->cmd_argv, o->timeout, o->settle, &run, msg, sizeof(msg));
 	if (rc) {
 		fprintf(stderr, "ucounttop: %s\n", msg);
 		goto out;
 	}
-	t1 = now_s();
-	ri.duration = t1 - t0;
+	/* CMD has ended: --settle counts from here, and reaping its
+	 * descendants already took run.reap_s of it */
+	t1 = now_s() - run.reap_s;
+	ri.pid = run.pid;
+	ri.status = run.status;
+	ri.duration = run.cmd_s;
+	ri.run = &run;
+	ri.timeout = o->timeout;
 
 	/* settle: until nothing failing could still go away, the kernel
 	 * went quiet, or --settle is up */
@@ -617,7 +542,8 @@ int uct_run_check(const struct uct_opts *o)
 			last_change = now;
 		}
 		if (uck_result_settled(&res) || now - t1 >= o->settle ||
-		    now - last_change >= (o->settle < QUIET_S ? o->settle : QUIET_S))
+		    now - last_change >= (o->settle < QUIET_S ? o->settle : QUIET_S) ||
+		    uck_run_interrupted())
 			break;
 		sleep_s(POLL_S);
 	}
@@ -630,7 +556,8 @@ int uct_run_check(const struct uct_opts *o)
 	ri.degraded = c.degraded;
 	for (i = 0; i < UCK_NCOUNTERS; i++)
 		ri.counters[i] = in.counters[i];
-	rc = res.nfail ? UCT_EXIT_FAIL : UCT_EXIT_OK;
+	/* a finding first; else CMD's own failure: never 0 unless both pass */
+	rc = res.nfail ? UCT_EXIT_FAIL : uck_run_ok(&run) ? UCT_EXIT_OK : UCT_EXIT_CMD_FAILED;
 	ri.exit_code = rc;
 	if (o->output_file) {
 		out = fopen(o->output_file, "w");
@@ -652,6 +579,7 @@ int uct_run_check(const struct uct_opts *o)
 	}
 out:
 	uck_result_free(&res);
+	uck_run_free(&run);
 	maps_free(&m);
 	capture_free(&in.base);
 	capture_free(&in.fin);

@@ -40,6 +40,31 @@ static const char *stackref_title(unsigned kind)
 	}
 }
 
+/* How CMD ended when it did not end by itself, and what it left running. */
+static void text_run(FILE *f, const struct uck_run_info *ri)
+{
+	const struct uck_run *run = ri->run;
+	size_t i;
+
+	if (!run)
+		return;
+	if (run->timed_out)
+		fprintf(f, "# timed out: --timeout %.1f s expired, its process group got SIGTERM%s\n",
+			ri->timeout, run->killed ? ", then SIGKILL" : "");
+	if (run->interrupted)
+		fprintf(f, "# interrupted: check got signal %d and forwarded it to the command's "
+			"process group%s\n", run->interrupted,
+			run->killed && !run->timed_out ? ", then SIGKILL" : "");
+	for (i = 0; i < run->nleft; i++) {
+		const struct uck_left *l = &run->left[i];
+
+		fprintf(f, "# left running, not waited for: pid %d ", (int)l->pid);
+		uct_text_str(f, l->comm, sizeof(l->comm));
+		fprintf(f, " uid %u userns %llu: holds nproc %u (one per thread); its other "
+			"charges are among the outstanding\n", l->uid, l->userns, l->threads);
+	}
+}
+
 static void text_command(FILE *f, const struct uck_run_info *ri)
 {
 	char *const *a;
@@ -58,8 +83,9 @@ static void text_command(FILE *f, const struct uck_run_info *ri)
 		fprintf(f, " exited %d", WEXITSTATUS(ri->status));
 	else if (ri->status >= 0 && WIFSIGNALED(ri->status))
 		fprintf(f, " killed by signal %d", WTERMSIG(ri->status));
-	fprintf(f, "; it and its descendants ran %.2f s, settled %.2f s (at most %.1f)\n",
+	fprintf(f, "; it ran %.2f s, settled %.2f s (at most %.1f)\n",
 		ri->duration, ri->settle_waited, ri->settle_limit);
+	text_run(f, ri);
 }
 
 static void text_finding(FILE *f, const struct uck_finding *x, uck_frames_fn frames, void *ctx)
@@ -222,6 +248,29 @@ static void json_finding(FILE *f, const struct uck_finding *x, uck_frames_fn fra
 	fputs("]}", f);
 }
 
+static void json_run(FILE *f, const struct uck_run_info *ri)
+{
+	const struct uck_run *run = ri->run;
+	size_t i;
+
+	fprintf(f, "\"timeout\":%.3f,\"timed_out\":%s,\"interrupted_by\":", ri->timeout,
+		run && run->timed_out ? "true" : "false");
+	if (run && run->interrupted)
+		fprintf(f, "%d", run->interrupted);
+	else
+		fputs("null", f);
+	fputs(",\"left_running\":[", f);
+	for (i = 0; run && i < run->nleft; i++) {
+		const struct uck_left *l = &run->left[i];
+
+		fprintf(f, "%s{\"pid\":%d,\"comm\":", i ? "," : "", (int)l->pid);
+		uct_json_str(f, l->comm);
+		fprintf(f, ",\"uid\":%u,\"userns\":%llu,\"threads\":%u}", l->uid, l->userns,
+			l->threads);
+	}
+	fputc(']', f);
+}
+
 void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_info *ri,
 		     uck_frames_fn frames, void *ctx)
 {
@@ -244,8 +293,10 @@ void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_i
 		fprintf(f, "\"exit_status\":null,\"signal\":%d,", WTERMSIG(ri->status));
 	else
 		fputs("\"exit_status\":null,\"signal\":null,", f);
-	fprintf(f, "\"duration\":%.3f},\"settle\":{\"waited\":%.3f,\"limit\":%.3f},",
-		ri->duration, ri->settle_waited, ri->settle_limit);
+	fprintf(f, "\"duration\":%.3f,", ri->duration);
+	json_run(f, ri);
+	fprintf(f, "},\"settle\":{\"waited\":%.3f,\"limit\":%.3f},",
+		ri->settle_waited, ri->settle_limit);
 	fputs("\"snapshot\":", f);
 	uct_json_str(f, ri->snapshot ? ri->snapshot : "");
 	fputs(",\"hooks\":", f);

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include "check_model.h"
+#include "check_run.h"
 
 struct uck_run_info {
 	char *const *argv;		/* the command */
@@ -21,6 +22,8 @@ struct uck_run_info {
 	const char *snapshot;		/* "iter/ucounts" or "iter/task" */
 	const char *hooks;		/* attached programs */
 	const char *degraded;		/* hooks dropped, and what it costs */
+	double timeout;			/* --timeout, 0 none */
+	const struct uck_run *run;	/* timeout, interruption, left running */
 	unsigned long long counters[UCK_NCOUNTERS];
 	int exit_code;			/* what check exits with */
 };

@@ -15,6 +15,8 @@
 /* check only (1 there means "imbalance found") */
 #define UCT_EXIT_CMD	 5	/* check: CMD could not be started */
 #define UCT_EXIT_TOOL	 6	/* check: the tool failed while running */
+#define UCT_EXIT_CMD_FAILED 7	/* check: no imbalance, but CMD failed, timed
+				 * out or was interrupted */
 
 #define UCT_VERSION "0.1"
 

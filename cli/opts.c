@@ -69,17 +69,23 @@ void uct_usage(FILE *f, const char *prog)
 "trace options: --stack (kernel stack per line), --ns, --uid, -t,\n"
 "  --count N (stop after N lines), --duration SECS, --pin, --no-tracepoints\n"
 "\n"
-"check runs CMD with every charge and uncharge hooked, waits for it and all\n"
-"its descendants, lets deferred frees settle and judges each counter change:\n"
+"check runs CMD (in its own process group) with every charge and uncharge\n"
+"hooked, waits for it, then at most --settle for its descendants and for\n"
+"deferred frees (what still runs is named, not waited for), and judges each\n"
+"counter change:\n"
 "lost uncharge, double uncharge, freed while charged, hierarchy mismatch,\n"
 "admitted over limit; charges still held by live tasks, signals, queues or\n"
 "locked segments are 'outstanding'. Report: '# ' lines (KTAP diagnostics).\n"
 "check options: --json (schema ucounttop-check/1), -o FILE (report to FILE),\n"
-"  --settle SECS (wait at most this long for deferred frees, default 3),\n"
-"  --fail-outstanding (outstanding charges fail too), --max-entries N,\n"
-"  --task-iter, --no-tracepoints, -v. Exit: 0 clean, 1 imbalance found,\n"
-"  2 usage, 3 privilege, 4 kernel feature missing, 5 CMD could not start,\n"
-"  6 tool failure.\n"
+"  --settle SECS (after CMD, wait at most this long for its descendants and\n"
+"  deferred frees, default 3), --timeout SECS (bound CMD itself: then SIGTERM\n"
+"  to its process group, SIGKILL 2 s later), --fail-outstanding (outstanding\n"
+"  charges fail too), --max-entries N, --task-iter, --no-tracepoints, -v.\n"
+"  Ctrl-C/SIGTERM are forwarded to CMD's process group; the report is still\n"
+"  printed. Exit: 0 clean and CMD exited 0, 1 imbalance found (whatever CMD\n"
+"  did), 2 usage, 3 privilege, 4 kernel feature missing, 5 CMD could not\n"
+"  start, 6 tool failure, 7 no imbalance but CMD failed, was killed, timed\n"
+"  out or check was interrupted.\n"
 "\n"
 "Keys (live view): q quit  s next sort key  t cycle type filter  p or space\n"
 "  pause  e or Enter expand/collapse the selected namespace  Up/Down or j/k\n"
@@ -106,7 +112,7 @@ void uct_usage(FILE *f, const char *prog)
 enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_STACK, OPT_DURATION, OPT_COUNT,
-	OPT_SETTLE, OPT_FAILOUT,
+	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT,
 };
 
 static const struct option longopts[] = {
@@ -131,6 +137,7 @@ static const struct option longopts[] = {
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "settle", required_argument, NULL, OPT_SETTLE },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "fail-outstanding", no_argument, NULL, OPT_FAILOUT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -272,6 +279,12 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			check_only = true;
 			break;
 		case OPT_FAILOUT: o->fail_outstanding = true; check_only = true; break;
+		case OPT_TIMEOUT:
+			if (!parse_secs(optarg, 0, &o->timeout) || o->timeout <= 0 ||
+			    o->timeout > 86400)
+				BAD("--timeout needs seconds in (0, 86400], got '%s'", optarg);
+			check_only = true;
+			break;
 		case 'v': o->verbose = true; break;
 		case 'h':
 			uct_usage(out, "ucounttop");
@@ -291,7 +304,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		o->cmd_argv = argv + optind;
 		optind = argc;
 	} else if (check_only) {
-		BAD("--settle and --fail-outstanding are check options (ucounttop check ...)");
+		BAD("--settle, --timeout and --fail-outstanding are check options (ucounttop check ...)");
 	}
 	if (optind < argc)
 		BAD("unexpected argument '%s'", argv[optind]);
@@ -307,8 +320,8 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			   o->stack || o->duration > 0 || o->count || o->ns_filter ||
 			   o->uid_filter >= 0 || o->type_filter >= 0;
 		if (top_only)
-			BAD("check takes --json, -o, --settle, --fail-outstanding, --max-entries, "
-			    "--task-iter, --no-tracepoints and -v");
+			BAD("check takes --json, -o, --settle, --timeout, --fail-outstanding, "
+			    "--max-entries, --task-iter, --no-tracepoints and -v");
 	} else if (o->cmd == UCT_CMD_TRACE) {
 		if (json || om || batch || delay_set || iter_set || o->output_file)
 			BAD("trace prints lines; -b, --json, --openmetrics, -d, -n and -o are for the live view");

@@ -34,6 +34,7 @@ struct uct_opts {
 	/* check */
 	char **cmd_argv;		/* CMD [ARGS...] (NULL-terminated, in argv) */
 	double settle;			/* --settle: seconds for deferred frees */
+	double timeout;			/* --timeout: bound on CMD, 0 = none */
 	bool fail_outstanding;		/* --fail-outstanding */
 };
 

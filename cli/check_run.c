@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/* check_run.c - run check's CMD, bounded (see check_run.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "check_run.h"
+
+#define KILL_GRACE_S	2.0	/* SIGTERM, then SIGKILL this much later */
+#define POLL_S		0.02
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+int uck_run_interrupted(void)
+{
+	return got_signal;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void pause_s(double s)
+{
+	struct timespec ts = { 0, (long)(s * 1e9) };
+
+	nanosleep(&ts, NULL);	/* a signal ends it early: fine */
+}
+
+/* Reap whatever has ended; note CMD's status. */
+static void reap(struct uck_run *r, bool *cmd_done)
+{
+	pid_t w;
+	int st;
+
+	while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (w == r->pid) {
+			r->status = st;
+			*cmd_done = true;
+		}
+	}
+}
+
+static bool any_child(void)
+{
+	siginfo_t si = { 0 };
+
+	/* WNOWAIT: look without reaping; ECHILD: none left */
+	return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == 0;
+}
+
+/* Read "Name:", "Uid:" and "Threads:" of /proc/pid/status. */
+static bool read_status(pid_t pid, struct uck_left *l)
+{
+	char path[64], line[256];
+	FILE *f;
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Name:", 5)) {
+			char *s = line + 5;
+			size_t n;
+
+			while (*s == '\t' || *s == ' ')
+				s++;
+			n = strcspn(s, "\n");
+			n = n < sizeof(l->comm) - 1 ? n : sizeof(l->comm) - 1;
+			memcpy(l->comm, s, n);
+			l->comm[n] = 0;
+		} else if (!strncmp(line, "Uid:", 4)) {
+			l->uid = (unsigned)strtoul(line + 4, NULL, 10);
+		} else if (!strncmp(line, "Threads:", 8)) {
+			l->threads = (unsigned)strtoul(line + 8, NULL, 10);
+		}
+	}
+	fclose(f);
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	if (stat(path, &sb) == 0)
+		l->userns = sb.st_ino;
+	return true;
+}
+
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+	long ppid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* "pid (comm) state ppid": comm may hold anything, so from the last ')' */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+/* Every live descendant of ours: each process whose parent chain reaches
+ * us (orphans were reparented to us: we are their subreaper). */
+static int find_left(struct uck_run *r)
+{
+	pid_t self = getpid(), pid, p;
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+	int depth;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		struct uck_left l = { 0 }, *n;
+
+		pid = (pid_t)strtol(e->d_name, NULL, 10);
+		if (pid <= 0 || pid == self)
+			continue;
+		for (p = parent_of(pid), depth = 0; p > 1 && p != self && depth < 4096; depth++)
+			p = parent_of(p);
+		if (p != self)
+			continue;
+		l.pid = pid;
+		if (!read_status(pid, &l))
+			continue;	/* gone meanwhile */
+		n = realloc(r->left, (r->nleft + 1) * sizeof(*n));
+		if (!n) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		r->left = n;
+		r->left[r->nleft++] = l;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Start argv in its own process group; an exec failure comes back through
+ * a close-on-exec pipe. */
+static int start(char *const *argv, struct uck_run *r, char *msg, size_t len)
+{
+	int fds[2], err = 0;
+	ssize_t got;
+
+	if (pipe2(fds, O_CLOEXEC)) {
+		snprintf(msg, len, "pipe: %s", strerror(errno));
+		return UCT_EXIT_TOOL;
+	}
+	fflush(NULL);
+	r->pid = fork();
+	if (r->pid < 0) {
+		snprintf(msg, len, "cannot fork to run %s: %s", argv[0], strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		r->pid = 0;
+		return UCT_EXIT_CMD;
+	}
+	if (r->pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		setpgid(0, 0);
+		close(fds[0]);
+		execvp(argv[0], argv);
+		err = errno;
+		if (write(fds[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	setpgid(r->pid, r->pid);	/* both sides: whichever runs first */
+	close(fds[1]);
+	do
+		got = read(fds[0], &err, sizeof(err));
+	while (got < 0 && errno == EINTR);
+	close(fds[0]);
+	if (got == sizeof(err)) {
+		waitpid(r->pid, NULL, 0);
+		snprintf(msg, len, "cannot run '%s': %s", argv[0], strerror(err));
+		r->pid = 0;
+		return UCT_EXIT_CMD;
+	}
+	return 0;
+}
+
+int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run *r, char *msg,
+		size_t len)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	double t0, t_term = 0, t_sig = 0, t1;
+	bool done = false;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->status = -1;
+	got_signal = 0;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
+		fprintf(stderr, "ucounttop: PR_SET_CHILD_SUBREAPER: %s (orphans are not "
+			"waited for)\n", strerror(errno));
+	/* no SA_RESTART: a signal ends the pause at once */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	err = start(argv, r, msg, len);
+	if (err)
+		return err;
+	t0 = now_s();
+	while (!done) {
+		double now = now_s();
+
+		reap(r, &done);
+		if (done)
+			break;
+		if (got_signal && !r->interrupted) {
+			r->interrupted = got_signal;
+			kill(-r->pid, got_signal);
+			t_sig = now;
+		}
+		if (timeout > 0 && !r->timed_out && now - t0 >= timeout) {
+			r->timed_out = true;
+			kill(-r->pid, SIGTERM);
+			t_term = now;
+		}
+		/* the group had its grace period: end it */
+		if (!r->killed && ((t_term && now - t_term >= KILL_GRACE_S) ||
+				   (t_sig && now - t_sig >= KILL_GRACE_S))) {
+			r->killed = true;
+			kill(-r->pid, SIGKILL);
+		}
+		pause_s(POLL_S);
+	}
+	t1 = now_s();
+	r->cmd_s = t1 - t0;
+	/* its descendants: at most settle, cut short by a signal */
+	while (any_child() && now_s() - t1 < settle && !got_signal) {
+		reap(r, &done);
+		pause_s(POLL_S);
+	}
+	reap(r, &done);
+	r->reap_s = now_s() - t1;
+	if (got_signal && !r->interrupted)
+		r->interrupted = got_signal;
+	err = find_left(r);
+	if (err) {
+		snprintf(msg, len, "listing the processes left running: %s", strerror(-err));
+		return UCT_EXIT_TOOL;
+	}
+	return 0;
+}
+
+bool uck_run_ok(const struct uck_run *r)
+{
+	return r->pid && r->status >= 0 && WIFEXITED(r->status) && !WEXITSTATUS(r->status) &&
+	       !r->timed_out && !r->interrupted;
+}
+
+void uck_run_free(struct uck_run *r)
+{
+	free(r->left);
+	r->left = NULL;
+	r->nleft = 0;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * check_run.h - run check's CMD, bounded: CMD in its own process group,
+ * --timeout on CMD itself, SIGINT/SIGTERM/SIGHUP forwarded to that group,
+ * then at most --settle for the descendants it left behind (check is their
+ * subreaper). Whatever still runs is named, never waited for.
+ */
+#ifndef UCT_CHECK_RUN_H
+#define UCT_CHECK_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include "common.h"
+
+/* A descendant still running when check stopped waiting. */
+struct uck_left {
+	pid_t pid;
+	unsigned uid;			/* real uid, as check's namespace sees it */
+	unsigned long long userns;	/* inode of its user namespace, 0 unknown */
+	unsigned threads;		/* each holds NPROC 1 at its ucounts */
+	char comm[UCT_COMM_LEN];
+};
+
+struct uck_run {
+	pid_t pid;		/* CMD, 0 when it never ran */
+	int status;		/* CMD's wait status, -1 unknown */
+	bool timed_out;		/* --timeout expired: the group got SIGTERM */
+	bool killed;		/* ... and SIGKILL after the grace period */
+	int interrupted;	/* signal check received and forwarded, 0 none */
+	double cmd_s;		/* CMD's run time */
+	double reap_s;		/* then waiting for its descendants */
+	struct uck_left *left;	/* still running after that */
+	size_t nleft;
+};
+
+/*
+ * Run argv and wait as above. 0, or UCT_EXIT_CMD (cannot start) or
+ * UCT_EXIT_TOOL with msg. timeout 0: none.
+ */
+int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run *r, char *msg,
+		size_t len);
+void uck_run_free(struct uck_run *r);
+
+/* A signal check received since uck_run_cmd() began (0 none): the caller
+ * cuts its own settling short and reports. */
+int uck_run_interrupted(void);
+
+/* Did CMD succeed (exited 0, no timeout, no interruption)? */
+bool uck_run_ok(const struct uck_run *r);
+
+#endif /* UCT_CHECK_RUN_H */

@@ -1,0 +1,66 @@
+#!/bin/sh
+# check is bounded and honest about CMD (KTAP):
+#  - a background descendant is waited for at most --settle, then named in
+#    the report with what it holds, never waited on forever;
+#  - --timeout bounds CMD itself (its process group gets SIGTERM);
+#  - SIGINT to check is forwarded to CMD's process group and the report is
+#    still printed;
+#  - a failing CMD never yields exit 0 (7: counters clean, CMD failed).
+# Elapsed times are bounded with `timeout`, never asserted as figures.
+. /uct/tests/lib/ktap.sh
+U=/uct/bin/ucounttop
+T=/tmp/t67
+mkdir -p $T
+# pids whose comm is $1 (busybox has no pgrep)
+pids_of() { for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = "$1" ] && echo "${p#/proc/}"; done; }
+running() { [ -n "$(pids_of "$1")" ]; }
+echo "KTAP version 1"
+
+# 1. sh -c 'sleep 1000 &': sh exits at once, its sleeper is left running.
+timeout 60 $U check --settle 2 --json -o $T/bg.json -- sh -c 'exec 1>&- 2>&-; (exec sleep 1000) &'
+rc=$?
+expect "background sleeper: check returns (not killed by the 60 s bound), exit 0" "$rc" 0
+sleeper=$(pids_of sleep | head -n 1)
+if grep -q '"left_running":\[{"pid":'"$sleeper"',"comm":"sleep","uid":0,' $T/bg.json; then
+	pass "background sleeper: named in left_running (pid $sleeper)"
+else
+	fail "background sleeper: named in left_running (pid $sleeper)"
+	sed 's/^/# /' $T/bg.json
+fi
+waited=$(sed -n 's/.*"settle":{"waited":\([0-9.]*\),.*/\1/p' $T/bg.json)
+expect "background sleeper: settle waited --settle 2, not much more (waited $waited)" \
+	"$(echo "$waited" | awk '{ print ($1 < 7) ? "yes" : "no" }')" yes
+timeout 60 $U check --settle 1 -- sh -c 'exec 1>&- 2>&-; (exec sleep 1000) &' > $T/bg.txt
+grep -q "^# left running, not waited for: pid [0-9]* sleep uid 0 userns [0-9]*: holds nproc 1" $T/bg.txt &&
+	pass "background sleeper: text report names it" ||
+	{ fail "background sleeper: text report names it"; sed 's/^/# /' $T/bg.txt; }
+kill $(pids_of sleep) 2>/dev/null
+
+# 2. --timeout: CMD's group gets SIGTERM; exit 7, "timed_out":true
+timeout 60 $U check --timeout 1 --json -o $T/to.json -- sleep 100
+rc=$?
+expect "--timeout 1 on sleep 100: exit 7 (CMD failed, counters clean)" "$rc" 7
+grep -q '"signal":15,.*"timed_out":true' $T/to.json && pass "--timeout: CMD killed by SIGTERM, timed_out true" ||
+	{ fail "--timeout: CMD killed by SIGTERM, timed_out true"; sed 's/^/# /' $T/to.json; }
+
+# 3. SIGINT to check: forwarded to CMD's process group, report printed
+$U check --json -o $T/int.json -- sh -c 'sleep 100; true' &
+ck=$!
+waitfor 100 running sleep
+kill -INT $ck
+w=100
+while kill -0 $ck 2>/dev/null && [ $w -gt 0 ]; do usleep 100000; w=$((w - 1)); done
+wait $ck
+rc=$?
+expect "SIGINT: check exits 7 after forwarding it" "$rc" 7
+grep -q '"interrupted_by":2,' $T/int.json && pass "SIGINT: report printed, interrupted_by 2" ||
+	{ fail "SIGINT: report printed, interrupted_by 2"; sed 's/^/# /' $T/int.json 2>/dev/null; }
+expect "SIGINT: nothing of CMD's group left" "$(pids_of sleep)" ""
+
+# 4. a failing CMD, a clean one
+$U check -- false > $T/false.txt
+expect "check -- false: exit 7" "$?" 7
+$U check -- true > $T/true.txt
+expect "check -- true: exit 0" "$?" 0
+echo "1..$n"
+[ "$fails" -eq 0 ]
