@@ -351,15 +351,95 @@ static __always_inline void pend_finish(__u32 tid, struct uck_pend *p, __u32 mor
 	bpf_map_delete_elem(&pend, &tid);
 }
 
-/* A charge of amount to uc (leaf value after it: leaf, or -1 unknown). */
+/*
+ * Whether a re-read of the counters is what the kernel saw. Decisions come
+ * from what the kernel reported (a charge function's result, a limit
+ * check's answer, the value it returned); the only question answered by
+ * reading counters again - "was a level over while the kernel said
+ * within?" - is answered only when no other charge or uncharge of that
+ * type overlapped the kernel's read, a seqlock's read side: every charge
+ * and uncharge function bumps gen[] and busy[] on entry and drops busy[]
+ * on return (fexit programs are attached before fentry ones, so no entry
+ * is counted without its return). Otherwise the question is left open
+ * and counted (UCK_CNT_RACED).
+ */
+__u64 gen[UCT_NTYPES] = {};
+__s64 busy[UCT_NTYPES] = {};
+
+struct window {
+	__u64 gen;
+	__s64 busy;
+	__u32 type;
+	__u32 pad;
+};
+
+/* per tid: a charge/uncharge function, or a limit check, in progress */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct window);
+} changing SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct window);
+} checking SEC(".maps");
+
+/* Entry of a charge or uncharge function (self: 1) or a limit check (0). */
+static __always_inline void window_open(void *map, __u32 type, int self)
+{
+	struct window w = { .type = type };
+	__u32 tid = cur_tid();
+
+	if (type >= UCT_NTYPES)
+		return;
+	w.busy = *(volatile __s64 *)&busy[tidx(type)];
+	w.gen = *(volatile __u64 *)&gen[tidx(type)];
+	if (bpf_map_update_elem(map, &tid, &w, BPF_ANY)) {
+		count(UCK_CNT_PEND_FULL);
+		return;	/* without a marker its return changes nothing */
+	}
+	if (self) {
+		__sync_fetch_and_add(&gen[tidx(type)], 1);
+		__sync_fetch_and_add(&busy[tidx(type)], 1);
+	}
+}
+
+/* Its return: true when nothing else of that type changed meanwhile. */
+static __always_inline bool window_close(void *map, __u32 type, int self)
+{
+	__u32 tid = cur_tid();
+	struct window *w = bpf_map_lookup_elem(map, &tid);
+	bool clean;
+
+	if (!w || w->type != type || type >= UCT_NTYPES)
+		return false;
+	clean = w->busy == 0 && *(volatile __u64 *)&gen[tidx(type)] == w->gen + self &&
+		*(volatile __s64 *)&busy[tidx(type)] == self;
+	if (self)
+		__sync_fetch_and_add(&busy[tidx(type)], -1);
+	bpf_map_delete_elem(map, &tid);
+	return clean;
+}
+
+/*
+ * A charge of amount to uc. leaf: the leaf's value after it as the kernel
+ * returned it (-1 unknown); kernel_over: the charge function said a level
+ * is over; check_levels: the kernel compared the levels (not an override);
+ * clean: no other change of this type overlapped it (see window_close).
+ */
 static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type, long amount,
-				      bool kernel_over, bool check_levels)
+				      long leaf, bool kernel_over, bool check_levels, bool clean)
 {
 	__u32 tid = cur_tid();
 	struct uck_pend *p, np = {};
 	struct uct_key k;
 	struct over_at w;
 	__s32 sid;
+	long lim0;
 
 	if (type >= UCT_NTYPES || !uc)
 		return;
@@ -376,10 +456,33 @@ static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type,
 	fifo_push(&k, type, amount, sid);
 	if (!check_levels)
 		return;
-	first_over(uc, type, leaf_limit(type), 0, &w);
-	if (w.level < 0)
+	lim0 = leaf_limit(type);
+	if (!kernel_over && leaf <= lim0) {
+		/* the kernel said within and the leaf it returned is: only
+		 * a re-read can tell a level above over, if nothing raced */
+		if (!clean) {
+			count(UCK_CNT_RACED);
+			return;
+		}
+		first_over(uc, type, UCT_LONG_MAX, 0, &w);
+		if (w.level < 0)
+			return;
+		np.flags = UCK_E_LEVEL | UCK_E_SAID_WITHIN;
+		if (exempt(uc, type))
+			np.flags |= UCK_E_EXEMPT;
+		over_record(&k, type, np.flags, sid, -1, amount, &w, cur_pid(), NULL);
 		return;
-
+	}
+	/* over, by what the kernel said or returned: where, for the report */
+	first_over(uc, type, lim0, 0, &w);
+	if (!kernel_over || w.level < 0) {
+		w.uc = uc;
+		w.value = kernel_over ? uc_value(uc, type) : leaf;
+		w.limit = lim0;
+		w.ns_inum = k.ns_inum;
+		w.uid = k.uid;
+		w.level = uc_level(uc);
+	}
 	np.flags = kernel_over ? UCK_E_KERNEL_OVER : 0;
 	if (w.ns_inum != k.ns_inum || w.uid != k.uid)
 		np.flags |= UCK_E_LEVEL;
@@ -387,12 +490,6 @@ static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type,
 		np.flags |= UCK_E_EXEMPT;
 	if (type == UCT_MSGQUEUE || type == UCT_MEMLOCK)
 		np.flags |= UCK_E_CALLER_CMP;
-	/* the charge function compares every level above the leaf itself */
-	if ((np.flags & UCK_E_LEVEL) && !kernel_over) {
-		over_record(&k, type, np.flags | UCK_E_SAID_WITHIN, sid, -1, amount, &w,
-			    cur_pid(), NULL);
-		return;
-	}
 	np.uc = (__u64)uc;
 	np.ns_inum = k.ns_inum;
 	np.uid = k.uid;
@@ -436,16 +533,22 @@ static __always_inline void on_uncharge(void *ctx, struct ucounts *uc, __u32 typ
 
 /* ---- the charge functions ------------------------------------------------ */
 
+/* Returns first: user space attaches these before the entries below. */
 SEC("fexit/inc_rlimit_ucounts")
 int BPF_PROG(ck_inc, struct ucounts *uc, enum rlimit_type type, long v, long ret)
 {
-	on_charge(ctx, uc, type, v, ret == UCT_LONG_MAX, true);
+	bool clean = window_close(&changing, type, 1);
+
+	/* ret: LONG_MAX when a level went over, else the leaf's new value */
+	on_charge(ctx, uc, type, v, ret == UCT_LONG_MAX ? -1 : ret, ret == UCT_LONG_MAX, true,
+		  clean);
 	return 0;
 }
 
 SEC("fexit/dec_rlimit_ucounts")
 int BPF_PROG(ck_dec, struct ucounts *uc, enum rlimit_type type, long v, __u64 ret_reg)
 {
+	window_close(&changing, type, 1);
 	on_uncharge(ctx, uc, type, v, 0);
 	return 0;
 }
@@ -454,6 +557,7 @@ SEC("fexit/inc_rlimit_get_ucounts")
 int BPF_PROG(ck_inc_get, struct ucounts *uc, enum rlimit_type type, __u64 override_reg,
 	     long ret)
 {
+	bool clean = window_close(&changing, type, 1);
 	struct uct_key k;
 	__s32 sid;
 
@@ -468,8 +572,38 @@ int BPF_PROG(ck_inc_get, struct ucounts *uc, enum rlimit_type type, __u64 overri
 		agg_add(&k, type, UCK_K_REFUSED, sid, 1, 0);
 		return 0;
 	}
-	/* override_rlimit (bool, low byte): no level is compared */
-	on_charge(ctx, uc, type, 1, false, !(__u8)override_reg);
+	/* ret: the leaf's new value; override_rlimit (bool, low byte): no
+	 * level is compared */
+	on_charge(ctx, uc, type, 1, ret, false, !(__u8)override_reg, clean);
+	return 0;
+}
+
+/* fexit only closes the window: the ucounts may be freed by now */
+SEC("fexit/dec_rlimit_put_ucounts")
+int BPF_PROG(ck_dec_put_ret, struct ucounts *uc, enum rlimit_type type)
+{
+	window_close(&changing, type, 1);
+	return 0;
+}
+
+SEC("fentry/inc_rlimit_ucounts")
+int BPF_PROG(ck_inc_in, struct ucounts *uc, enum rlimit_type type)
+{
+	window_open(&changing, type, 1);
+	return 0;
+}
+
+SEC("fentry/dec_rlimit_ucounts")
+int BPF_PROG(ck_dec_in, struct ucounts *uc, enum rlimit_type type)
+{
+	window_open(&changing, type, 1);
+	return 0;
+}
+
+SEC("fentry/inc_rlimit_get_ucounts")
+int BPF_PROG(ck_inc_get_in, struct ucounts *uc, enum rlimit_type type)
+{
+	window_open(&changing, type, 1);
 	return 0;
 }
 
@@ -477,6 +611,7 @@ int BPF_PROG(ck_inc_get, struct ucounts *uc, enum rlimit_type type, __u64 overri
 SEC("fentry/dec_rlimit_put_ucounts")
 int BPF_PROG(ck_dec_put, struct ucounts *uc, enum rlimit_type type)
 {
+	window_open(&changing, type, 1);
 	on_uncharge(ctx, uc, type, 1, -1);
 	return 0;
 }
@@ -484,7 +619,7 @@ int BPF_PROG(ck_dec_put, struct ucounts *uc, enum rlimit_type type)
 /* fork, execve and set*uid() NPROC checks; said_over is what the kernel
  * decided */
 static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlimit_type type,
-					bool said_over)
+					bool said_over, bool clean)
 {
 	__u32 tid = cur_tid();
 	struct uck_pend *p;
@@ -509,7 +644,12 @@ static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlim
 	if (said_over)
 		return 0;
 	/* the kernel said "within": is every level really within? The leaf
-	 * against the caller's actual rlimit, not the argument. */
+	 * against the caller's actual rlimit, not the argument; a re-read is
+	 * what the check saw only if nothing of this type changed meanwhile */
+	if (!clean) {
+		count(UCK_CNT_RACED);
+		return 0;
+	}
 	first_over(uc, type, leaf_limit(type), 0, &w);
 	if (w.level < 0)
 		return 0;
@@ -529,7 +669,14 @@ SEC("fexit/is_rlimit_overlimit")
 int BPF_PROG(ck_overlimit, struct ucounts *uc, enum rlimit_type type, unsigned long rlimit,
 	     __u64 ret_reg)
 {
-	return on_overlimit(ctx, uc, type, (__u8)ret_reg);
+	return on_overlimit(ctx, uc, type, (__u8)ret_reg, window_close(&checking, type, 0));
+}
+
+SEC("fentry/is_rlimit_overlimit")
+int BPF_PROG(ck_overlimit_in, struct ucounts *uc, enum rlimit_type type)
+{
+	window_open(&checking, type, 0);
+	return 0;
 }
 
 /* Our series: every check is a call of ucounts_overlimit(), which also
@@ -538,7 +685,14 @@ SEC("fexit/ucounts_overlimit")
 int BPF_PROG(ck_ucounts_overlimit, struct ucounts *uc, enum rlimit_type type,
 	     unsigned long rlimit, void *over, __u64 ret_reg)
 {
-	return on_overlimit(ctx, uc, type, (__u8)ret_reg);
+	return on_overlimit(ctx, uc, type, (__u8)ret_reg, window_close(&checking, type, 0));
+}
+
+SEC("fentry/ucounts_overlimit")
+int BPF_PROG(ck_ucounts_overlimit_in, struct ucounts *uc, enum rlimit_type type)
+{
+	window_open(&checking, type, 0);
+	return 0;
 }
 
 /* ---- lifetime: class c (our series) ---------------------------------------- */

@@ -237,6 +237,8 @@ struct uck_inv_key {
 #define UCK_CNT_INV_TRUNC	13	/* a signal list longer than walked */
 #define UCK_CNT_FREES		14	/* every ucounts_free */
 #define UCK_CNT_SHM_GONE	15	/* locked shmem inode evicted */
-#define UCK_NCOUNTERS		16
+#define UCK_CNT_RACED		16	/* "over while the kernel said within?"
+					 * not asked: another change overlapped */
+#define UCK_NCOUNTERS		17
 
 #endif /* UCOUNTTOP_CHECK_H */

@@ -27,9 +27,9 @@
 #include "mapdump.h"
 #include "ucounttop_check.skel.h"
 
-#define QUIET_S		1.0
-#define C_COUNT_MAX	24	/* programs in ucounttop_check.bpf.c, at most */	/* settle: stop after this long without events */
+#define QUIET_S		1.0	/* settle: stop after this long without events */
 #define POLL_S		0.1
+#define C_COUNT_MAX	24	/* programs in ucounttop_check.bpf.c, at most */
 
 struct ck {
 	struct ucounttop_check_bpf *skel;
@@ -67,10 +67,13 @@ static void sleep_s(double s)
 
 /* ---- loading --------------------------------------------------------------------- */
 
+/* Attached in this order: every return (fexit) before its entry (fentry),
+ * so that no entry is counted without its return (see window_open()). */
 enum {
-	C_INC, C_DEC, C_INC_GET, C_DEC_PUT, C_OVERLIMIT, C_UCOUNTS_OVERLIMIT, C_FREE, C_MQ_NEW,
-	C_MQ_EVICT, C_SHM_LOCK_IN, C_SHM_LOCK_OUT, C_USER_SHM_LOCK, C_USER_SHM_UNLOCK,
-	C_SHM_EVICT, C_SNAP_UCOUNTS, C_SNAP_TASK, C_INVENTORY, C_COUNT
+	C_INC, C_DEC, C_INC_GET, C_DEC_PUT_RET, C_INC_IN, C_DEC_IN, C_INC_GET_IN, C_DEC_PUT,
+	C_OVERLIMIT, C_OVERLIMIT_IN, C_UCOUNTS_OVERLIMIT, C_UCOUNTS_OVERLIMIT_IN, C_FREE,
+	C_MQ_NEW, C_MQ_EVICT, C_SHM_LOCK_IN, C_SHM_LOCK_OUT, C_USER_SHM_LOCK,
+	C_USER_SHM_UNLOCK, C_SHM_EVICT, C_SNAP_UCOUNTS, C_SNAP_TASK, C_INVENTORY, C_COUNT
 };
 
 /* Every program of ucounttop_check.bpf.c, chosen for this kernel. */
@@ -84,9 +87,15 @@ static void prog_table(struct ck *c)
 	PROG(C_INC, ck_inc, true);
 	PROG(C_DEC, ck_dec, true);
 	PROG(C_INC_GET, ck_inc_get, true);
+	PROG(C_DEC_PUT_RET, ck_dec_put_ret, true);
+	PROG(C_INC_IN, ck_inc_in, true);
+	PROG(C_DEC_IN, ck_dec_in, true);
+	PROG(C_INC_GET_IN, ck_inc_get_in, true);
 	PROG(C_DEC_PUT, ck_dec_put, true);
 	PROG(C_OVERLIMIT, ck_overlimit, f->fn_overlimit && !f->fn_ucounts_overlimit);
+	PROG(C_OVERLIMIT_IN, ck_overlimit_in, f->fn_overlimit && !f->fn_ucounts_overlimit);
 	PROG(C_UCOUNTS_OVERLIMIT, ck_ucounts_overlimit, f->fn_ucounts_overlimit);
+	PROG(C_UCOUNTS_OVERLIMIT_IN, ck_ucounts_overlimit_in, f->fn_ucounts_overlimit);
 	PROG(C_FREE, ck_free, c->have_free);
 	PROG(C_MQ_NEW, ck_mq_new, f->fn_mqueue);
 	PROG(C_MQ_EVICT, ck_mq_evict, f->fn_mqueue);
@@ -108,7 +117,8 @@ static void dropped(struct ck *c)
 {
 	struct uct_prog *p = c->progs;
 
-	c->have_overlimit = p[C_OVERLIMIT].want || p[C_UCOUNTS_OVERLIMIT].want;
+	c->have_overlimit = (p[C_OVERLIMIT].want && p[C_OVERLIMIT_IN].want) ||
+			    (p[C_UCOUNTS_OVERLIMIT].want && p[C_UCOUNTS_OVERLIMIT_IN].want);
 	c->have_free = p[C_FREE].want;
 	c->have_mq = p[C_MQ_NEW].want && p[C_MQ_EVICT].want;
 	c->have_shm = p[C_SHM_LOCK_IN].want && p[C_SHM_LOCK_OUT].want &&

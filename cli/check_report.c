@@ -14,6 +14,7 @@ static const char *const counter_names[UCK_NCOUNTERS] = {
 	[UCK_CNT_FREE_FULL] = "free_full", [UCK_CNT_OBJ_FULL] = "obj_full",
 	[UCK_CNT_INV_FULL] = "inv_full", [UCK_CNT_INV_TRUNC] = "inv_truncated",
 	[UCK_CNT_FREES] = "frees", [UCK_CNT_SHM_GONE] = "shm_gone",
+	[UCK_CNT_RACED] = "raced",
 };
 
 const char *uck_stackref_kind(unsigned kind)
@@ -182,9 +183,14 @@ void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_i
 			p = q ? q + 1 : p + strlen(p);
 		}
 	}
+	if (ri->counters[UCK_CNT_RACED])
+		fprintf(f, "# raced: %llu times another charge or uncharge overlapped the kernel's "
+			"own read, so whether a level was over while it said within was not asked "
+			"(what it said is judged)\n", ri->counters[UCK_CNT_RACED]);
 	first = true;
 	for (c = 0; c < UCK_NCOUNTERS; c++) {
-		if (c == UCK_CNT_EVENTS || c == UCK_CNT_FREES || !ri->counters[c])
+		if (c == UCK_CNT_EVENTS || c == UCK_CNT_FREES || c == UCK_CNT_RACED ||
+		    !ri->counters[c])
 			continue;
 		fprintf(f, "%s %s=%llu", first ? "# dropped:" : ",", counter_names[c],
 			ri->counters[c]);

@@ -696,6 +696,7 @@ static char *report(struct sc *s, bool json, size_t *len)
 
 	ri.counters[UCK_CNT_EVENTS] = 9;
 	ri.counters[UCK_CNT_STACK_ERR] = 2;
+	ri.counters[UCK_CNT_RACED] = 5;	/* not a drop: a line of its own */
 	if (json)
 		uck_report_json(f, &s->r, &ri, fake_frames, NULL);
 	else
@@ -728,6 +729,7 @@ static void test_report_text(void **state)
 	assert_non_null(strstr(t, "# FAIL lost-uncharge: ns 100 level 1 uid 1000 nproc 3 processes\n"));
 	assert_non_null(strstr(t, "#       inject_write+0x1d1\n"));
 	assert_non_null(strstr(t, "# dropped: stack_errors=2\n"));
+	assert_non_null(strstr(t, "# raced: 5 times another charge"));
 	assert_non_null(strstr(t, "# exit 1\n"));
 	for (line = t; *line; line = strchr(line, '\n') + 1)
 		assert_true(line[0] == '#' && (line[1] == ' ' || line[1] == '\n'));
