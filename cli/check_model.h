@@ -5,21 +5,25 @@
  * uck_input from the BPF maps and iterators, the unit tests fill it with
  * synthetic baselines, finals and event aggregates.
  *
- * Quantities, per row R = (ns, uid) and rlimit type (see cli/README.md):
+ * Quantities, per row R = (ns, uid) and rlimit type (see cli/README.md;
+ * struct row in check_judge.h names them):
  *
- *   D(R)   counter change from the baseline to the final snapshot, plus
- *          what a free of R itself took away (class c);
- *   T(R)   net of the charges and uncharges that reached R (the BPF
- *          tally, walked up the chain like the kernel does);
- *   U(R) = D - T: change no charge/uncharge made (a direct write);
+ *   D(R)   change: counter change from the baseline to the final
+ *          snapshot, plus what a free of R itself took away (class c);
+ *   T(R)   tallied: net of the charges and uncharges that reached R (the
+ *          BPF tally, walked up the chain like the kernel does);
+ *   U(R) = D - T, untallied: change no charge/uncharge made (a direct
+ *          write);
  *   E(R)   evidence: change of the objects that hold charges in R's
  *          subtree - tasks (NPROC), pending signals and POSIX timers
  *          (SIGPENDING), message queues (MSGQUEUE), SHM_LOCKed segments
  *          (MEMLOCK);
- *   X(R) = D - E - (freed while charged below) - (direct writes that did
- *          not propagate, already class d): what nothing explains;
- *   Y(R) = X(R) - sum of X over R's child rows: the part that originates
- *          at R. Y > 0: lost uncharge (a); Y < 0: double uncharge (b).
+ *   X(R) = D - E - freed_below - unpropagated, unexplained: what nothing
+ *          explains (freed_below: freed while charged in the subtree;
+ *          unpropagated: direct writes already reported as class d);
+ *   Y(R) = X(R) - sum of X over R's child rows, unexplained_here: the part
+ *          that originates at R. Y > 0: lost uncharge (a); Y < 0: double
+ *          uncharge (b).
  */
 #ifndef UCT_CHECK_MODEL_H
 #define UCT_CHECK_MODEL_H

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/* check_admit.c - class e: a charge admitted over a limit */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check_judge.h"
+
+/* Class e from the over-limit records (and those still pending). */
+int ck_judge_admit(const struct uck_input *in, struct uck_result *r)
+{
+	size_t i, j, n = in->nover + in->npend;
+
+	for (i = 0; i < n; i++) {
+		struct uck_over_key ok;
+		struct uck_over ov;
+		const char *why = NULL;
+		struct uck_finding *f = NULL;
+		long long excess;
+
+		if (i < in->nover) {
+			ok = in->over[i].k;
+			ov = in->over[i].v;
+		} else {
+			const struct uck_pend *p = &in->pend[i - in->nover].v;
+
+			memset(&ok, 0, sizeof(ok));
+			memset(&ov, 0, sizeof(ov));
+			ok.ns_inum = p->ns_inum;
+			ok.uid = p->uid;
+			ok.type = p->type;
+			ok.flags = p->flags | UCK_E_END;
+			ok.stack_id = p->stack_id;
+			ov.count = 1;
+			ov.total = p->amount;
+			ov.value = p->value;
+			ov.limit = p->limit;
+			ov.at_ns = p->at_ns;
+			ov.at_uid = p->at_uid;
+			ov.at_level = p->at_level;
+			ov.stack2 = -1;
+			ov.pid = p->pid;
+			memcpy(ov.comm, p->comm, sizeof(ov.comm));
+		}
+		if (ok.type >= NT)
+			continue;
+		if (ok.flags & UCK_E_ROLLED_BACK) {
+			r->refused_rolled_back += ov.count;
+			continue;
+		}
+		if (ok.flags & UCK_E_EXEMPT) {
+			r->privileged_over += ov.count;
+			continue;
+		}
+		if (ok.flags & UCK_E_SAID_WITHIN)
+			why = ok.flags & UCK_E_CHECKED ?
+			      "the limit check (is_rlimit_overlimit) said within limits" :
+			      "the charge function said within limits";
+		else if (ok.type == UCT_NPROC && (ok.flags & UCK_E_CHECK_OVER))
+			why = "the limit check said over (fork refused), but the charging "
+			      "task never uncharged it";
+		else if (ok.type == UCT_NPROC && !(ok.flags & UCK_E_CHECKED))
+			r->deferred_nproc += ov.count;	/* set*uid, unshare: by design */
+		else if (ok.flags & UCK_E_CALLER_CMP)
+			why = ok.flags & UCK_E_KERNEL_OVER ?
+			      "the charge function said over, but the charging task kept the "
+			      "charge (no uncharge of it followed)" :
+			      "the caller's own rlimit was exceeded, but the charging task kept "
+			      "the charge (no uncharge of it followed)";
+		if (!why)
+			continue;
+		excess = ov.value - ov.limit;
+		for (j = 0; j < r->n; j++)
+			if (r->f[j].cls == UCK_ADMIT && r->f[j].ns_inum == ok.ns_inum &&
+			    r->f[j].uid == ok.uid && r->f[j].type == (int)ok.type)
+				f = &r->f[j];
+		if (!f) {
+			f = ck_add_finding(r, UCK_ADMIT, NULL, (int)ok.type);
+			if (!f)
+				return -ENOMEM;
+			f->ns_inum = ok.ns_inum;
+			f->uid = ok.uid;
+			f->failing = true;
+			f->at_level = -1;
+		}
+		if (excess > f->amount || f->at_level < 0) {
+			f->amount = excess > f->amount ? excess : f->amount;
+			f->at_ns = ov.at_ns;
+			f->at_uid = ov.at_uid;
+			f->at_level = ov.at_level;
+			f->value = ov.value;
+			f->limit = ov.limit;
+			f->how[0] = 0;
+			ck_how(f, "%s while level %d (ns %u uid %u) was at %lld, above its limit %lld "
+			    "(%s)", why, ov.at_level, ov.at_ns, ov.at_uid, (long long)ov.value,
+			    (long long)ov.limit,
+			    ok.flags & UCK_E_LEVEL ? "rlimit_max of the namespace below it" :
+			    "the caller's own rlimit");
+			if (ok.flags & UCK_E_END)
+				ck_how(f, "; still pending when the workload ended");
+		}
+		f->charged += ov.total;
+		if (ck_add_stack(f, ok.stack_id, ok.flags & UCK_E_CHECKED && ok.flags & UCK_E_SAID_WITHIN ?
+			      UCK_SR_CHECK : UCK_SR_OVER, ov.count, ov.total, ov.pid, ov.comm))
+			return -ENOMEM;
+		if (ov.stack2 >= 0 && ck_add_stack(f, ov.stack2, UCK_SR_OVER, ov.count, ov.total,
+						ov.pid, ov.comm))
+			return -ENOMEM;
+	}
+	return 0;
+}

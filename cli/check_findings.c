@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/* check_findings.c - findings of check's judge: records, kernel stacks, the "how" text */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check_judge.h"
+
+const char *uck_class_name(enum uck_class c)
+{
+	static const char *const n[UCK_NCLASSES] = {
+		"lost-uncharge", "double-uncharge", "freed-while-charged",
+		"hierarchy-mismatch", "admitted-over-limit", "outstanding",
+	};
+
+	return c < UCK_NCLASSES ? n[c] : "?";
+}
+
+const char *uck_class_key(enum uck_class c)
+{
+	static const char *const n[UCK_NCLASSES] = {
+		"lost_uncharge", "double_uncharge", "freed_while_charged",
+		"hierarchy_mismatch", "admitted_over_limit", "outstanding",
+	};
+
+	return c < UCK_NCLASSES ? n[c] : "?";
+}
+
+struct uck_finding *ck_add_finding(struct uck_result *r, enum uck_class cls,
+				       const struct row *w, int type)
+{
+	struct uck_finding *f;
+
+	if (r->n == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 16;
+		struct uck_finding *p = realloc(r->f, ncap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		r->f = p;
+		r->cap = ncap;
+	}
+	f = &r->f[r->n++];
+	memset(f, 0, sizeof(*f));
+	f->cls = cls;
+	f->type = type;
+	f->at_level = -1;
+	if (w) {
+		f->ns_inum = w->k.ns_inum;
+		f->uid = w->k.uid;
+		f->level = w->level;
+		f->in_base = w->in_b;
+		f->in_final = w->in_f;
+		f->inferred = w->inferred;
+		f->baseline = w->base[type];
+		f->final = w->final[type];
+		f->tally = w->tallied[type];
+		f->charged = w->charged[type];
+		f->uncharged = w->uncharged[type];
+	}
+	return f;
+}
+
+void ck_how(struct uck_finding *f, const char *fmt, ...)
+{
+	size_t used = strlen(f->how);
+	va_list ap;
+
+	if (used >= sizeof(f->how) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->how + used, sizeof(f->how) - used, fmt, ap);
+	va_end(ap);
+}
+
+int ck_add_stack(struct uck_finding *f, __s32 sid, __u32 kind, unsigned long long count,
+		     long long total, __u32 pid, const char *comm)
+{
+	struct uck_stackref *s;
+	size_t i;
+
+	for (i = 0; i < f->nstacks; i++) {
+		s = &f->stacks[i];
+		if (s->stack_id == sid && s->kind == kind) {
+			s->count += count;
+			s->total += total;
+			return 0;
+		}
+	}
+	s = realloc(f->stacks, (f->nstacks + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	f->stacks = s;
+	s = &f->stacks[f->nstacks++];
+	memset(s, 0, sizeof(*s));
+	s->stack_id = sid;
+	s->kind = kind;
+	s->count = count;
+	s->total = total;
+	s->pid = pid;
+	if (comm)
+		memcpy(s->comm, comm, UCT_COMM_LEN);
+	s->comm[UCT_COMM_LEN - 1] = 0;
+	return 0;
+}
+
+int ck_stack_cmp(const void *a, const void *b)
+{
+	const struct uck_stackref *x = a, *y = b;
+	long long tx = x->total < 0 ? -x->total : x->total;
+	long long ty = y->total < 0 ? -y->total : y->total;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return x->stack_id < y->stack_id ? -1 : x->stack_id > y->stack_id;
+}
+
+/* Stacks of agg entries of (row, type) with one of the kinds. */
+int ck_stacks_from_agg(const struct uck_input *in, struct uck_finding *f, __u32 agg_kind,
+			   __u32 sr_kind)
+{
+	size_t i;
+
+	for (i = 0; i < in->nagg; i++) {
+		const struct uck_agg_kv *a = &in->agg[i];
+
+		if (a->k.ns_inum != f->ns_inum || a->k.uid != f->uid ||
+		    (int)a->k.type != f->type || a->k.kind != agg_kind)
+			continue;
+		if (ck_add_stack(f, a->k.stack_id, sr_kind, a->v.count, a->v.total, a->v.pid,
+			      a->v.comm))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Open (unpaired) charges of (row, type), grouped by stack. */
+int ck_stacks_open(const struct uck_input *in, struct uck_finding *f, size_t *n)
+{
+	size_t i, before = f->nstacks;
+
+	for (i = 0; i < in->nitems; i++) {
+		const struct uck_item_kv *it = &in->items[i];
+
+		if (it->k.f.ns_inum != f->ns_inum || it->k.f.uid != f->uid ||
+		    (int)it->k.f.type != f->type)
+			continue;
+		if (ck_add_stack(f, it->v.stack_id, UCK_SR_OPEN, 1, it->k.f.amount, it->v.pid,
+			      it->v.comm))
+			return -ENOMEM;
+	}
+	if (n)
+		*n = f->nstacks - before;
+	return 0;
+}
+
+const char *ck_evidence_name(int type)
+{
+	switch (type) {
+	case UCT_NPROC: return "tasks";
+	case UCT_MSGQUEUE: return "message queues";
+	case UCT_SIGPENDING: return "pending signals";
+	default: return "SHM_LOCKed segments";
+	}
+}
+
+/* Evidence objects of row w for type, at the baseline and at the end. */
+void ck_evidence_counts(const struct row *w, int type, long long *eb, long long *ef)
+{
+	switch (type) {
+	case UCT_NPROC:
+		*eb = w->inv_base[UCK_INV_TASK] + w->inv_base[UCK_INV_KTHREAD];
+		*ef = w->inv_final[UCK_INV_TASK] + w->inv_final[UCK_INV_KTHREAD];
+		break;
+	case UCT_SIGPENDING:
+		*eb = w->inv_base[UCK_INV_SIGQ] + w->inv_base[UCK_INV_TIMER];
+		*ef = w->inv_final[UCK_INV_SIGQ] + w->inv_final[UCK_INV_TIMER];
+		break;
+	default:	/* objects: created since attach vs released from before */
+		*eb = w->pre_released_n[type];
+		*ef = w->obj_count[type];
+		break;
+	}
+}
+
+void ck_evidence_how(struct uck_finding *f, const struct row *w, int type)
+{
+	long long eb, ef;
+
+	ck_evidence_counts(w, type, &eb, &ef);
+	f->ev_base = eb;
+	f->ev_final = ef;
+	if (type == UCT_NPROC || type == UCT_SIGPENDING)
+		ck_how(f, "; %s charged to this row: %lld at the baseline, %lld at the end",
+		    ck_evidence_name(type), eb, ef);
+	else
+		ck_how(f, "; %s: %lld created since attach still hold %lld, %lld from before released %lld",
+		    ck_evidence_name(type), w->obj_count[type], w->obj_amount[type], w->pre_released_n[type], w->pre_released[type]);
+	if (type == UCT_MEMLOCK && w->gone[type])
+		ck_how(f, "; segments destroyed while still locked: %lld pages never unlocked",
+		    w->gone[type]);
+}
+
+void ck_counter_how(struct uck_finding *f, const struct row *w, int type)
+{
+	if (w->inferred)
+		ck_how(f, "counter %lld -> %lld as far as the events tell (a snapshot did not "
+		    "show this row)", w->base[type], w->final[type]);
+	else
+		ck_how(f, "counter %lld -> %lld%s", w->base[type], w->final[type],
+		    !w->in_b ? " (new)" : !w->in_f ? " (freed)" : "");
+	ck_how(f, "; charges and uncharges reaching it net %+lld (at this row: +%lld -%lld)",
+	    w->tallied[type], w->charged[type], w->uncharged[type]);
+}
+
+void ck_note(struct uck_result *r, const char *fmt, ...)
+{
+	size_t used = strlen(r->notes);
+	va_list ap;
+
+	if (used >= sizeof(r->notes) - 2)
+		return;
+	if (used)
+		r->notes[used++] = '\n';
+	va_start(ap, fmt);
+	vsnprintf(r->notes + used, sizeof(r->notes) - used, fmt, ap);
+	va_end(ap);
+}
+
+int ck_finding_cmp(const void *a, const void *b)
+{
+	const struct uck_finding *x = a, *y = b;
+
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	if (x->ns_inum != y->ns_inum)
+		return x->ns_inum < y->ns_inum ? -1 : 1;
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	return x->type - y->type;
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/* check_hier.c - class d: a change that did not reach every level above */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check_judge.h"
+
+int ck_judge_hier(const struct uck_input *in, struct rows *rs, const int *order,
+		      const struct skip *sk, struct uck_result *r)
+{
+	size_t oi;
+	int t, k;
+
+	for (t = 0; t < NT; t++) {
+		/* d2: a change no charge made, that did not reach every level */
+		for (oi = 0; oi < rs->n && !sk->d2; oi++) {
+			struct row *s = &rs->r[order[oi]];
+			long long left = s->untallied_here[t];
+			int a;
+
+			if (!left || !s->known)
+				continue;
+			for (a = s->par; a >= 0 && left; a = rs->r[a].par) {
+				struct row *A = &rs->r[a];
+				long long m;
+				struct uck_finding *f;
+				int x;
+
+				if (!A->untallied_here[t] || (A->untallied_here[t] > 0) == (left > 0))
+					continue;
+				m = llabs(A->untallied_here[t]) < llabs(left) ? llabs(A->untallied_here[t]) : llabs(left);
+				if (left < 0)
+					m = -m;
+				/* it is in s .. below A, not in A and above */
+				for (x = order[oi]; x >= 0 && x != a; x = rs->r[x].par)
+					rs->r[x].unpropagated[t] += m;
+				A->stopped_here[t] += llabs(m);
+				s->untallied_here[t] -= m;
+				A->untallied_here[t] += m;
+				left -= m;
+				f = ck_add_finding(r, UCK_HIER, s, t);
+				if (!f)
+					return -ENOMEM;
+				f->failing = true;
+				f->amount = llabs(m);
+				f->at_ns = A->k.ns_inum;
+				f->at_uid = A->k.uid;
+				f->at_level = A->level;
+				f->value = A->in_f ? A->final[t] : 0;
+				ck_how(f, "changed by %+lld with no charge or uncharge reaching it (a direct "
+				    "write), and the change did not reach level %u (ns %u uid %u) above "
+				    "it; ", m, A->level, A->k.ns_inum, A->k.uid);
+				ck_counter_how(f, s, t);
+			}
+		}
+		/* d1: a level below the sum of its children, more than before */
+		for (oi = 0; oi < rs->n; oi++) {
+			struct row *p = &rs->r[order[oi]];
+			long long sb = 0, sf = 0, shb, shf, amount;
+			struct uck_finding *f;
+
+			if (!p->nkids || !p->in_f)
+				continue;
+			for (k = 0; k < p->nkids; k++) {
+				const struct row *c = &rs->r[p->kids[k]];
+
+				if (c->in_f)
+					sf += c->final[t];
+				if (c->in_b)
+					sb += c->base[t];
+			}
+			shf = sf - p->final[t];
+			shb = p->in_b ? sb - p->base[t] : 0;
+			if (shf <= 0)
+				continue;
+			amount = shf - (shb > 0 ? shb : 0) - p->stopped_here[t];
+			if (amount <= 0)
+				continue;
+			/* the shortfall is this class's, not a double uncharge's */
+			p->unpropagated[t] -= amount;
+			f = ck_add_finding(r, UCK_HIER, p, t);
+			if (!f)
+				return -ENOMEM;
+			f->failing = true;
+			f->amount = amount;
+			f->value = p->final[t];
+			f->limit = sf;
+			ck_how(f, "%lld, below the %lld of the rows of the namespaces it created "
+			    "(every charge there also charged it); short by %lld at the baseline",
+			    p->final[t], sf, shb > 0 ? shb : 0);
+		}
+	}
+	(void)in;
+	return 0;
+}

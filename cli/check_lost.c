@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/* check_lost.c - classes a and b: lost and double uncharges (what nothing explains, where it originates) */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check_judge.h"
+
+int ck_judge_lost_double(const struct uck_input *in, struct rows *rs, const int *order,
+		    const struct skip *sk, struct uck_result *r)
+{
+	size_t oi, i;
+	int t, k;
+
+	for (t = 0; t < NT; t++) {
+		if (sk->ab[t])
+			continue;
+		for (oi = 0; oi < rs->n; oi++) {
+			struct row *w = &rs->r[order[oi]];
+			long long kids = 0, lowest = 0;
+			bool neg = false;
+			struct uck_finding *f;
+
+			if (!w->known)
+				continue;
+			for (k = 0; k < w->nkids; k++)
+				kids += rs->r[w->kids[k]].unexplained[t];
+			w->unexplained_here[t] = w->unexplained[t] - kids;
+			for (i = 0; i < in->nagg; i++) {
+				const struct uck_agg_kv *a = &in->agg[i];
+
+				if (a->k.kind == UCK_K_NEGATIVE && a->k.ns_inum == w->k.ns_inum &&
+				    a->k.uid == w->k.uid && (int)a->k.type == t) {
+					neg = true;
+					if (a->v.extreme < lowest)
+						lowest = a->v.extreme;
+				}
+			}
+			if (w->unexplained_here[t] > 0) {
+				size_t nopen = 0;
+
+				f = ck_add_finding(r, UCK_LOST, w, t);
+				if (!f)
+					return -ENOMEM;
+				f->failing = true;
+				f->amount = w->unexplained_here[t];
+				ck_counter_how(f, w, t);
+				ck_evidence_how(f, w, t);
+				ck_how(f, "; %lld charged here and never uncharged: no live object "
+				    "explains it", w->unexplained_here[t]);
+				if (ck_stacks_open(in, f, &nopen))
+					return -ENOMEM;
+				if (!nopen && ck_stacks_from_agg(in, f, UCK_K_CHARGE, UCK_SR_CHARGE))
+					return -ENOMEM;
+			} else if (w->unexplained_here[t] < 0 || neg) {
+				size_t before;
+
+				f = ck_add_finding(r, UCK_DOUBLE, w, t);
+				if (!f)
+					return -ENOMEM;
+				f->failing = true;
+				f->amount = -w->unexplained_here[t] > -lowest ? -w->unexplained_here[t] : -lowest;
+				ck_counter_how(f, w, t);
+				ck_evidence_how(f, w, t);
+				if (w->unexplained_here[t] < 0)
+					ck_how(f, "; %lld more uncharged than was charged since the "
+					    "baseline plus what objects from before it released",
+					    -w->unexplained_here[t]);
+				if (neg)
+					ck_how(f, "; an uncharge took it below zero (lowest %lld)", lowest);
+				before = f->nstacks;
+				if (ck_stacks_from_agg(in, f, UCK_K_UNMATCHED, UCK_SR_UNMATCHED) ||
+				    ck_stacks_from_agg(in, f, UCK_K_NEGATIVE, UCK_SR_NEGATIVE))
+					return -ENOMEM;
+				if (f->nstacks == before &&
+				    ck_stacks_from_agg(in, f, UCK_K_UNCHARGE, UCK_SR_UNCHARGE))
+					return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}

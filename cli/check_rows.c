@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/* check_rows.c - the rows of check's judge and their quantities, from the baseline and final captures, the frees, the objects and the event aggregates */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check_judge.h"
+
+static unsigned long long ck_key64(const struct uct_key *k)
+{
+	return (unsigned long long)k->ns_inum << 32 | k->uid;
+}
+
+static size_t ck_hslot(unsigned long long x, size_t cap)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x & (cap - 1);
+}
+
+int ck_rows_find(const struct rows *rs, const struct uct_key *k)
+{
+	size_t i;
+
+	if (!rs->hcap)
+		return -1;
+	for (i = ck_hslot(ck_key64(k), rs->hcap);; i = (i + 1) & (rs->hcap - 1)) {
+		int idx = rs->hash[i];
+
+		if (idx < 0)
+			return -1;
+		if (rs->r[idx].k.ns_inum == k->ns_inum && rs->r[idx].k.uid == k->uid)
+			return idx;
+	}
+}
+
+static int ck_rows_rehash(struct rows *rs, size_t ncap)
+{
+	int *h = malloc(ncap * sizeof(*h));
+	size_t i, j;
+
+	if (!h)
+		return -ENOMEM;
+	for (i = 0; i < ncap; i++)
+		h[i] = -1;
+	for (i = 0; i < rs->n; i++) {
+		for (j = ck_hslot(ck_key64(&rs->r[i].k), ncap); h[j] >= 0; j = (j + 1) & (ncap - 1))
+			;
+		h[j] = (int)i;
+	}
+	free(rs->hash);
+	rs->hash = h;
+	rs->hcap = ncap;
+	return 0;
+}
+
+/* The row of k, created when absent. NULL on ENOMEM. */
+struct row *ck_rows_get(struct rows *rs, const struct uct_key *k)
+{
+	int idx = ck_rows_find(rs, k);
+	size_t j;
+
+	if (idx >= 0)
+		return &rs->r[idx];
+	if (rs->n == rs->cap) {
+		size_t ncap = rs->cap ? rs->cap * 2 : 64;
+		struct row *p = realloc(rs->r, ncap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		rs->r = p;
+		rs->cap = ncap;
+	}
+	if ((rs->n + 1) * 2 > rs->hcap && ck_rows_rehash(rs, rs->hcap ? rs->hcap * 2 : 128))
+		return NULL;
+	memset(&rs->r[rs->n], 0, sizeof(rs->r[0]));
+	rs->r[rs->n].k = *k;
+	rs->r[rs->n].par = -1;
+	for (j = ck_hslot(ck_key64(k), rs->hcap); rs->hash[j] >= 0; j = (j + 1) & (rs->hcap - 1))
+		;
+	rs->hash[j] = (int)rs->n;
+	return &rs->r[rs->n++];
+}
+
+void ck_rows_free(struct rows *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		free(rs->r[i].kids);
+	free(rs->r);
+	free(rs->hash);
+}
+
+static int ck_add_kid(struct row *p, int kid)
+{
+	if (p->nkids == p->capkids) {
+		int ncap = p->capkids ? p->capkids * 2 : 4;
+		int *k = realloc(p->kids, ncap * sizeof(*k));
+
+		if (!k)
+			return -ENOMEM;
+		p->kids = k;
+		p->capkids = ncap;
+	}
+	p->kids[p->nkids++] = kid;
+	return 0;
+}
+
+static int ck_add_snapshot(struct rows *rs, const struct uck_capture *c, bool fin)
+{
+	size_t i;
+	int t;
+
+	for (i = 0; i < c->nrecs; i++) {
+		const struct uck_rec *rec = &c->recs[i];
+		struct uct_key k = { rec->r.ns_inum, rec->r.uid };
+		struct row *w = ck_rows_get(rs, &k);
+
+		if (!w)
+			return -ENOMEM;
+		if (fin ? w->in_f : w->in_b)
+			continue;	/* duplicate (task iterator) */
+		w->known = true;
+		w->level = rec->r.level;
+		if (rec->r.flags & UCT_REC_ROOT) {
+			w->root = true;
+		} else {
+			w->pk.ns_inum = rec->r.parent_ns_inum;
+			w->pk.uid = rec->r.parent_uid;
+			w->has_parent = true;
+		}
+		for (t = 0; t < NT; t++) {
+			if (fin) {
+				w->final[t] = rec->r.value[t];
+				w->tally_final[t] = rec->tally[t];
+			} else {
+				w->base[t] = rec->r.value[t];
+				w->tally_base[t] = rec->tally[t];
+			}
+		}
+		if (fin)
+			w->in_f = w->has_tally_final = true;
+		else
+			w->in_b = w->has_tally_base = true;
+	}
+	/* rows not in the snapshot: their tally at that moment, and where
+	 * the events placed them in the tree */
+	for (i = 0; i < c->ntally; i++) {
+		const struct uck_tally_kv *tk = &c->tally[i];
+		struct row *w = ck_rows_get(rs, &tk->k);
+
+		if (!w)
+			return -ENOMEM;
+		if (!w->known) {
+			w->known = true;
+			w->level = tk->v.level;
+		}
+		if (!w->has_parent && !w->root) {
+			if (tk->v.flags & UCT_REC_ROOT) {
+				w->root = true;
+			} else {
+				w->pk = tk->v.parent;
+				w->has_parent = true;
+			}
+		}
+		if (fin && !w->has_tally_final) {
+			memcpy(w->tally_final, tk->v.net, sizeof(w->tally_final));
+			w->has_tally_final = true;
+		} else if (!fin && !w->has_tally_base) {
+			memcpy(w->tally_base, tk->v.net, sizeof(w->tally_base));
+			w->has_tally_base = true;
+		}
+	}
+	return 0;
+}
+
+static int ck_add_inventory(struct rows *rs, const struct uck_capture *c, bool fin)
+{
+	size_t i;
+
+	for (i = 0; i < c->ninv; i++) {
+		const struct uck_inv_kv *iv = &c->inv[i];
+		struct uct_key k = { iv->k.ns_inum, iv->k.uid };
+		struct row *w;
+
+		if (iv->k.kind >= UCK_NINV)
+			continue;
+		w = ck_rows_get(rs, &k);
+		if (!w)
+			return -ENOMEM;
+		if (fin)
+			w->inv_final[iv->k.kind] += iv->n;
+		else
+			w->inv_base[iv->k.kind] += iv->n;
+	}
+	return 0;
+}
+
+static const struct uck_tally_kv *ck_tally_of(const struct uck_capture *c, const struct uct_key *k)
+{
+	size_t i;
+
+	for (i = 0; i < c->ntally; i++)
+		if (c->tally[i].k.ns_inum == k->ns_inum && c->tally[i].k.uid == k->uid)
+			return &c->tally[i];
+	return NULL;
+}
+
+int ck_rows_build(const struct uck_input *in, struct rows *rs)
+{
+	size_t i, j;
+	int t, err;
+
+	if ((err = ck_add_snapshot(rs, &in->base, false)) || (err = ck_add_snapshot(rs, &in->fin, true)))
+		return err;
+	/* frees: the row, its ancestors (for subtree sums) */
+	for (i = 0; i < in->nfreed; i++) {
+		const struct uck_free_kv *fr = &in->freed[i];
+		struct uct_key k = { fr->k.ns_inum, fr->k.uid };
+		struct row *w = ck_rows_get(rs, &k);
+
+		if (!w)
+			return -ENOMEM;
+		for (t = 0; t < NT; t++)
+			w->freed_value[t] += fr->v.value[t];
+		if (!w->known) {
+			w->known = true;
+			w->level = fr->v.level;
+		}
+		for (j = 0; j < fr->v.nanc && j < UCK_MAX_ANC; j++) {
+			if (!w->has_parent && !w->root) {
+				w->pk = fr->v.anc[j];
+				w->has_parent = true;
+			}
+			w = ck_rows_get(rs, &fr->v.anc[j]);
+			if (!w)
+				return -ENOMEM;
+			if (!w->known) {
+				w->known = true;
+				w->level = fr->v.level > j ? fr->v.level - (__u32)j - 1 : 0;
+			}
+		}
+	}
+	/* tallies of rows known only from frees */
+	for (i = 0; i < rs->n; i++) {
+		struct row *w = &rs->r[i];
+		const struct uck_tally_kv *tk;
+
+		if (!w->has_tally_base && (tk = ck_tally_of(&in->base, &w->k))) {
+			memcpy(w->tally_base, tk->v.net, sizeof(w->tally_base));
+			w->has_tally_base = true;
+		}
+		if (!w->has_tally_final && (tk = ck_tally_of(&in->fin, &w->k))) {
+			memcpy(w->tally_final, tk->v.net, sizeof(w->tally_final));
+			w->has_tally_final = true;
+		}
+	}
+	if ((err = ck_add_inventory(rs, &in->base, false)) || (err = ck_add_inventory(rs, &in->fin, true)))
+		return err;
+	for (i = 0; i < in->nobjs; i++) {
+		const struct uck_obj *o = &in->objs[i].v;
+		struct uct_key k = { o->ns_inum, o->uid };
+		struct row *w;
+
+		if (o->type >= NT)
+			continue;
+		if (!(w = ck_rows_get(rs, &k)))
+			return -ENOMEM;
+		w->obj_amount[o->type] += o->amount;
+		w->obj_count[o->type]++;
+	}
+	for (i = 0; i < in->npre_rel; i++) {
+		const struct uck_rt_kv *p = &in->pre_rel[i];
+		struct uct_key k = { p->k.ns_inum, p->k.uid };
+		struct row *w;
+
+		if (p->k.type >= NT)
+			continue;
+		if (!(w = ck_rows_get(rs, &k)))
+			return -ENOMEM;
+		w->pre_released[p->k.type] += p->v.total;
+		w->pre_released_n[p->k.type] += p->v.count;
+	}
+	for (i = 0; i < in->ngone; i++) {
+		const struct uck_rt_kv *p = &in->gone[i];
+		struct uct_key k = { p->k.ns_inum, p->k.uid };
+		int idx = ck_rows_find(rs, &k);
+
+		if (idx >= 0 && p->k.type < NT)
+			rs->r[idx].gone[p->k.type] += p->v.total;
+	}
+	for (i = 0; i < in->nagg; i++) {
+		const struct uck_agg_kv *a = &in->agg[i];
+		struct uct_key k = { a->k.ns_inum, a->k.uid };
+		int idx = ck_rows_find(rs, &k);
+
+		if (idx < 0 || a->k.type >= NT)
+			continue;
+		if (a->k.kind == UCK_K_CHARGE)
+			rs->r[idx].charged[a->k.type] += a->v.total;
+		else if (a->k.kind == UCK_K_UNCHARGE)
+			rs->r[idx].uncharged[a->k.type] += a->v.total;
+	}
+	/* the tree */
+	for (i = 0; i < rs->n; i++) {
+		struct row *w = &rs->r[i];
+		int p;
+
+		if (!w->has_parent)
+			continue;
+		p = ck_rows_find(rs, &w->pk);
+		if (p < 0 || p == (int)i)
+			continue;
+		w->par = p;
+		if (ck_add_kid(&rs->r[p], (int)i))
+			return -ENOMEM;
+	}
+	for (i = 0; i < rs->n; i++) {
+		int d = 0, p = rs->r[i].par;
+
+		while (p >= 0 && d <= UCT_MAX_LEVELS) {
+			d++;
+			p = rs->r[p].par;
+		}
+		rs->r[i].depth = d;
+	}
+	return 0;
+}
+
+/* Row indexes, deepest first (children before parents). */
+int *ck_rows_by_depth(const struct rows *rs)
+{
+	int *o = malloc((rs->n ? rs->n : 1) * sizeof(*o));
+	size_t i, n = 0;
+	int d;
+
+	if (!o)
+		return NULL;
+	for (d = UCT_MAX_LEVELS + 1; d >= 0; d--)
+		for (i = 0; i < rs->n; i++)
+			if (rs->r[i].depth == d)
+				o[n++] = (int)i;
+	return o;
+}
+
+void ck_rows_derive(const struct uck_input *in, struct rows *rs, const int *order)
+{
+	size_t i;
+	int t, k;
+
+	/*
+	 * Values where a snapshot could not see the row. Absent from a
+	 * complete snapshot means it did not exist (0), at the end only if
+	 * frees are traced too (else it may have been freed charged); absent
+	 * from the task iterator's means nothing is known: assume the events
+	 * tell the whole story.
+	 */
+	for (i = 0; i < rs->n; i++) {
+		struct row *w = &rs->r[i];
+		bool kb = w->in_b || in->complete;
+		bool kf = w->in_f || (in->complete && in->have_free_tp);
+
+		for (t = 0; t < NT; t++) {
+			long long dT = w->tally_final[t] - w->tally_base[t];
+
+			if (kb && !kf)
+				w->final[t] = w->base[t] + dT - w->freed_value[t];
+			else if (!kb && kf)
+				w->base[t] = w->final[t] + w->freed_value[t] - dT;
+			else if (!kb && !kf)
+				w->final[t] = dT - w->freed_value[t];
+		}
+		w->inferred = !kb || !kf;
+	}
+	for (i = 0; i < rs->n; i++) {
+		struct row *w = &rs->r[i];
+
+		for (t = 0; t < NT; t++) {
+			long long eb, ef;
+
+			w->change[t] = w->final[t] + w->freed_value[t] - w->base[t];
+			w->tallied[t] = w->tally_final[t] - w->tally_base[t];
+			/* rows only known from a free record or an event map: no
+			 * counter was read, nothing to compare */
+			w->untallied[t] = w->change[t] - w->tallied[t];
+			if (t == UCT_NPROC || t == UCT_SIGPENDING) {
+				ck_evidence_counts(w, t, &eb, &ef);
+				w->evidence_own[t] = ef - eb;
+			} else {
+				w->evidence_own[t] = w->obj_amount[t] - w->pre_released[t];
+			}
+		}
+	}
+	/* subtree sums, children first */
+	for (i = 0; i < rs->n; i++) {
+		struct row *w = &rs->r[order[i]];
+
+		for (t = 0; t < NT; t++) {
+			long long ku = 0;
+
+			w->evidence[t] += w->evidence_own[t];
+			w->freed_below[t] += w->freed_value[t];
+			for (k = 0; k < w->nkids; k++)
+				ku += rs->r[w->kids[k]].untallied[t];
+			w->untallied_here[t] = w->untallied[t] - ku;
+			if (w->par >= 0) {
+				rs->r[w->par].evidence[t] += w->evidence[t];
+				rs->r[w->par].freed_below[t] += w->freed_below[t];
+			}
+		}
+	}
+}
