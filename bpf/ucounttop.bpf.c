@@ -38,6 +38,16 @@ struct {
 	__type(value, struct uct_stat);
 } stats SEC(".maps");
 
+/* struct ucounts address -> charge counts on this CPU (--events) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 10240);	/* --max-entries */
+	__type(key, __u64);
+	__type(value, struct uct_evcount);
+} evcounts SEC(".maps");
+
+struct uct_evcount zero_ev = {};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);	/* --ringbuf-kb */
@@ -130,40 +140,32 @@ static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u3
 	bpf_ringbuf_submit(e, 0);
 }
 
-static __always_inline void note_charge(void *ctx, struct ucounts *uc, __u32 type, long delta,
-					long value, int at_level)
+/*
+ * One charge (charge: true) or uncharge of delta to uc, on this CPU's
+ * copy: nothing shared is written, no atomics. NULL-safe on a full map
+ * (counted as stats_full).
+ */
+static __always_inline void ev_count(struct ucounts *uc, __u32 type, long delta, bool charge)
 {
-	struct uct_stat *st;
+	__u64 key = (__u64)uc;
+	struct uct_evcount *e;
 
-	if (type >= UCT_NTYPES)
-		return;
-	count(UCT_CNT_EVENTS);
-	st = get_stat(uc);
-	if (st) {
-		__sync_fetch_and_add(&st->charges[tidx(type)], 1);
-		__sync_fetch_and_add(&st->charged[tidx(type)], delta);
-		st->last_value[tidx(type)] = value;
-		touch(st);
+	e = bpf_map_lookup_elem(&evcounts, &key);
+	if (!e) {
+		bpf_map_update_elem(&evcounts, &key, &zero_ev, BPF_NOEXIST);
+		e = bpf_map_lookup_elem(&evcounts, &key);
+		if (!e) {
+			count(UCT_CNT_STATS_FULL);
+			return;
+		}
 	}
-	emit(ctx, uc, UCT_EV_CHARGE, type, delta, value, at_level, -1);
-}
-
-static __always_inline void note_uncharge(void *ctx, struct ucounts *uc, __u32 type, long delta,
-					  long value)
-{
-	struct uct_stat *st;
-
-	if (type >= UCT_NTYPES)
-		return;
-	count(UCT_CNT_EVENTS);
-	st = get_stat(uc);
-	if (st) {
-		__sync_fetch_and_add(&st->uncharges[tidx(type)], 1);
-		__sync_fetch_and_add(&st->uncharged[tidx(type)], delta);
-		st->last_value[tidx(type)] = value;
-		touch(st);
+	if (charge) {
+		e->charges[tidx(type)] += 1;
+		e->charged[tidx(type)] += delta;
+	} else {
+		e->uncharges[tidx(type)] += 1;
+		e->uncharged[tidx(type)] += delta;
 	}
-	emit(ctx, uc, UCT_EV_UNCHARGE, type, delta, value, -1, -1);
 }
 
 /* A refused charge, attributed to the charging (leaf) ucounts. */
@@ -310,6 +312,7 @@ int BPF_PROG(tp_free, struct ucounts *uc)
 		return 0;
 	emit(ctx, uc, UCT_EV_FREE, 0, 0, 0, -1, -1);
 	bpf_map_delete_elem(&stats, &key);
+	bpf_map_delete_elem(&evcounts, &key);
 	return 0;
 }
 
@@ -326,7 +329,8 @@ int BPF_PROG(tp_charge, struct ucounts *uc, int type, long delta, long value, in
 	/* refused or no reference: nothing was counted */
 	if (result >= UCOUNTS_REFUSED_)
 		return 0;
-	note_charge(ctx, uc, type, delta, value, level);
+	ev_count(uc, type, delta, true);
+	emit(ctx, uc, UCT_EV_CHARGE, type, delta, value, level, -1);
 	return 0;
 }
 
@@ -335,7 +339,8 @@ int BPF_PROG(tp_uncharge, struct ucounts *uc, int type, long delta, long value)
 {
 	if (!uc || type < 0 || type >= UCT_NTYPES)
 		return 0;
-	note_uncharge(ctx, uc, type, delta, value);
+	ev_count(uc, type, delta, false);
+	emit(ctx, uc, UCT_EV_UNCHARGE, type, delta, value, -1, -1);
 	return 0;
 }
 
@@ -353,7 +358,9 @@ int BPF_PROG(inc_exit, struct ucounts *uc, enum rlimit_type type, long v, long r
 		if (!o.uc)
 			o.level = -2;
 	}
-	note_charge(ctx, uc, type, v, uc_value(uc, type), o.level);
+	ev_count(uc, type, v, true);
+	if (emit_events)
+		emit(ctx, uc, UCT_EV_CHARGE, type, v, uc_value(uc, type), o.level, -1);
 	if (ret == UCT_LONG_MAX && (type == UCT_MSGQUEUE || type == UCT_MEMLOCK)) {
 		note_limit_hit(o.uc, type);
 		note_denied(ctx, uc, type, uc_value(uc, type), o.level, o.limit);
@@ -366,9 +373,11 @@ int BPF_PROG(inc_exit, struct ucounts *uc, enum rlimit_type type, long v, long r
 SEC("fexit/dec_rlimit_ucounts")
 int BPF_PROG(dec_exit, struct ucounts *uc, enum rlimit_type type, long v, __u64 ret_reg)
 {
-	if (!uc)
+	if (!uc || type >= UCT_NTYPES)
 		return 0;
-	note_uncharge(ctx, uc, type, v, uc_value(uc, type));
+	ev_count(uc, type, v, false);
+	if (emit_events)
+		emit(ctx, uc, UCT_EV_UNCHARGE, type, v, uc_value(uc, type), -1, -1);
 	return 0;
 }
 
@@ -376,12 +385,15 @@ SEC("fexit/inc_rlimit_get_ucounts")
 int BPF_PROG(inc_get_exit, struct ucounts *uc, enum rlimit_type type, __u64 override_reg,
 	     long ret)
 {
-	if (!uc)
+	if (!uc || type >= UCT_NTYPES)
 		return 0;
 	/* ret 0: a level refused and the charge was unwound; the refusal
 	 * itself is counted in signal_generate (it also sees the caller's
 	 * own RLIMIT_SIGPENDING). */
-	note_charge(ctx, uc, type, 1, ret ? ret : uc_value(uc, type), ret ? -1 : -2);
+	ev_count(uc, type, 1, true);
+	if (emit_events)
+		emit(ctx, uc, UCT_EV_CHARGE, type, 1, ret ? ret : uc_value(uc, type),
+		     ret ? -1 : -2, -1);
 	return 0;
 }
 
@@ -389,9 +401,11 @@ int BPF_PROG(inc_get_exit, struct ucounts *uc, enum rlimit_type type, __u64 over
 SEC("fentry/dec_rlimit_put_ucounts")
 int BPF_PROG(dec_put_entry, struct ucounts *uc, enum rlimit_type type)
 {
-	if (!uc)
+	if (!uc || type >= UCT_NTYPES)
 		return 0;
-	note_uncharge(ctx, uc, type, 1, uc_value(uc, type) - 1);
+	ev_count(uc, type, 1, false);
+	if (emit_events)
+		emit(ctx, uc, UCT_EV_UNCHARGE, type, 1, uc_value(uc, type) - 1, -1, -1);
 	return 0;
 }
 

@@ -81,20 +81,32 @@ struct uct_key {
  * updated with atomic adds from any CPU; the user side only reads them.
  */
 struct uct_stat {
-	__u64 charges[UCT_NTYPES];	/* charge calls (events mode) */
+	__u64 charges[UCT_NTYPES];	/* charge calls (--events) */
 	__u64 uncharges[UCT_NTYPES];
 	__s64 charged[UCT_NTYPES];	/* sum of deltas charged */
 	__s64 uncharged[UCT_NTYPES];
 	__u64 denials[UCT_NTYPES];	/* refused charges from this row */
 	__u64 limit_hits[UCT_NTYPES];	/* this row was the level over limit */
-	__s64 last_value[UCT_NTYPES];	/* leaf value after the last event */
 	__u64 first_seen_ns;		/* bpf_ktime_get_boot_ns() */
-	__u64 last_seen_ns;
+	__u64 last_seen_ns;		/* the last refusal */
 	__u32 ns_inum;			/* the object this entry counts */
 	__u32 uid;
-	__u32 last_pid;			/* last charging/uncharging tgid */
+	__u32 last_pid;			/* the last refused task (tgid) */
 	__u32 level;
 	char last_comm[UCT_COMM_LEN];
+};
+
+/*
+ * --events: charges and uncharges per struct ucounts, in a per-CPU hash
+ * keyed by its address (uct_rec.id). The least a charge can cost: one
+ * lookup, plain adds on this CPU's copy, no task data, no clock; user
+ * space sums the CPUs into uct_stat and derives rates from refreshes.
+ */
+struct uct_evcount {
+	__u64 charges[UCT_NTYPES];
+	__u64 uncharges[UCT_NTYPES];
+	__s64 charged[UCT_NTYPES];
+	__s64 uncharged[UCT_NTYPES];
 };
 
 /* uct_event.kind */
@@ -134,7 +146,8 @@ struct uct_event {
 #define UCT_CNT_RB_DROPS	1	/* ring buffer full: event dropped */
 #define UCT_CNT_SEEN_FULL	2	/* dedup map full (snapshot still ok) */
 #define UCT_CNT_CHAIN_CUT	3	/* chain longer than UCT_MAX_LEVELS */
-#define UCT_CNT_EVENTS		4	/* events processed */
+#define UCT_CNT_EVENTS		4	/* user space: the --events counts of
+					 * the live objects, summed */
 #define UCT_NCOUNTERS		5
 
 #endif /* UCOUNTTOP_H */

@@ -336,7 +336,8 @@ static int pin_all(struct uct_loader *l, char *msg, size_t len)
 {
 	struct ucounttop_bpf *s = l->skel;
 	struct { struct bpf_map *map; const char *name; } maps[] = {
-		{ s->maps.stats, "stats" }, { s->maps.seen, "seen" },
+		{ s->maps.stats, "stats" }, { s->maps.evcounts, "evcounts" },
+		{ s->maps.seen, "seen" },
 		{ s->maps.events, "events" }, { s->maps.bss, "counters" },
 	};
 	char path[PATH_MAX + 64];
@@ -386,7 +387,8 @@ static int pin_all(struct uct_loader *l, char *msg, size_t len)
 static void unpin_all(struct uct_loader *l)
 {
 	struct ucounttop_bpf *s = l->skel;
-	struct bpf_map *maps[] = { s->maps.stats, s->maps.seen, s->maps.events, s->maps.bss };
+	struct bpf_map *maps[] = { s->maps.stats, s->maps.evcounts, s->maps.seen, s->maps.events,
+				   s->maps.bss };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(maps); i++)
@@ -434,10 +436,14 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 		return err;
 	l->events = o->events;
 	bpf_map__set_max_entries(l->skel->maps.stats, o->max_entries);
+	/* only --events counts charges: keep the map tiny otherwise */
+	bpf_map__set_max_entries(l->skel->maps.evcounts, o->events ? o->max_entries : 1);
 	/* without ucounts_free nothing deletes a dead object's entry: let the
 	 * least recently used go first when the map is full */
-	if (!l->progs[P_FREE].want)
+	if (!l->progs[P_FREE].want) {
 		bpf_map__set_type(l->skel->maps.stats, BPF_MAP_TYPE_LRU_HASH);
+		bpf_map__set_type(l->skel->maps.evcounts, BPF_MAP_TYPE_LRU_PERCPU_HASH);
+	}
 	bpf_map__set_max_entries(l->skel->maps.seen, o->max_entries);
 	/* the ring buffer only carries trace events: keep it tiny otherwise */
 	bpf_map__set_max_entries(l->skel->maps.events,
@@ -477,6 +483,8 @@ void uct_loader_close(struct uct_loader *l)
 	}
 	free(l->snap_buf);
 	uct_dump_free(&l->stats);
+	uct_dump_free(&l->evcounts);
+	free(l->merged);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -536,8 +544,39 @@ int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_
 	return 0;
 }
 
+static int kv_id_cmp(const void *a, const void *b)
+{
+	__u64 x = ((const struct uct_stat_kv *)a)->id, y = ((const struct uct_stat_kv *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The charge counts of one per-CPU entry, summed over the CPUs. */
+static void evcount_sum(const struct uct_dump *d, const char *e, struct uct_stat *st)
+{
+	int cpu, t;
+
+	for (cpu = 0; cpu < d->ncpus; cpu++) {
+		const struct uct_evcount *c = (const void *)(e + d->voff + cpu * d->cpu_stride);
+
+		for (t = 0; t < UCT_NTYPES; t++) {
+			st->charges[t] += c->charges[t];
+			st->uncharges[t] += c->uncharges[t];
+			st->charged[t] += c->charged[t];
+			st->uncharged[t] += c->uncharged[t];
+		}
+	}
+}
+
+/*
+ * The stats map (refusals; entries made for a known object) and, with
+ * --events, the per-CPU charge counts (entries named by address only),
+ * merged by address and sorted by it.
+ */
 int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t *n)
 {
+	const struct uct_stat_kv *st;
+	size_t i, cnt;
 	int err;
 
 	l->stats.esz = sizeof(struct uct_stat_kv);
@@ -545,8 +584,45 @@ int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t
 	err = uct_dump_map(bpf_map__fd(l->skel->maps.stats), &l->stats);
 	if (err)
 		return err;
-	*kv = (const struct uct_stat_kv *)l->stats.elems;
-	*n = l->stats.n;
+	cnt = l->stats.n;
+	if (l->events) {
+		l->evcounts.percpu = 1;
+		err = uct_dump_map(bpf_map__fd(l->skel->maps.evcounts), &l->evcounts);
+		if (err)
+			return err;
+		cnt += l->evcounts.n;
+	}
+	if (cnt > l->merged_cap) {
+		struct uct_stat_kv *p = realloc(l->merged, cnt * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		l->merged = p;
+		l->merged_cap = cnt;
+	}
+	st = (const struct uct_stat_kv *)l->stats.elems;
+	memcpy(l->merged, st, l->stats.n * sizeof(*st));
+	cnt = l->stats.n;
+	qsort(l->merged, cnt, sizeof(*l->merged), kv_id_cmp);
+	for (i = 0; l->events && i < l->evcounts.n; i++) {
+		const char *e = l->evcounts.elems + i * l->evcounts.esz;
+		struct uct_stat_kv key = { .id = *(const __u64 *)e }, *hit;
+
+		hit = bsearch(&key, l->merged, l->stats.n, sizeof(key), kv_id_cmp);
+		if (!hit) {
+			/* charged, never refused: named by its address only */
+			hit = &l->merged[cnt++];
+			memset(hit, 0, sizeof(*hit));
+			hit->id = key.id;
+		}
+		evcount_sum(&l->evcounts, e, &hit->st);
+	}
+	l->events_seen = 0;
+	for (i = 0; i < cnt; i++)
+		for (int t = 0; t < UCT_NTYPES; t++)
+			l->events_seen += l->merged[i].st.charges[t] + l->merged[i].st.uncharges[t];
+	*kv = l->merged;
+	*n = cnt;
 	return 0;
 }
 
@@ -556,6 +632,8 @@ void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNT
 
 	for (i = 0; i < UCT_NCOUNTERS; i++)
 		out[i] = __atomic_load_n(&l->skel->bss->counters[i], __ATOMIC_RELAXED);
+	/* not counted in BPF, to keep the per-charge path to one lookup */
+	out[UCT_CNT_EVENTS] = l->events_seen;
 }
 
 void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES])

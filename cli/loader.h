@@ -51,6 +51,10 @@ struct uct_loader {
 	char *snap_buf;			/* snapshot read buffer */
 	size_t snap_cap;
 	struct uct_dump stats;		/* stats map read buffer */
+	struct uct_dump evcounts;	/* per-CPU charge counts (--events) */
+	struct uct_stat_kv *merged;	/* stats + summed evcounts, by id */
+	size_t merged_cap;
+	unsigned long long events_seen;	/* their charges + uncharges */
 };
 
 /*

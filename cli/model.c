@@ -59,6 +59,7 @@ void uct_model_free(struct uct_model *m)
 {
 	free_ns_lists(m);
 	free(m->rows);
+	free(m->by_id);
 	free(m->ns);
 	free(m->lines);
 	free(m->prev);
@@ -230,6 +231,37 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 	return 0;
 }
 
+static int id_row_cmp(const void *a, const void *b)
+{
+	__u64 x = ((const struct uct_id_row *)a)->id, y = ((const struct uct_id_row *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* rows[] by object address, for the stats join. */
+static int index_by_id(struct uct_model *m)
+{
+	size_t i;
+
+	if (reserve((void **)&m->by_id, &m->cap_by_id, m->nrows ? m->nrows : 1,
+		    sizeof(*m->by_id)))
+		return -ENOMEM;
+	for (i = 0; i < m->nrows; i++) {
+		m->by_id[i].id = m->rows[i].rec.id;
+		m->by_id[i].row = (int)i;
+	}
+	qsort(m->by_id, m->nrows, sizeof(*m->by_id), id_row_cmp);
+	return 0;
+}
+
+static int find_row_by_id(const struct uct_model *m, __u64 id)
+{
+	struct uct_id_row key = { .id = id }, *hit;
+
+	hit = bsearch(&key, m->by_id, m->nrows, sizeof(key), id_row_cmp);
+	return hit ? hit->row : -1;
+}
+
 /* The growth of a counter since the previous update. A counter below its
  * previous reading was restarted (its stats entry deleted and made anew):
  * all of it is new, and a difference must never wrap. */
@@ -248,12 +280,15 @@ static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *s
 	m->stats_unmatched = 0;
 	memset(m->total_denials, 0, sizeof(m->total_denials));
 	for (i = 0; stats && i < nstats; i++) {
-		int r = uct_model_find_row(m, stats[i].st.ns_inum, stats[i].st.uid);
+		const struct uct_stat *st = &stats[i].st;
+		int r = find_row_by_id(m, stats[i].id);
 
 		for (t = 0; t < UCT_NTYPES; t++)
-			m->total_denials[t] += stats[i].st.denials[t];
-		/* the same name is not enough: it must be the same object */
-		if (r < 0 || m->rows[r].rec.id != stats[i].id) {
+			m->total_denials[t] += st->denials[t];
+		/* the same address is not enough when the entry names its
+		 * object: a freed one's address may hold another by now */
+		if (r < 0 || (st->ns_inum && (m->rows[r].rec.ns_inum != st->ns_inum ||
+					      m->rows[r].rec.uid != st->uid))) {
 			m->stats_unmatched++;
 			continue;
 		}
@@ -415,6 +450,8 @@ int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nre
 	m->now = now;
 	m->iteration++;
 	err = build_rows(m, recs, nrec);
+	if (!err)
+		err = index_by_id(m);
 	if (err)
 		return err;
 	join_stats_and_prev(m, stats, nstats);

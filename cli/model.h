@@ -91,9 +91,17 @@ struct uct_prev {
 	double first_seen;
 };
 
+/* rows by object: the stats join looks them up by address */
+struct uct_id_row {
+	__u64 id;
+	int row;
+};
+
 struct uct_model {
 	struct uct_row *rows;
 	size_t nrows, cap_rows;
+	struct uct_id_row *by_id;	/* sorted by id */
+	size_t cap_by_id;
 	struct uct_nsinfo *ns;
 	size_t nns, cap_ns;
 	struct uct_line *lines;		/* display order, visible only */
@@ -122,7 +130,8 @@ struct uct_model {
 };
 
 /* A stats-map entry as read by user space: key is the object's address;
- * st.ns_inum and st.uid say which object it was made for. */
+ * st.ns_inum and st.uid say which object it was made for (0, 0: named by
+ * its address only, as --events' per-CPU counts are). */
 struct uct_stat_kv {
 	__u64 id;
 	struct uct_stat st;

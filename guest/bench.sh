@@ -28,6 +28,9 @@ measure() { # measure MODE [ucounttop args...]
 measure untraced
 measure live -b -d 1
 measure events -b -d 1 --events
+# the same counts from fexit on the charge functions instead of our
+# tracepoints (what a stock kernel gets)
+measure ev-fexit -b -d 1 --events --no-tracepoints
 measure trace trace
 
 awk 'NR == 1 { s0 = $2; f0 = $3 }

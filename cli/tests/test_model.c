@@ -283,6 +283,28 @@ static void test_reused_name_is_a_new_row(void **state)
 	uct_model_free(&m);
 }
 
+/* --events' per-CPU counts name their object by address only: they join
+ * the row of that address, and nothing else. */
+static void test_address_only_entries(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv[2];
+	struct uct_model m;
+	size_t n = base_snapshot(recs);
+
+	memset(kv, 0, sizeof(kv));
+	kv[0].id = test_id(100, 1002);
+	kv[0].st.charges[UCT_NPROC] = 7;
+	kv[1].id = test_id(100, 1002) + 8;	/* an address no row has */
+	kv[1].st.charges[UCT_NPROC] = 1;
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 1.0), 0);
+	assert_true(row(&m, 100, 1002)->has_stat);
+	assert_int_equal(row(&m, 100, 1002)->st.charges[UCT_NPROC], 7);
+	assert_int_equal(m.stats_unmatched, 1);
+	uct_model_free(&m);
+}
+
 /* An entry deleted and made anew for the same address between two
  * refreshes restarts from zero: the growth is what it holds, never a
  * wrapped difference. */
@@ -467,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_stats_join),
 		cmocka_unit_test(test_reused_name_is_a_new_row),
 		cmocka_unit_test(test_restarted_counters_never_wrap),
+		cmocka_unit_test(test_address_only_entries),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_sort_and_collapse),
 		cmocka_unit_test(test_orphan_namespace),
