@@ -41,9 +41,10 @@
  *   uct-stress iter-read PIN [--chunk 37] [--pause-ms 20] [--held-uid U --held N]
  *	Read the pinned ucounts iterator PIN over and over, CHUNK bytes per
  *	read(), PAUSE-MS between passes, until SIGTERM/SIGINT; every pass must have the header once and
- *	first, 8 numbers per row and no (namespace, uid) twice. With --held,
- *	once all N rows (init ns, U..U+N-1) have been seen, every later pass
- *	must have all of them. Prints one summary line.
+ *	first and 8 numbers per row. With --held, once all N rows (init ns,
+ *	U..U+N-1) have been seen, every later pass must have all of them.
+ *	Prints "DUP <start> <end> <ns> <uid>" (CLOCK_MONOTONIC seconds) for a
+ *	(namespace, uid) seen twice in a pass, and a summary line "ITER ...".
  *   uct-stress json-rows FILE
  *	Flatten the last ucounttop/1 JSON document of FILE into lines for
  *	awk (format below), since the guest has no JSON parser.
@@ -858,13 +859,22 @@ static int key_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int cmd_iter_read(const char *pin)
 {
 	static const char header[] = "ns_inum level uid owner_uid nproc msgqueue sigpending memlock";
 	long chunk = opt("chunk", 37), held_uid = opt("held-uid", 0), held = opt("held", 0);
 	long pause_ms = opt("pause-ms", 20);
 	unsigned long init = self_inum(), reads = 0, rows_max = 0, rows_min = ~0UL;
-	unsigned long malformed = 0, dups = 0, bad_header = 0, full = 0, lost = 0, errs = 0;
+	unsigned long malformed = 0, dups = 0, dups_init = 0, bad_header = 0, full = 0, lost = 0;
+	unsigned long errs = 0, dup_lines = 0;
 	size_t cap = 1 << 20;
 	char *buf = malloc(cap);
 	unsigned long long *keys = malloc(sizeof(*keys) * (cap / 16));
@@ -880,6 +890,7 @@ static int cmd_iter_read(const char *pin)
 		size_t len = 0, nkeys = 0, i;
 		unsigned long nheld = 0, rows = 0;
 		char *line, *save;
+		double t0 = mono_now(), t1;
 		ssize_t r;
 		int fd = open(pin, O_RDONLY);
 
@@ -891,6 +902,7 @@ static int cmd_iter_read(const char *pin)
 		while ((r = read(fd, buf + len, len + chunk < cap ? (size_t)chunk : 0)) > 0)
 			len += r;
 		close(fd);
+		t1 = mono_now();
 		if (stop)
 			break;
 		if (r < 0 || len + chunk >= cap) {
@@ -919,9 +931,20 @@ static int cmd_iter_read(const char *pin)
 				nheld++;
 		}
 		qsort(keys, nkeys, sizeof(*keys), key_cmp);
-		for (i = 1; i < nkeys; i++)
-			if (keys[i] == keys[i - 1])
-				dups++;
+		for (i = 1; i < nkeys; i++) {
+			if (keys[i] != keys[i - 1])
+				continue;
+			/* Two rows of one (namespace, uid) in one pass: two
+			 * ucounts, the first freed and its namespace's inode
+			 * number reused during the pass, or one ucounts shown
+			 * twice. The test tells them apart from the trace. */
+			dups++;
+			if (keys[i] >> 32 == init)
+				dups_init++;
+			if (dup_lines++ < 100)
+				printf("DUP %.6f %.6f %llu %llu\n", t0, t1, keys[i] >> 32,
+				       keys[i] & 0xffffffffULL);
+		}
 		if (rows > rows_max)
 			rows_max = rows;
 		if (rows < rows_min)
@@ -934,8 +957,9 @@ static int cmd_iter_read(const char *pin)
 		}
 	}
 	printf("ITER reads %lu rows_min %lu rows_max %lu malformed %lu duplicates %lu "
-	       "bad_header %lu held_full %lu held_lost %lu errors %lu\n", reads,
-	       reads ? rows_min : 0, rows_max, malformed, dups, bad_header, full, lost, errs);
+	       "duplicates_init_ns %lu bad_header %lu held_full %lu held_lost %lu errors %lu\n",
+	       reads, reads ? rows_min : 0, rows_max, malformed, dups, dups_init, bad_header, full,
+	       lost, errs);
 	return 0;
 }
 

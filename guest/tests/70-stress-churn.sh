@@ -19,6 +19,7 @@ OPS=${STRESS_CHURN_OPS:-10000}
 CHECK_OPTS="--max-entries 65536"
 
 stress_init 70-stress-churn
+trace_start $U $((U + NU))
 readers_start --held-uid $U --held $NU
 workload_start churn --uid $U --uids $NU --ops $OPS --workers 4
 if workload_ready $U $((U + NU)); then
@@ -34,13 +35,13 @@ if workload_ready $U $((U + NU)); then
 	expect "--events: nproc charges = namespaces + 1 and uncharges = namespaces at each of the $NU (initial ns, uid) rows" \
 		"$(rows_diff "$T/want.charges" "$T/got.charges")" ""
 	echo "# --events: $(awk 'NR == FNR { w[$2] = 1; next } ($2 in w) { c += $3; u += $4 } END { print c + 0 " charges, " u + 0 " uncharges" }' "$T/want.charges" "$T/got.charges") counted at the $NU rows (want $((OPS + NU)), $OPS)"
-	workload_release $U $((U + NU))
-	set -- $(cat "$T/iter.out")
-	echo "# pinned iterator: $3 passes during the churn, $7 rows at most, all $NU held rows in ${15} passes"
+	echo "# pinned iterator: $(iter_stat reads) passes during the churn, $(iter_stat rows_max) rows at most, all $NU held rows in $(iter_stat held_full) passes"
 	expect "pinned iterator: once all $NU held rows were shown, every later pass showed them all" \
-		"${15:-0} ${17:-?}" "${15:-0} 0"
-	[ "${15:-0}" -gt 0 ] || fail "pinned iterator: a pass showed all $NU held rows"
+		"$(iter_stat held_lost)" 0
+	[ "$(iter_stat held_full)" -gt 0 ] || fail "pinned iterator: a pass showed all $NU held rows"
+	workload_release $U $((U + NU))
 else
+	trace_stop
 	kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null
 	wait $CHECK
 	readers_stop

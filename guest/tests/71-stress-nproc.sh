@@ -19,12 +19,11 @@ LEAF=8
 LEVEL=320
 
 stress_init 71-stress-nproc
-refused_trace_start $U $((U + 1))
+trace_start $U $((U + 1))
 readers_start
 workload_start nproc --uid $U --ns $NNS --leaf $LEAF --level $LEVEL --stormers 3 --extra 2
 if workload_ready $U $((U + 1)); then
 	snapshot
-	refused_trace_stop
 	att=$(stat_of attempts) adm=$(stat_of admitted) ref=$(stat_of refused)
 	echo "# nproc storm: $NNS namespaces, $att forks tried, $adm admitted, $ref refused"
 	expect "workload: every fork admitted or refused (attempts = admitted + refused)" "$att" "$((adm + ref))"
@@ -46,7 +45,7 @@ if workload_ready $U $((U + 1)); then
 		"$(rows_diff "$T/want.charges" "$T/got.charges")" ""
 	workload_release $U $((U + 1))
 else
-	refused_trace_stop
+	trace_stop
 	kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null
 	wait $CHECK
 	readers_stop

@@ -21,12 +21,11 @@ PER=16
 LEVEL=320
 
 stress_init 72-stress-signals
-refused_trace_start $U $((U + 1))
+trace_start $U $((U + 1))
 readers_start
 workload_start signals --uid $U --receivers $NR --senders $NS --per $PER --leaf 16 --leaf-step 8 --level $LEVEL
 if workload_ready $U $((U + 1)); then
 	snapshot
-	refused_trace_stop
 	att=$(stat_of attempts) q=$(stat_of queued) ref=$(stat_of refused)
 	echo "# signal flood: $NS senders x $NR receivers x $PER = $att sigqueue(), $q queued, $ref refused"
 	expect "workload: $((NS * NR * PER)) requests, each queued or refused" "$att $((q + ref))" "$((NS * NR * PER)) $att"
@@ -50,7 +49,7 @@ if workload_ready $U $((U + 1)); then
 		"$(rows_diff "$T/want.charges" "$T/got.charges")" ""
 	workload_release $U $((U + 1))
 else
-	refused_trace_stop
+	trace_stop
 	kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null
 	wait $CHECK
 	readers_stop

@@ -18,12 +18,11 @@ stress_init 73-stress-deep
 for depth in ${STRESS_DEPTHS:-32 0}; do
 	T=/tmp/73-stress-deep/d$depth
 	mkdir -p "$T"
-	refused_trace_start $U $((U + 2))
+	trace_start $U $((U + 2))
 	readers_start
 	workload_start deep --uid $U --depth $depth
 	if workload_ready $U $((U + 1)); then
 		snapshot
-		refused_trace_stop
 		d=$(stat_of depth)
 		[ "$depth" = 0 ] && echo "# the kernel nests user namespaces $(stat_of max_depth) deep below the initial one ($(stat_of max_depth_errno) beyond)"
 		echo "# depth $d: $(stat_of levels) levels, each row charged $(awk '$1 == "EXPECT" && $3 == '"$d"' { print $5 " processes, " $6 " mqueue bytes, " $7 " signals, " $8 " pages" }' "$WL") at the deepest"
@@ -50,7 +49,7 @@ for depth in ${STRESS_DEPTHS:-32 0}; do
 				grep -qE "(^| )ns $ns L$l( |\$)" "$T/table.txt" || echo "level $l (ns $ns) not shown"; done)" ""
 		workload_release $U $((U + 2))
 	else
-		refused_trace_stop
+		trace_stop
 		kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null
 		wait $CHECK
 		readers_stop
