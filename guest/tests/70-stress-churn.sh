@@ -40,6 +40,7 @@ if workload_ready $U $((U + NU)); then
 		"$(iter_stat held_lost)" 0
 	[ "$(iter_stat held_full)" -gt 0 ] || fail "pinned iterator: a pass showed all $NU held rows"
 	workload_release $U $((U + NU))
+	summary "part a: $(stat_of ops) namespaces by 4 workers; --events $(awk 'NR == FNR { w[$2] = 1; next } ($2 in w) { c += $3; u += $4 } END { print c + 0 " charges, " u + 0 " uncharges" }' "$T/want.charges" "$T/got.charges") at $NU held rows"
 else
 	trace_stop
 	kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null

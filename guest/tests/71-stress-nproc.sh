@@ -44,6 +44,7 @@ if workload_ready $U $((U + 1)); then
 	expect "--events: nproc charges = 1 + forks tried, uncharges = forks refused, per namespace; $NNS/$NNS at the initial namespace" \
 		"$(rows_diff "$T/want.charges" "$T/got.charges")" ""
 	workload_release $U $((U + 1))
+	summary "part b: $NNS namespaces, $att forks tried, $adm admitted, $ref refused ($(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^level=/) print $i }' "$T/refused.trace" | sort | uniq -c | awk '{ printf "%s%s x%s", n++ ? ", " : "", $2, $1 }')) = DENY in both JSONs = refusal events"
 else
 	trace_stop
 	kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null

@@ -48,6 +48,7 @@ if workload_ready $U $((U + 1)); then
 	expect "--events: sigpending charges = queued + refused at the receiver's limit, uncharges = refused there, per receiver" \
 		"$(rows_diff "$T/want.charges" "$T/got.charges")" ""
 	workload_release $U $((U + 1))
+	summary "part c: $att sigqueue() from $NS namespaces into $NR, $q queued, $ref refused ($(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^level=/) print $i }' "$T/refused.trace" | sort | uniq -c | awk '{ printf "%s%s x%s", n++ ? ", " : "", $2, $1 }')) = DENY in both JSONs = refusal events"
 else
 	trace_stop
 	kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null

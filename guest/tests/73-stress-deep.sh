@@ -48,6 +48,7 @@ for depth in ${STRESS_DEPTHS:-32 0}; do
 			"$(awk '$1 == "NS" { print $2, $3 }' "$WL" | while read -r ns l; do
 				grep -qE "(^| )ns $ns L$l( |\$)" "$T/table.txt" || echo "level $l (ns $ns) not shown"; done)" ""
 		workload_release $U $((U + 2))
+		summary "part d: $d deep, $(stat_of levels) levels x 4 counters, 1 fork refused at level 0"
 	else
 		trace_stop
 		kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null

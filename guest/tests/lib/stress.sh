@@ -26,7 +26,6 @@ ST=${ST:-/uct/bin/uct-stress}
 ITER_OBJ=${ITER_OBJ:-/uct/bpf/ucounts_iter.bpf.o}
 TRC=/sys/kernel/tracing
 REFUSED=$TRC/events/ucounts/ucounts_rlimit_refused
-TYPES="nproc msgqueue sigpending memlock"
 
 stress_init() {
 	NAME=$1
@@ -50,7 +49,7 @@ phase() { echo "# [$(elapsed) s] $1"; }
 
 # whole JSON documents so far from reader NAME (uct-stress json-tail)
 docs() { set -- $(cat "$T/$1.count" 2> /dev/null); echo "${2:-0}"; }
-# docs_wait NAME N: until stream NAME has N complete documents (60 s)
+# docs_wait NAME N: until reader NAME has N whole documents (at most 60 s)
 docs_wait() {
 	w=600
 	while [ "$(docs "$1")" -lt "$2" ]; do
@@ -426,6 +425,11 @@ iter_verdict() {
 		"$(cat "$T/dups.unexplained") $TRACE_OVERRUN" " 0"
 	grep -q '^DUP' "$T/iter.out" && [ "$(grep -c '^DUP' "$T/iter.out")" -lt "$(iter_stat duplicates)" ] &&
 		echo "# (only the first 100 duplicates were listed and checked)"
+}
+
+# summary WHAT: one line with the numbers of the part, for quoting
+summary() {
+	echo "# summary: $*; rows compared $(wc -l < "$T/want.values" | tr -d ' '); drops: view $(awk '$1 == "COUNTERS" { print $2 + $3 + $4 + $5 }' "$T/view.flat"), events $(awk '$1 == "COUNTERS" { print $2 + $3 + $4 + $5 }' "$T/events.flat"), trace overruns $TRACE_OVERRUN; check $(sed -n 's/.*"result":"\([a-z]*\)".*/\1/p' "$T/check.json") ($(sed -n 's/.*"counters":{"events":\([0-9]*\),.*/\1/p' "$T/check.json") events); iterator passes $(iter_stat reads); JSON documents $(docs view)/$(docs events)"
 }
 
 # times, as a bound check: printed, never asserted
