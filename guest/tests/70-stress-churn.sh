@@ -21,6 +21,7 @@ CHECK_OPTS="--max-entries 65536"
 stress_init 70-stress-churn
 trace_start $U $((U + NU))
 readers_start --held-uid $U --held $NU
+tracer_start $U
 workload_start churn --uid $U --uids $NU --ops $OPS --workers 4
 if workload_ready $U $((U + NU)); then
 	snapshot
@@ -39,6 +40,11 @@ if workload_ready $U $((U + NU)); then
 	expect "pinned iterator: once all $NU held rows were shown, every later pass showed them all" \
 		"$(iter_stat held_lost)" 0
 	[ "$(iter_stat held_full)" -gt 0 ] || fail "pinned iterator: a pass showed all $NU held rows"
+	# the ring buffer, for the first uid: per namespace a charge and an
+	# uncharge at (init ns, uid) and at (new ns, uid), an alloc and a free
+	# of (new ns, uid); the holder's alloc and charge of (init ns, uid)
+	n0=$(awk -v u=$U '$1 == "OPS" && $2 == u { print $3 }' "$WL")
+	ringbuf_check $U "charges $((2 * n0 + 1)) uncharges $((2 * n0)) denied 0 alloc $((n0 + 1)) free $n0"
 	workload_release $U $((U + NU))
 	summary "part a: $(stat_of ops) namespaces by 4 workers; --events $(awk 'NR == FNR { w[$2] = 1; next } ($2 in w) { c += $3; u += $4 } END { print c + 0 " charges, " u + 0 " uncharges" }' "$T/want.charges" "$T/got.charges") at $NU held rows"
 else

@@ -21,6 +21,7 @@ LEVEL=320
 stress_init 71-stress-nproc
 trace_start $U $((U + 1))
 readers_start
+tracer_start $U
 workload_start nproc --uid $U --ns $NNS --leaf $LEAF --level $LEVEL --stormers 3 --extra 2
 if workload_ready $U $((U + 1)); then
 	snapshot
@@ -43,6 +44,10 @@ if workload_ready $U $((U + 1)); then
 	awk -v u=$U '$1 == "ROW" && $4 == u { print $2, $13, $14 }' "$T/events.flat" | sort > "$T/got.charges"
 	expect "--events: nproc charges = 1 + forks tried, uncharges = forks refused, per namespace; $NNS/$NNS at the initial namespace" \
 		"$(rows_diff "$T/want.charges" "$T/got.charges")" ""
+	# the ring buffer: every charge and uncharge --events counted at the
+	# uid's rows (all alive), a line per refusal, 65 allocs
+	set -- $(json_sums $U)
+	ringbuf_check $U "charges $1 uncharges $2 denied $ref alloc $((NNS + 1)) free 0"
 	workload_release $U $((U + 1))
 	summary "part b: $NNS namespaces, $att forks tried, $adm admitted, $ref refused ($(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^level=/) print $i }' "$T/refused.trace" | sort | uniq -c | awk '{ printf "%s%s x%s", n++ ? ", " : "", $2, $1 }')) = DENY in both JSONs = refusal events"
 else

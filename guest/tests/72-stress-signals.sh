@@ -23,6 +23,7 @@ LEVEL=320
 stress_init 72-stress-signals
 trace_start $U $((U + 1))
 readers_start
+tracer_start $U
 workload_start signals --uid $U --receivers $NR --senders $NS --per $PER --leaf 16 --leaf-step 8 --level $LEVEL
 if workload_ready $U $((U + 1)); then
 	snapshot
@@ -47,6 +48,11 @@ if workload_ready $U $((U + 1)); then
 	awk -v u=$U -v init="$INIT_NS" '$1 == "ROW" && $4 == u && $2 != init { print $2, $29, $30 }' "$T/events.flat" | sort > "$T/got.charges"
 	expect "--events: sigpending charges = queued + refused at the receiver's limit, uncharges = refused there, per receiver" \
 		"$(rows_diff "$T/want.charges" "$T/got.charges")" ""
+	# the ring buffer: what --events counted at the uid's live rows, plus
+	# each sender's namespace row (gone): its unshare's charge, its exit's
+	# uncharge, alloc and free; a line per refusal
+	set -- $(json_sums $U)
+	ringbuf_check $U "charges $(($1 + NS)) uncharges $(($2 + NS)) denied $ref alloc $((1 + NR + NS)) free $NS"
 	workload_release $U $((U + 1))
 	summary "part c: $att sigqueue() from $NS namespaces into $NR, $q queued, $ref refused ($(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^level=/) print $i }' "$T/refused.trace" | sort | uniq -c | awk '{ printf "%s%s x%s", n++ ? ", " : "", $2, $1 }')) = DENY in both JSONs = refusal events"
 else

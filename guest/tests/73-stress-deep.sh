@@ -20,6 +20,7 @@ for depth in ${STRESS_DEPTHS:-32 0}; do
 	mkdir -p "$T"
 	trace_start $U $((U + 2))
 	readers_start
+	tracer_start $U
 	workload_start deep --uid $U --depth $depth
 	if workload_ready $U $((U + 1)); then
 		snapshot
@@ -47,6 +48,8 @@ for depth in ${STRESS_DEPTHS:-32 0}; do
 		expect "ucounttop -b --uid $U: a line 'ns INUM Llevel' for each of the $d namespaces" \
 			"$(awk '$1 == "NS" { print $2, $3 }' "$WL" | while read -r ns l; do
 				grep -qE "(^| )ns $ns L$l( |\$)" "$T/table.txt" || echo "level $l (ns $ns) not shown"; done)" ""
+		set -- $(json_sums $U)
+		ringbuf_check $U "charges $1 uncharges $2 denied 1 alloc $(stat_of levels) free 0"
 		workload_release $U $((U + 2))
 		summary "part d: $d deep, $(stat_of levels) levels x 4 counters, 1 fork refused at level 0"
 	else

@@ -9,6 +9,7 @@
 #                               pinned iterator
 #   trace_start LO HI           trace ucounts_rlimit_refused, ucounts_alloc
 #                               and ucounts_free of uids LO..HI-1
+#   tracer_start UID            ucounttop trace --uid UID (the ring buffer)
 #   workload_start ARGS         ucounttop check -- uct-stress ARGS --hold
 #   workload_ready              READY, and only the workload's rows left
 #   snapshot                    iterator reader stopped, iterator table + two
@@ -121,6 +122,61 @@ trace_stop() {
 	echo 1 > $TRC/tracing_on
 }
 
+# tracer_start UID: `ucounttop trace --uid UID`, the fourth reader: every
+# event of one uid through the ring buffer (drops are counted and reported
+# on stderr at exit), stopped at the snapshot
+tracer_start() {
+	$UCT trace --uid "$1" > "$T/rb.trace" 2> "$T/rb.err" &
+	TRACER=$!
+	w=600
+	while ! grep -q '^TIME ' "$T/rb.trace" 2> /dev/null && [ $w -gt 0 ]; do
+		w=$((w - 1))
+		usleep 100000
+	done
+	grep -q '^TIME ' "$T/rb.trace" || fail "ucounttop trace --uid $1 attached"
+}
+
+tracer_stop() {
+	[ -n "$TRACER" ] || return 0
+	kill -INT $TRACER
+	wait $TRACER
+	TRACER_RC=$?
+	TRACER=
+	RB_DROPS=$(sed -n 's/^ucounttop: \([0-9]*\) events dropped.*/\1/p' "$T/rb.err")
+	RB_DROPS=${RB_DROPS:-0}
+}
+
+# ringbuf_counts: the trace's lines by kind, from the end of the line
+# (COMM may hold blanks): RESULT alloc, free, uncharge, DENIED limit=...,
+# or a charge's DELTA +N
+ringbuf_counts() {
+	awk 'NR > 1 { if ($NF == "alloc") a++; else if ($NF == "free") f++
+		else if ($(NF - 1) == "DENIED" || $NF == "DENIED") d++
+		else if ($NF == "uncharge") u++; else if ($(NF - 2) ~ /^\+/) c++; else o++ }
+		END { printf "charges %d uncharges %d denied %d alloc %d free %d other %d\n", c, u, d, a, f, o }' "$T/rb.trace"
+}
+
+# ringbuf_check UID WANT: the trace's counts are WANT; when the ring buffer
+# overflowed, the lines plus the drops ucounttop counted add up to WANT's
+ringbuf_check() {
+	got=$(ringbuf_counts)
+	echo "# ucounttop trace --uid $1: $got, ring buffer drops $RB_DROPS, exit $TRACER_RC"
+	if [ "$RB_DROPS" = 0 ]; then
+		expect "ucounttop trace --uid $1 (ring buffer): every event of the uid, none dropped, exit 0" \
+			"$got exit $TRACER_RC" "$2 other 0 exit 0"
+	else
+		sum() { echo "$1" | awk '{ for (i = 2; i <= NF; i += 2) s += $i } END { print s + 0 }'; }
+		expect "ucounttop trace --uid $1 (ring buffer): lines + $RB_DROPS dropped (counted) = every event of the uid, exit 0" \
+			"$(($(sum "$got") + RB_DROPS)) exit $TRACER_RC" "$(sum "$2") exit 0"
+	fi
+}
+# json_sums UID: charges and uncharges of every type at the rows of UID in
+# the --events JSON ("C U")
+json_sums() {
+	awk -v u="$1" '$1 == "ROW" && $4 == u { for (t = 0; t < 4; t++) { c += $(13 + t * 8); u2 += $(14 + t * 8) } }
+		END { print c + 0, u2 + 0 }' "$T/events.flat"
+}
+
 # workload_start ARGS: the workload under `ucounttop check`, holding its
 # state after READY until workload_release
 workload_start() {
@@ -172,6 +228,7 @@ workload_ready() {
 # each ucounttop (the workload's rows do not change while it holds)
 snapshot() {
 	iter_stop
+	tracer_stop
 	cat "$PIN" > "$T/iter.table"
 	v=$(docs view)
 	e=$(docs events)
@@ -372,6 +429,7 @@ iter_stop() {
 
 readers_stop() {
 	iter_stop
+	tracer_stop
 	kill -INT $VIEW $TEXT $EVENTS
 	wait $VIEW
 	rv=$?
