@@ -1,0 +1,496 @@
+# Shared by guest/tests/7*-stress-*.sh (sourced after ktap.sh). One
+# "session" per workload:
+#
+#   stress_init NAME            work directory, binaries (exit 4 if missing)
+#   readers_start [ITER-OPTS]   the live view twice, as JSON (--json -d 0.2:
+#                               -b and --json exclude each other) and as
+#                               text (-b -d 0.2), ucounttop --json --events
+#                               -d 0.2, and uct-stress iter-read on the
+#                               pinned iterator
+#   trace_start LO HI           trace ucounts_rlimit_refused, ucounts_alloc
+#                               and ucounts_free of uids LO..HI-1
+#   tracer_start UID            ucounttop trace --uid UID (the ring buffer)
+#   workload_start ARGS         ucounttop check -- uct-stress ARGS --hold
+#   workload_ready              READY, and only the workload's rows left
+#   snapshot                    iterator reader stopped, iterator table + two
+#                               fresh JSON documents each, trace stopped
+#   compare_all LO HI           the counts: workload = iterator = both JSONs,
+#                               BPF charges = counters, denials, limit hits,
+#                               drops, the iterator reader's passes
+#   workload_release            SIGUSR1, check's verdict, rows gone, readers
+#                               stopped and their own checks
+#
+# Counts are asserted, never timings; every wait is bounded (a wait that
+# runs out is one failure, with what was seen). Times are printed.
+UCT=${UCT:-/uct/bin/ucounttop}
+ST=${ST:-/uct/bin/uct-stress}
+ITER_OBJ=${ITER_OBJ:-/uct/bpf/ucounts_iter.bpf.o}
+TRC=/sys/kernel/tracing
+REFUSED=$TRC/events/ucounts/ucounts_rlimit_refused
+
+stress_init() {
+	NAME=$1
+	T=/tmp/$NAME
+	PIN=/sys/fs/bpf/uct-$NAME
+	rm -rf "$T"
+	mkdir -p "$T"
+	echo "KTAP version 1"
+	for f in "$UCT" "$ST" "$ITER_OBJ"; do
+		[ -e "$f" ] || { echo "1..0 # SKIP $f missing"; exit 4; }
+	done
+	[ -d "$REFUSED" ] || { echo "1..0 # SKIP no ucounts_rlimit_refused event (kernel without the series)"; exit 4; }
+	INIT_NS=$(stat -L -c %i /proc/1/ns/user)
+	T0=$(date +%s)
+	echo "# $(grep -c ^processor /proc/cpuinfo) CPUs"
+}
+
+elapsed() { echo $(($(date +%s) - T0)); }
+# phase WHAT: when each step ended, seconds since stress_init (diagnostic)
+phase() { echo "# [$(elapsed) s] $1"; }
+
+# whole JSON documents so far from reader NAME (uct-stress json-tail)
+docs() { set -- $(cat "$T/$1.count" 2> /dev/null); echo "${2:-0}"; }
+# docs_wait NAME N: until reader NAME has N whole documents (at most 60 s)
+docs_wait() {
+	w=600
+	while [ "$(docs "$1")" -lt "$2" ]; do
+		[ $w -le 0 ] && return 1
+		w=$((w - 1))
+		usleep 100000
+	done
+}
+
+# The streams go through fifos into filters that keep what the checks
+# need (hundreds of documents of hundreds of rows would fill /tmp): the
+# last JSON document and counts, the number of text frames.
+readers_start() {
+	rm -f "$T"/*.fifo
+	mkfifo "$T/view.fifo" "$T/text.fifo" "$T/events.fifo"
+	$ST json-tail "$T/view" < "$T/view.fifo" > "$T/view.tail" &
+	VIEWT=$!
+	$ST json-tail "$T/events" < "$T/events.fifo" > "$T/events.tail" &
+	EVENTST=$!
+	grep -c '^NAME ' < "$T/text.fifo" > "$T/text.frames" &
+	TEXTT=$!
+	$UCT --json -d 0.2 > "$T/view.fifo" 2> "$T/view.err" &
+	VIEW=$!
+	$UCT -b -d 0.2 > "$T/text.fifo" 2> "$T/text.err" &
+	TEXT=$!
+	$UCT --json --events -d 0.2 > "$T/events.fifo" 2> "$T/events.err" &
+	EVENTS=$!
+	rm -f "$PIN"
+	bpftool iter pin "$ITER_OBJ" "$PIN" 2> "$T/pin.err" || { sed 's/^/# /' "$T/pin.err"; }
+	$ST iter-read "$PIN" "$@" > "$T/iter.out" 2>&1 &
+	ITER=$!
+	if docs_wait view 1 && docs_wait events 1; then
+		pass "readers attached: live view (--json and -b, -d 0.2), --events, pinned iterator"
+	else
+		fail "readers attached: live view (--json and -b, -d 0.2), --events, pinned iterator"
+		sed 's/^/# view: /' "$T/view.err"
+		sed 's/^/# events: /' "$T/events.err"
+	fi
+	phase "readers attached"
+}
+
+# Trace clock "mono" is CLOCK_MONOTONIC, as uct-stress iter-read's times
+trace_start() {
+	echo 0 > $TRC/tracing_on
+	TRACE_CLOCK=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $TRC/trace_clock)
+	TRACE_KB=$(cat $TRC/buffer_size_kb)
+	echo mono > $TRC/trace_clock
+	echo 4096 > $TRC/buffer_size_kb
+	echo > $TRC/trace
+	for e in ucounts_rlimit_refused ucounts_alloc ucounts_free; do
+		echo "uid >= $1 && uid < $2" > $TRC/events/ucounts/$e/filter
+		echo 1 > $TRC/events/ucounts/$e/enable
+	done
+	echo 1 > $TRC/tracing_on
+}
+
+trace_stop() {
+	echo 0 > $TRC/tracing_on
+	TRACE_OVERRUN=$(cat $TRC/per_cpu/cpu*/stats | awk '/^overrun:/ { s += $2 } END { print s + 0 }')
+	grep ' ucounts_rlimit_refused: ' $TRC/trace > "$T/refused.trace"
+	grep -E ' ucounts_(alloc|free): ' $TRC/trace > "$T/life.trace"
+	for e in ucounts_rlimit_refused ucounts_alloc ucounts_free; do
+		echo 0 > $TRC/events/ucounts/$e/enable
+		echo 0 > $TRC/events/ucounts/$e/filter
+	done
+	echo > $TRC/trace
+	echo "$TRACE_CLOCK" > $TRC/trace_clock
+	echo "$TRACE_KB" > $TRC/buffer_size_kb
+	echo 1 > $TRC/tracing_on
+}
+
+# tracer_start UID: `ucounttop trace --uid UID`, the fourth reader: every
+# event of one uid through the ring buffer (drops are counted and reported
+# on stderr at exit), stopped at the snapshot
+tracer_start() {
+	$UCT trace --uid "$1" > "$T/rb.trace" 2> "$T/rb.err" &
+	TRACER=$!
+	w=600
+	while ! grep -q '^TIME ' "$T/rb.trace" 2> /dev/null && [ $w -gt 0 ]; do
+		w=$((w - 1))
+		usleep 100000
+	done
+	grep -q '^TIME ' "$T/rb.trace" || fail "ucounttop trace --uid $1 attached"
+}
+
+tracer_stop() {
+	[ -n "$TRACER" ] || return 0
+	kill -INT $TRACER
+	wait $TRACER
+	TRACER_RC=$?
+	TRACER=
+	RB_DROPS=$(sed -n 's/^ucounttop: \([0-9]*\) events dropped.*/\1/p' "$T/rb.err")
+	RB_DROPS=${RB_DROPS:-0}
+}
+
+# ringbuf_counts: the trace's lines by kind, from the end of the line
+# (COMM may hold blanks): RESULT alloc, free, uncharge, DENIED limit=...,
+# or a charge's DELTA +N
+ringbuf_counts() {
+	awk 'NR > 1 { if ($NF == "alloc") a++; else if ($NF == "free") f++
+		else if ($(NF - 1) == "DENIED" || $NF == "DENIED") d++
+		else if ($NF == "uncharge") u++; else if ($(NF - 2) ~ /^\+/) c++; else o++ }
+		END { printf "charges %d uncharges %d denied %d alloc %d free %d other %d\n", c, u, d, a, f, o }' "$T/rb.trace"
+}
+
+# ringbuf_check UID WANT: the trace's counts are WANT; when the ring buffer
+# overflowed, the lines plus the drops ucounttop counted add up to WANT's
+ringbuf_check() {
+	got=$(ringbuf_counts)
+	echo "# ucounttop trace --uid $1: $got, ring buffer drops $RB_DROPS, exit $TRACER_RC"
+	if [ "$RB_DROPS" = 0 ]; then
+		expect "ucounttop trace --uid $1 (ring buffer): every event of the uid, none dropped, exit 0" \
+			"$got exit $TRACER_RC" "$2 other 0 exit 0"
+	else
+		sum() { echo "$1" | awk '{ for (i = 2; i <= NF; i += 2) s += $i } END { print s + 0 }'; }
+		expect "ucounttop trace --uid $1 (ring buffer): lines + $RB_DROPS dropped (counted) = every event of the uid, exit 0" \
+			"$(($(sum "$got") + RB_DROPS)) exit $TRACER_RC" "$(sum "$2") exit 0"
+	fi
+}
+# json_sums UID: charges and uncharges of every type at the rows of UID in
+# the --events JSON ("C U")
+json_sums() {
+	awk -v u="$1" '$1 == "ROW" && $4 == u { for (t = 0; t < 4; t++) { c += $(13 + t * 8); u2 += $(14 + t * 8) } }
+		END { print c + 0, u2 + 0 }' "$T/events.flat"
+}
+
+# workload_start ARGS: the workload under `ucounttop check`, holding its
+# state after READY until workload_release
+workload_start() {
+	WL=$T/wl.out
+	$UCT check --json -o "$T/check.json" $CHECK_OPTS -- $ST "$@" --hold 300 > "$WL" 2> "$T/wl.err" &
+	CHECK=$!
+	T_START=$(date +%s)
+}
+
+# the iterator's (ns, uid) keys of uids LO..HI-1, and the workload's
+iter_keys() {
+	cat "$PIN" | awk -v lo="$1" -v hi="$2" 'NR > 1 && $3 >= lo && $3 < hi { print $1, $3 }' | sort
+}
+expect_keys() { awk '$1 == "EXPECT" { print $2, $4 }' "$WL" | sort; }
+
+# workload_ready LO HI: READY, then (bounded) until the iterator's rows of
+# uids LO..HI-1 are exactly the workload's: transient ones (namespaces and
+# processes it made and dropped) freed
+workload_ready() {
+	w=3000
+	while ! grep -qE '^(READY|ERROR)' "$WL" 2>/dev/null; do
+		if [ $w -le 0 ] || ! kill -0 $CHECK 2>/dev/null; then
+			break
+		fi
+		w=$((w - 1))
+		usleep 100000
+	done
+	T_READY=$(date +%s)
+	phase "workload ready"
+	if ! grep -q '^READY' "$WL"; then
+		fail "workload ready"
+		sed 's/^/# wl: /' "$WL" "$T/wl.err" | grep -v -e '^# wl: EXPECT' -e '^# wl: OPS'
+		return 1
+	fi
+	w=300
+	while [ "$(iter_keys "$1" "$2")" != "$(expect_keys)" ] && [ $w -gt 0 ]; do
+		w=$((w - 1))
+		usleep 100000
+	done
+	phase "transient rows gone"
+	expect "iterator: the rows of uids $1..$(($2 - 1)) are the workload's $(expect_keys | wc -l | tr -d ' ') (transient ones freed)" \
+		"$(iter_keys "$1" "$2" | awk '{ print $1 ":" $2 }' | tr '\n' ' ')" \
+		"$(expect_keys | awk '{ print $1 ":" $2 }' | tr '\n' ' ')"
+	WLPID=$(sed -n 's/^PID //p' "$WL")
+	return 0
+}
+
+# snapshot: the pinned iterator and, taken after it, two new documents of
+# each ucounttop (the workload's rows do not change while it holds)
+snapshot() {
+	iter_stop
+	tracer_stop
+	cat "$PIN" > "$T/iter.table"
+	v=$(docs view)
+	e=$(docs events)
+	docs_wait view $((v + 2)) && docs_wait events $((e + 2)) ||
+		fail "two new JSON documents from each ucounttop"
+	$ST json-rows "$T/view.last" > "$T/view.flat"
+	$ST json-rows "$T/events.last" > "$T/events.flat"
+	trace_stop
+	phase "snapshot taken"
+}
+
+stat_of() { sed -n "s/^STAT $1 //p" "$WL"; }
+
+# Flat tables "ns uid level nproc msgqueue sigpending memlock"
+expected_values() { awk '$1 == "EXPECT" { print $2, $4, $3, $5, $6, $7, $8 }' "$WL"; }
+iter_values() { awk 'NR > 1 { print $1, $3, $2, $5, $6, $7, $8 }' "$T/iter.table"; }
+# json flat: ROW ns level uid pns puid refcount flags, then per type 8
+# fields from column 9: value child_sum denials limit_hits charges
+# uncharges charged uncharged
+json_values() { awk '$1 == "ROW" { print $2, $4, $3, $9, $17, $25, $33 }' "$T/$1.flat"; }
+
+# rows_diff WANT-FILE GOT-FILE: the wanted (ns, uid) rows that differ
+rows_diff() {
+	awk 'NR == FNR { want[$1 " " $2] = $0; next }
+	     ($1 " " $2) in want { got[$1 " " $2] = $0 }
+	     END { for (k in want)
+			if (!(k in got)) print "missing: " want[k]
+			else if (got[k] != want[k]) print "got " got[k] " want " want[k] }' "$1" "$2" | sort
+}
+
+# Per workload row and type: what the namespaces it created hold (from the
+# iterator and the workload's NS lines), i.e. value - own charges
+# -> "ns uid t0 t1 t2 t3" (value - child sum)
+own_values() {
+	awk 'FILENAME == ARGV[1] && $1 == "NS" { parent[$2] = $4; creator[$2] = $5; next }
+	     FILENAME == ARGV[1] && $1 == "EXPECT" { want[$2 " " $4] = 1; next }
+	     FILENAME == ARGV[2] && FNR > 1 {
+		k = $1 " " $3
+		for (t = 0; t < 4; t++) v[k, t] = $(5 + t)
+		if ($1 in parent)
+			for (t = 0; t < 4; t++) cs[parent[$1] " " creator[$1], t] += $(5 + t)
+		seen[k] = 1 }
+	     END { for (k in want) if (k in seen)
+			print k, v[k, 0] - cs[k, 0], v[k, 1] - cs[k, 1], v[k, 2] - cs[k, 2], v[k, 3] - cs[k, 3] }' \
+		"$WL" "$T/iter.table" | sort
+}
+# the --events JSON's own net per row: charged - uncharged ("-": 0)
+events_net() {
+	awk '$1 == "ROW" { printf "%s %s", $2, $4
+		for (t = 0; t < 4; t++) { c = $(9 + t * 8 + 6); u = $(9 + t * 8 + 7)
+			printf " %d", (c == "-" ? 0 : c) - (u == "-" ? 0 : u) }
+		print "" }' "$T/events.flat"
+}
+
+# json_join FIELD KEYS NAME: for every "ns uid type ..." line of file
+# KEYS, "ns uid type N" with N that field (2 denials, 3 limit_hits) of
+# that row and type in JSON NAME ("-": no such row)
+json_join() {
+	awk -v f="$1" 'BEGIN { ti["nproc"] = 0; ti["msgqueue"] = 1; ti["sigpending"] = 2; ti["memlock"] = 3 }
+	     NR == FNR { if ($1 == "ROW") for (t = 0; t < 4; t++) v[$2 " " $4, t] = $(9 + t * 8 + f); next }
+	     { k = $1 " " $2; print k, $3, ((k, ti[$3]) in v ? v[k, ti[$3]] : "-") }' "$T/$3.flat" "$2"
+}
+
+# denials_of NAME: "ns uid type n" of the DENY rows in JSON NAME
+denials_of() { json_join 2 "$T/want.denials" "$1"; }
+expected_denials() { awk '$1 == "DENY" { print $2, $3, $4, $5 }' "$WL"; }
+
+# The refusal events, as the row over its limit: level -1 is the charged
+# row itself, level L the row of level L up its chain (workload NS lines;
+# the initial namespace is level 0) -> "ns uid type hits"
+trace_hits() {
+	awk -v init="$INIT_NS" '
+	FILENAME == ARGV[1] { if ($1 == "NS") { lvl[$2] = $3; parent[$2] = $4; creator[$2] = $5 }; next }
+	{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	  ns = f["ns"]; uid = f["uid"]; l = f["level"] + 0
+	  if (l >= 0) while (ns != init && (ns in lvl) && lvl[ns] > l) { uid = creator[ns]; ns = parent[ns] }
+	  hits[ns " " uid " " f["type"]]++ }
+	END { for (k in hits) print k, hits[k] }' "$WL" "$T/refused.trace" | sort
+}
+# limit_hits_of NAME: the same keys, from JSON NAME
+limit_hits_of() { json_join 3 "$T/trace.hits" "$1"; }
+
+# compare_all LO HI: every count of the snapshot
+compare_all() {
+	lo=$1
+	hi=$2
+	expected_values | sort > "$T/want.values"
+	n_rows=$(wc -l < "$T/want.values" | tr -d ' ')
+	iter_values | sort > "$T/iter.values"
+	expect "iterator = workload: $n_rows rows x 4 counters" "$(rows_diff "$T/want.values" "$T/iter.values")" ""
+	for j in view events; do
+		json_values $j | sort > "$T/$j.values"
+		expect "$j JSON = workload: $n_rows rows x 4 counters" \
+			"$(rows_diff "$T/want.values" "$T/$j.values")" ""
+	done
+	# BPF side: every charge and uncharge seen per row (the leaf of its
+	# walk), against the kernel's counters the iterator read
+	own_values > "$T/own.values"
+	events_net | sort > "$T/net.values"
+	expect "--events: per row and type, charged - uncharged = counter - its namespaces' rows ($n_rows rows)" \
+		"$(rows_diff "$T/own.values" "$T/net.values")" ""
+	expected_denials | sort > "$T/want.denials"
+	n_deny=$(awk '{ s += $4 } END { print s + 0 }' "$T/want.denials")
+	for j in view events; do
+		expect "$j JSON denials = the workload's $n_deny refused requests, per row" \
+			"$(denials_of $j | sort)" "$(cat "$T/want.denials")"
+	done
+	iter_verdict
+	if [ -f "$T/refused.trace" ]; then
+		n_ev=$(wc -l < "$T/refused.trace" | tr -d ' ')
+		expect "ucounts_rlimit_refused events = refused requests ($n_deny), trace overruns 0" \
+			"$n_ev $TRACE_OVERRUN" "$n_deny 0"
+		expect "refusal events per charged row = the workload's per row" \
+			"$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+				n[f["ns"] " " f["uid"] " " f["type"]]++ }
+				END { for (k in n) print k, n[k] }' "$T/refused.trace" | sort)" \
+			"$(awk '$4 > 0' "$T/want.denials")"
+		trace_hits > "$T/trace.hits"
+		echo "# refusals by the level over its limit: $(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^level=/) print $i }' "$T/refused.trace" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')"
+		for j in view events; do
+			expect "$j JSON limit_hits = refusal events by the row over its limit ($(wc -l < "$T/trace.hits" | tr -d ' ') rows)" \
+				"$(limit_hits_of $j)" "$(cat "$T/trace.hits")"
+			expect "$j JSON: limit_hits of all rows of uids $lo..$((hi - 1)) add up to the $n_ev refusal events" \
+				"$(awk -v lo="$lo" -v hi="$hi" '$1 == "ROW" && $4 >= lo && $4 < hi {
+					for (t = 0; t < 4; t++) s += $(9 + t * 8 + 3) } END { print s + 0 }' "$T/$j.flat")" "$n_ev"
+		done
+	fi
+	for j in view events; do
+		set -- $(grep '^COUNTERS' "$T/$j.flat")
+		echo "# $j counters: stats_full $2 ringbuf_drops $3 dedup_full $4 chain_cut $5 events $6 duplicates $7 stats_unmatched $8"
+		expect "$j: nothing dropped (stats_full ringbuf_drops dedup_full chain_cut)" "$2 $3 $4 $5" "0 0 0 0"
+		expect "$j: no imbalanced or over_limit flag on the workload's rows" \
+			"$(awk 'NR == FNR { want[$1 " " $2] = 1; next }
+				$1 == "ROW" && ($2 " " $4) in want && $8 ~ /imbalanced|over_limit/ { print $2, $4, $8 }' \
+				"$T/want.values" "$T/$j.flat")" ""
+	done
+}
+
+# workload_release LO HI: end the hold, check's verdict, rows gone, readers
+# stopped
+workload_release() {
+	kill -USR1 "$WLPID" 2>/dev/null
+	wait $CHECK
+	rc=$?
+	T_DONE=$(date +%s)
+	phase "check done"
+	expect "workload released everything it held" "$(grep -cE '^(RELEASED|HOLD-TIMEOUT)$' "$WL") $(grep -c '^HOLD-TIMEOUT' "$WL")" "1 0"
+	check_verdict $rc
+	w=300
+	while [ -n "$(iter_keys "$1" "$2")" ] && [ $w -gt 0 ]; do
+		w=$((w - 1))
+		usleep 100000
+	done
+	phase "rows gone"
+	expect "iterator: no row of uids $1..$(($2 - 1)) after teardown (back to baseline)" "$(iter_keys "$1" "$2")" ""
+	v=$(docs view)
+	e=$(docs events)
+	docs_wait view $((v + 2)) && docs_wait events $((e + 2))
+	for j in view events; do
+		$ST json-rows "$T/$j.last" > "$T/$j.end"
+		expect "$j JSON: no row of uids $1..$(($2 - 1)) after teardown" \
+			"$(awk -v lo="$1" -v hi="$2" '$1 == "ROW" && $4 >= lo && $4 < hi { print $2, $4 }' "$T/$j.end")" ""
+	done
+	readers_stop
+}
+
+# check_verdict RC: ucounttop check around the workload found nothing
+check_verdict() {
+	J=$T/check.json
+	if [ -s "$J" ]; then
+		echo "# check: $(sed -n 's/.*"result":"\([a-z]*\)".*/\1/p' "$J"), exit $1; stats $(sed -n 's/.*"stats":{\([^}]*\)}.*/\1/p' "$J" | tr -d '"')"
+		echo "# check counters: $(sed -n 's/.*"counters":{\([^}]*\)}.*/\1/p' "$J" | tr -d '"')"
+		sed -n 's/.*"classes":{\(.*\)},"stats".*/\1/p' "$J" | sed 's/},"/}\n"/g' |
+			grep -e '"checked":false' -e '"findings":[1-9]' | sed 's/^/# class: /'
+		sed -n 's/.*"notes":\[\(.*\)\],"findings".*/\1/p' "$J" | sed 's/","/"\n"/g' | grep . | sed 's/^/# check note: /'
+	fi
+	expect "ucounttop check: nothing dropped or cut (its *_full, chain_cut, stack_errors, inv_truncated counters)" \
+		"$(sed -n 's/.*"counters":{\([^}]*\)}.*/\1/p' "$J" | tr ',' '\n' | tr -d '"' |
+			grep -E '_full|chain_cut|stack_errors|inv_truncated' | grep -v ':0$')" ""
+	expect "ucounttop check around the workload: exit 0, clean, no failing class" \
+		"$1 $(grep -c '"result":"clean","exit_code":0,' "$J" 2>/dev/null) $(grep -o '"failing":true' "$J" 2>/dev/null | wc -l | tr -d ' ')" "0 1 0"
+	if [ "$(grep -o '"failing":true' "$J" 2>/dev/null | wc -l)" -gt 0 ]; then
+		sed 's/,{"class":/\n{"class":/g; s/"findings":\[{"class":/\n{"class":/' "$J" |
+			grep '^{"class":' | sed 's/,"stacks":.*//; s/^/# finding: /' | head -n 20
+		cp "$J" /tmp/"$NAME"-check-failed.json
+	fi
+	[ "$(sed -n 's/.*"command":{[^}]*"exit_status":\([0-9a-z]*\).*/\1/p' "$J")" = 0 ] ||
+		fail "the workload under check exited 0 (got $(sed -n 's/.*"exit_status":\([0-9a-z]*\).*/\1/p' "$J"))"
+}
+
+# stop the iterator reader once (its pid may be reused after the wait)
+iter_stop() {
+	[ -n "$ITER" ] || return 0
+	kill -TERM $ITER
+	wait $ITER
+	ITER=
+}
+
+readers_stop() {
+	iter_stop
+	tracer_stop
+	kill -INT $VIEW $TEXT $EVENTS
+	wait $VIEW
+	rv=$?
+	wait $TEXT
+	rt=$?
+	wait $EVENTS
+	re=$?
+	wait $VIEWT $TEXTT $EVENTST
+	expect "the three ucounttop readers exit 0 on SIGINT (--json, -b, --events)" "$rv $rt $re" "0 0 0"
+	frames=$(cat "$T/text.frames")
+	echo "# text view: $frames frames"
+	expect "text view (-b): frames printed, nothing on stderr" \
+		"$([ "${frames:-0}" -gt 0 ] && echo yes) $(wc -c < "$T/text.err" | tr -d ' ')" "yes 0"
+	for j in view events; do
+		# docs N bad B imbalanced I bytes_max M
+		set -- $(cat "$T/$j.tail")
+		echo "# $j: $2 documents (up to $8 bytes), $6 of them with a transient imbalanced flag somewhere (rows read at slightly different times)"
+		expect "$j: every line a whole document, numbered 1..$2" "$4" 0
+	done
+	rm -f "$PIN"
+}
+
+# iter_stat KEY: from the iterator reader's summary line
+iter_stat() { sed -n "s/^ITER.* $1 \([0-9]*\).*/\1/p" "$T/iter.out"; }
+
+# The iterator reader's passes: well formed, and every (ns, uid) shown
+# twice in a pass explained: the ucounts shown first was freed and a new
+# one of the same pair allocated during that pass (the namespace's inode
+# number reused), which the iterator's contract allows - only a ucounts
+# hashed during the whole walk is shown exactly once.
+iter_verdict() {
+	echo "# pinned iterator: $(grep '^ITER' "$T/iter.out")"
+	expect "pinned iterator: every pass had the header first, well-formed rows, no read error" \
+		"$(iter_stat malformed) $(iter_stat bad_header) $(iter_stat errors)" "0 0 0"
+	[ "$(iter_stat reads)" -gt 0 ] || fail "pinned iterator read at least once"
+	grep '^DUP' "$T/iter.out" | while read -r _ t0 t1 ns uid; do
+		awk -v t0="$t0" -v t1="$t1" -v ns="ns=$ns" -v uid="uid=$uid" '
+			{ ts = ""; hit = 0
+			  for (i = 1; i <= NF; i++) {
+				if ($i ~ /^[0-9]+\.[0-9]+:$/) ts = substr($i, 1, length($i) - 1) + 0
+				if ($i == ns) hit++
+				if ($i == uid) hit++ }
+			  if (hit < 2 || ts < t0 || ts > t1) next
+			  if ($0 ~ / ucounts_free: /) freed = 1
+			  else if (freed) realloc = 1 }
+			END { if (!realloc) print "ns " substr(ns, 4) " uid " substr(uid, 5) " twice in the pass of " t0 "-" t1 " s, not freed and allocated again during it" }' \
+			"$T/life.trace"
+	done > "$T/dups.unexplained"
+	echo "# pinned iterator: $(iter_stat duplicates) (ns, uid) pairs seen twice in a pass ($(iter_stat duplicates_init_ns) in the initial namespace), $(($(iter_stat duplicates) - $(wc -l < "$T/dups.unexplained"))) of them explained by the trace; trace overruns $TRACE_OVERRUN"
+	expect "pinned iterator: a pair shown twice in a pass only as two ucounts (freed and allocated again during it), trace complete" \
+		"$(cat "$T/dups.unexplained") $TRACE_OVERRUN" " 0"
+	grep -q '^DUP' "$T/iter.out" && [ "$(grep -c '^DUP' "$T/iter.out")" -lt "$(iter_stat duplicates)" ] &&
+		echo "# (only the first 100 duplicates were listed and checked)"
+}
+
+# summary WHAT: one line with the numbers of the part, for quoting
+summary() {
+	echo "# summary: $*; rows compared $(wc -l < "$T/want.values" | tr -d ' '); drops: view $(awk '$1 == "COUNTERS" { print $2 + $3 + $4 + $5 }' "$T/view.flat"), events $(awk '$1 == "COUNTERS" { print $2 + $3 + $4 + $5 }' "$T/events.flat"), trace overruns $TRACE_OVERRUN; check $(sed -n 's/.*"result":"\([a-z]*\)".*/\1/p' "$T/check.json") ($(sed -n 's/.*"counters":{"events":\([0-9]*\),.*/\1/p' "$T/check.json") events); iterator passes $(iter_stat reads); JSON documents $(docs view)/$(docs events)"
+}
+
+# times, as a bound check: printed, never asserted
+times_note() {
+	echo "# time: setup + workload to READY $((T_READY - T_START)) s, hold + teardown + check $((T_DONE - T_READY)) s, test $(elapsed) s"
+}
