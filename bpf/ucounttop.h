@@ -32,8 +32,9 @@
 #define UCT_MEMLOCK	3
 #define UCT_NTYPES	4
 
-/* User namespaces nest at most 32 deep (levels 0..32). */
-#define UCT_MAX_LEVELS	33
+/* Levels of user namespaces: create_user_ns() refuses a parent above
+ * level 32, so the deepest namespace is at level 33 (34 levels, 0..33). */
+#define UCT_MAX_LEVELS	34
 
 #define UCT_COMM_LEN	16
 #define UCT_MAX_STACK	24
