@@ -2,6 +2,7 @@
 /*
  * check_judge.h - the inside of check's judge, shared by its files (not an
  * API; check_model.h is):
+ *   check_input.c     every input quantity bounded, once
  *   check_rows.c      the rows and their quantities, from the captures
  *   check_findings.c  findings, their stacks and their "how"
  *   check_lost.c      a and b: lost and double uncharges
@@ -62,6 +63,7 @@ struct rows {
 	size_t n, cap;
 	int *hash;			/* open addressing, -1 empty */
 	size_t hcap;
+	size_t cycles;			/* parent links refused: they closed a circle */
 };
 
 /* Classes a and b cannot be decided for these types, d2 at all. */
@@ -70,6 +72,11 @@ struct skip {
 	bool d2;		/* untracked changes not decidable */
 };
 
+
+/* check_input.c: a copy of in with every quantity within +-2^53 */
+int ck_input_bounded(const struct uck_input *in, struct uck_input *out);
+void ck_input_free(struct uck_input *b);
+long long ck_bound(long long v);
 
 /* check_rows.c */
 int ck_rows_find(const struct rows *rs, const struct uct_key *k);

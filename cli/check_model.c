@@ -13,7 +13,24 @@
 #include <string.h>
 #include "check_judge.h"
 
-int uck_judge(const struct uck_input *in, struct uck_result *r)
+static int judge(const struct uck_input *in, struct uck_result *r);
+
+/* Judge a bounded copy of the input (check_input.c). */
+int uck_judge(const struct uck_input *raw, struct uck_result *r)
+{
+	struct uck_input in;
+	int err = ck_input_bounded(raw, &in);
+
+	if (err) {
+		memset(r, 0, sizeof(*r));
+		return err;
+	}
+	err = judge(&in, r);
+	ck_input_free(&in);
+	return err;
+}
+
+static int judge(const struct uck_input *in, struct uck_result *r)
 {
 	const unsigned long long *c = in->counters;
 	struct rows rs = {};
@@ -27,6 +44,9 @@ int uck_judge(const struct uck_input *in, struct uck_result *r)
 	if (err)
 		goto out;
 	r->rows = rs.n;
+	if (rs.cycles)
+		ck_note(r, "%zu parent links formed a circle (namespace inodes reused during the "
+			"run) and were cut: those rows count as roots", rs.cycles);
 
 	/* What the data lets us decide. */
 	if (c[UCK_CNT_TALLY_FULL]) {

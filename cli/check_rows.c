@@ -209,6 +209,17 @@ static const struct uck_tally_kv *ck_tally_of(const struct uck_capture *c, const
 	return NULL;
 }
 
+/* Would linking i below p close a circle? (p's chain reaches i) */
+static bool closes_cycle(const struct rows *rs, int p, int i)
+{
+	int d;
+
+	for (d = 0; p >= 0 && d <= (int)rs->n; d++, p = rs->r[p].par)
+		if (p == i)
+			return true;
+	return false;
+}
+
 int ck_rows_build(const struct uck_input *in, struct rows *rs)
 {
 	size_t i, j;
@@ -314,6 +325,12 @@ int ck_rows_build(const struct uck_input *in, struct rows *rs)
 		p = ck_rows_find(rs, &w->pk);
 		if (p < 0 || p == (int)i)
 			continue;
+		/* inode numbers are reused: two captures (or a free record)
+		 * may link rows in a circle; a forest keeps every walk finite */
+		if (closes_cycle(rs, p, (int)i)) {
+			rs->cycles++;
+			continue;
+		}
 		w->par = p;
 		if (ck_add_kid(&rs->r[p], (int)i))
 			return -ENOMEM;

@@ -194,6 +194,24 @@ apply:
 	uct_model_relayout(m);
 }
 
+/*
+ * Counters beyond +-2^53 are not real (a corrupted read, a counter a bug
+ * drove far negative) but deltas, child sums and change sums of them would
+ * overflow: bound them as they enter (found by fuzz_model). LONG_MAX stays:
+ * it means "unlimited" and is only compared.
+ */
+static void bound_rec(struct uct_rec *r)
+{
+	const long long b = 1LL << 53;
+	int t;
+
+	for (t = 0; t < UCT_NTYPES; t++) {
+		r->value[t] = r->value[t] > b ? b : r->value[t] < -b ? -b : r->value[t];
+		if (r->ns_max[t] != 0x7fffffffffffffffLL)
+			r->ns_max[t] = r->ns_max[t] > b ? b : r->ns_max[t] < -b ? -b : r->ns_max[t];
+	}
+}
+
 /* 1. rows: sorted, duplicates merged. */
 static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nrec)
 {
@@ -225,6 +243,7 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 		}
 		memset(&m->rows[m->nrows], 0, sizeof(m->rows[0]));
 		m->rows[m->nrows].rec = tmp[i];
+		bound_rec(&m->rows[m->nrows].rec);
 		m->nrows++;
 	}
 	free(tmp);
@@ -604,8 +623,11 @@ int uct_model_relayout(struct uct_model *m)
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
 
-		qsort_r(ns->rows, ns->nrows, sizeof(int), row_order, m);
-		qsort_r(ns->children, ns->nchildren, sizeof(int), ns_inum_order, m);
+		/* qsort_r()'s base must not be NULL, even for 0 elements */
+		if (ns->nrows > 1)
+			qsort_r(ns->rows, ns->nrows, sizeof(int), row_order, m);
+		if (ns->nchildren > 1)
+			qsort_r(ns->children, ns->nchildren, sizeof(int), ns_inum_order, m);
 	}
 	/* roots: namespaces whose parent is not in the snapshot */
 	for (i = 0; i < m->nns; i++)

@@ -229,6 +229,24 @@ static void test_clean(void **state)
 }
 
 /* Balanced churn (fork + exit) with tasks matching: still clean. */
+/*
+ * Namespace inodes are reused: the baseline links (2, 1) below (3, 1),
+ * the final capture (3, 1) below (2, 1). The judge must end, cut the
+ * circle and say so; counters near the ends of the range must not
+ * overflow its sums (both found by fuzz_check).
+ */
+static void test_parent_circle_and_huge_counters(void **state)
+{
+	struct sc *s = sc_new();
+
+	rec(&s->in.base, 2, 1, 1, 3, 1, NP, 0x7fffffffffffff00LL, 0);
+	rec(&s->in.fin, 3, 1, 1, 2, 1, NP, -0x7fffffffffffff00LL, 0);
+	rec(&s->in.fin, 2, 1, 1, 3, 1, NP, 0x7fffffffffffff00LL, 0x7fffffffffffff00LL);
+	judge(s);
+	assert_non_null(strstr(s->r.notes, "formed a circle"));
+	sc_free(s);
+}
+
 static void test_clean_churn(void **state)
 {
 	struct sc *s = sc_new();
@@ -847,6 +865,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_parent_circle_and_huge_counters),
 		cmocka_unit_test(test_clean_churn),
 		cmocka_unit_test(test_lost_uncharge),
 		cmocka_unit_test(test_outstanding_tasks),
