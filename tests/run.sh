@@ -48,6 +48,9 @@ host_suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
 if [ -f "$UCT_ROOT/cli/Makefile" ]; then
 	host_suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
 		make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
+	# the same suites under ASan+UBSan: any report fails the suite
+	host_suite cli-unit-asan \
+		make -s -C "$UCT_ROOT/cli" test-asan OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
 fi
 
 # The stock-kernel suite boots its own guest: run it beside ours (TCG keeps
