@@ -100,6 +100,7 @@ static void test_defaults(void **state)
 	assert_int_equal(o.max_entries, 10240);
 	assert_int_equal(o.ringbuf_kb, 256);
 	assert_true(o.settle == 3.0);
+	assert_true(o.timeout == 0);
 	assert_null(o.cmd_argv);
 }
 
@@ -257,7 +258,7 @@ static void test_seconds_strict(void **state)
 {
 	static const struct { const char *cmd, *opt; } opts[] = {
 		{ NULL, "-d" }, { NULL, "--delay" }, { "trace", "--duration" },
-		{ "check", "--settle" },
+		{ "check", "--settle" }, { "check", "--timeout" },
 	};
 	static const char *const bad[] = {
 		"", ".", " 1", "1 ", "+1", "-1", "-0", "1e3", "1E-1", "0x10", "0x1p3", "1,5",
@@ -280,6 +281,9 @@ static void test_seconds_strict(void **state)
 	reject_value("trace", "--duration", "0");
 	reject_value("trace", "--duration", "31536001");
 	reject_value("check", "--settle", "3600.01");
+	reject_value("check", "--timeout", "0");
+	reject_value("check", "--timeout", "0.000");
+	reject_value("check", "--timeout", "86400.5");
 }
 
 static void test_seconds_values(void **state)
@@ -300,6 +304,33 @@ static void test_seconds_values(void **state)
 	assert_true(o.settle == 0);
 	assert_int_equal(parse(&o, "check", "--settle", "3600", "--", "true", NULL), -1);
 	assert_true(o.settle == 3600);
+}
+
+/* check --timeout SECS: parsed and validated here, acted on by check.c */
+static void test_timeout(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "check", "--", "true", NULL), -1);
+	assert_true(o.timeout == 0);		/* none */
+	assert_int_equal(parse(&o, "check", "--timeout", "2.5", "--", "sleep", "9", NULL), -1);
+	assert_true(o.timeout == 2.5);
+	assert_string_equal(o.cmd_argv[0], "sleep");
+	assert_int_equal(parse(&o, "check", "--timeout=0.001", "true", NULL), -1);
+	assert_true(o.timeout == 0.001);
+	assert_int_equal(parse(&o, "check", "--timeout", "86400", "true", NULL), -1);
+	assert_true(o.timeout == 86400);
+	/* after CMD it is CMD's */
+	assert_int_equal(parse(&o, "check", "timeout", "--timeout", "1", NULL), -1);
+	assert_true(o.timeout == 0);
+	assert_string_equal(o.cmd_argv[1], "--timeout");
+
+	assert_int_equal(parse(&o, "check", "--timeout", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "option '--timeout' needs an argument"));
+	assert_int_equal(parse(&o, "--timeout", "5", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "--timeout applies to 'check' only, not to the live view"));
+	assert_int_equal(parse(&o, "trace", "--timeout", "5", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "--timeout applies to 'check' only, not to 'trace'"));
 }
 
 /*
@@ -349,6 +380,7 @@ static void test_scope(void **state)
 		{ { "trace", "--settle", "3" }, "--settle applies to 'check' only, not to 'trace'" },
 		{ { "--fail-outstanding" }, "--fail-outstanding applies to 'check' only, not to the live view" },
 		{ { "trace", "--fail-outstanding" }, "--fail-outstanding applies to 'check' only, not to 'trace'" },
+		{ { "top", "--timeout", "1" }, "--timeout applies to 'check' only, not to the live view" },
 	};
 	struct uct_opts o;
 	size_t i;
@@ -379,7 +411,7 @@ static void test_scope_accepted(void **state)
 	assert_int_equal(o.ringbuf_kb, 64);
 	assert_int_equal(parse(&o, "check", "--json", "-o", "f", "--max-entries", "64",
 			       "--task-iter", "--no-tracepoints", "-v", "--settle", "1",
-			       "--fail-outstanding", "--", "true", NULL), -1);
+			       "--fail-outstanding", "--timeout", "1", "--", "true", NULL), -1);
 	assert_int_equal(o.cmd, UCT_CMD_CHECK);
 	assert_true(o.force_task_iter && o.no_tracepoints && o.verbose && o.fail_outstanding);
 }
@@ -481,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_integer_bounds),
 		cmocka_unit_test(test_seconds_strict),
 		cmocka_unit_test(test_seconds_values),
+		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_scope),
 		cmocka_unit_test(test_scope_accepted),
 		cmocka_unit_test(test_option_names),
