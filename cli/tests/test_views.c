@@ -12,119 +12,7 @@
 #include "model.h"
 #include "views.h"
 #include "snapshots.h"
-
-/* ---- a minimal strict JSON checker (RFC 8259 grammar, no semantics) ---- */
-static const char *js_value(const char *p);
-
-static const char *ws(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return p;
-}
-
-static const char *js_string(const char *p)
-{
-	if (*p++ != '"')
-		return NULL;
-	while (*p && *p != '"') {
-		if ((unsigned char)*p < 0x20)
-			return NULL;
-		if (*p == '\\') {
-			p++;
-			if (*p == 'u') {
-				for (int i = 1; i <= 4; i++)
-					if (!isxdigit((unsigned char)p[i]))
-						return NULL;
-				p += 4;
-			} else if (!strchr("\"\\/bfnrt", *p)) {
-				return NULL;
-			}
-		}
-		p++;
-	}
-	return *p == '"' ? p + 1 : NULL;
-}
-
-static const char *js_number(const char *p)
-{
-	const char *s = p;
-
-	if (*p == '-')
-		p++;
-	if (*p == '0')
-		p++;
-	else if (isdigit((unsigned char)*p))
-		while (isdigit((unsigned char)*p))
-			p++;
-	else
-		return NULL;
-	if (*p == '.') {
-		p++;
-		if (!isdigit((unsigned char)*p))
-			return NULL;
-		while (isdigit((unsigned char)*p))
-			p++;
-	}
-	return p > s ? p : NULL;
-}
-
-static const char *js_value(const char *p)
-{
-	p = ws(p);
-	if (*p == '{') {
-		p = ws(p + 1);
-		if (*p == '}')
-			return p + 1;
-		for (;;) {
-			p = js_string(ws(p));
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p++ != ':')
-				return NULL;
-			p = js_value(p);
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p == '}')
-				return p + 1;
-			if (*p++ != ',')
-				return NULL;
-		}
-	}
-	if (*p == '[') {
-		p = ws(p + 1);
-		if (*p == ']')
-			return p + 1;
-		for (;;) {
-			p = js_value(p);
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p == ']')
-				return p + 1;
-			if (*p++ != ',')
-				return NULL;
-		}
-	}
-	if (*p == '"')
-		return js_string(p);
-	if (!strncmp(p, "true", 4))
-		return p + 4;
-	if (!strncmp(p, "false", 5))
-		return p + 5;
-	if (!strncmp(p, "null", 4))
-		return p + 4;
-	return js_number(p);
-}
-
-static bool json_valid(const char *doc)
-{
-	const char *end = js_value(doc);
-
-	return end && *ws(end) == 0;
-}
+#include "json_check.h"
 
 /* ---- fixtures ---- */
 struct fx {
@@ -178,6 +66,24 @@ static const char *render(struct fx *f, view_fn fn)
 }
 
 /* ---- JSON ---- */
+
+/* The checker the tests and the fuzz targets trust. */
+static void test_json_checker(void **state)
+{
+	assert_true(json_valid("{\"a\":[1,-2.5,\"x\\u0001\\n\",true,null],\"b\":{}}\n"));
+	assert_false(json_valid(""));
+	assert_false(json_valid("{\"a\":1,}"));
+	assert_false(json_valid("[1 2]"));
+	assert_false(json_valid("\"tab\there\""));	/* raw control character */
+	assert_false(json_valid("\"\\x41\""));		/* not a JSON escape */
+	assert_false(json_valid("\"\\u00g1\""));
+	assert_false(json_valid("\"ends in a backslash\\"));
+	assert_false(json_valid("inf"));
+	assert_false(json_valid("-nan"));
+	assert_false(json_valid("1.e5"));
+	assert_false(json_valid("{\"a\":1}{"));
+}
+
 static void test_json_valid_one_line(void **state)
 {
 	struct fx *f = *state;
@@ -396,6 +302,7 @@ static void test_type_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_checker),
 		cmocka_unit_test_setup_teardown(test_json_valid_one_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_events_and_filter, setup, teardown),
