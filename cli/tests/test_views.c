@@ -270,6 +270,28 @@ static void test_openmetrics(void **state)
 	free(copy);
 }
 
+/* Counters are unsigned: printed as such, never negative, never +Inf. */
+static void test_openmetrics_counters_unsigned(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv;
+	size_t n = base_snapshot(recs);
+	const char *out;
+
+	memset(&kv, 0, sizeof(kv));
+	kv.key = (struct uct_key){ .ns_inum = 100, .uid = 1001 };
+	kv.st.denials[UCT_NPROC] = 0x8000000000000005ULL;
+	kv.st.limit_hits[UCT_NPROC] = 0x7fffffffffffffffULL;
+	assert_int_equal(uct_model_update(&f->m, recs, n, &kv, 1, 1001.0), 0);
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "ucounttop_denials_total{ns=\"100\",level=\"1\",uid=\"1001\","
+				    "type=\"nproc\"} 9223372036854775813\n"));
+	assert_non_null(strstr(out, "ucounttop_limit_hits_total{ns=\"100\",level=\"1\","
+				    "uid=\"1001\",type=\"nproc\"} 9223372036854775807\n"));
+	assert_null(strstr(out, "_total{ns=\"100\",level=\"1\",uid=\"1001\",type=\"nproc\"} -"));
+}
+
 /* ---- fmt ---- */
 static void test_fmt_num(void **state)
 {
@@ -312,6 +334,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_tty_markers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_deltas, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
 		cmocka_unit_test(test_type_names),
 	};
