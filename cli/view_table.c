@@ -16,6 +16,7 @@
  * none, the smallest rlimit of its live tasks (the leaf check), "-" if it
  * has no live task.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include "fmt.h"
@@ -190,7 +191,9 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 			strcat(flags, "I");
 		if (r->flags & UCT_F_NEW)
 			strcat(flags, "N");
-		uct_fmt_num(cb, sizeof(cb), (long long)den);
+		/* a count: at most LLONG_MAX - 1, which uct_fmt_num() would
+		 * otherwise show negative or as "inf" (8.0E either way) */
+		uct_fmt_num(cb, sizeof(cb), den < LLONG_MAX ? (long long)den : LLONG_MAX - 1);
 		snprintf(tmp, sizeof(tmp), "%*s %-*s", DENY_W, cb, FLAG_W, flags);
 		cat(buf, len, tmp);
 		if (c->events) {

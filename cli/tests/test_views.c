@@ -233,6 +233,27 @@ static void test_table_deltas(void **state)
 	assert_non_null(strstr(out, "13+3/-"));
 }
 
+/* DENY is a count of refusals: never shown negative or as "inf". */
+static void test_table_deny_huge(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv;
+	size_t n = base_snapshot(recs);
+	const char *out;
+
+	memset(&kv, 0, sizeof(kv));
+	kv.key = (struct uct_key){ .ns_inum = 1, .uid = 0 };
+	kv.st.denials[UCT_NPROC] = 0x7fffffffffffffffULL;
+	kv.st.denials[UCT_MEMLOCK] = 3;
+	assert_int_equal(uct_model_update(&f->m, recs, n, &kv, 1, 1001.0), 0);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "\n  uid 0 "));
+	assert_non_null(strstr(strstr(out, "\n  uid 0 "), "  8.0E D"));
+	assert_null(strstr(out, " -8.0E"));
+	assert_null(strstr(out, " inf D"));
+}
+
 /* ---- OpenMetrics ---- */
 static void test_openmetrics(void **state)
 {
@@ -333,6 +354,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_fits_80, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_tty_markers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_deltas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_deny_huge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
