@@ -114,6 +114,10 @@ static void cat(char *buf, size_t len, const char *s)
 		snprintf(buf + n, len - n, "%s", s);
 }
 
+/* VALUE[+CHANGE]/LIMIT. Up to 20 characters ("-99.9K-99.9K/-99.9K"),
+ * wider than CELL_W: callers put a space before each cell, so that a wide
+ * one pushes the rest of the line right instead of running into its
+ * neighbour ("2/4" then "2048+2048/800K" must not read "2/42048+2048"). */
 static void cell(char *out, size_t len, long long value, bool have_value, long long delta,
 		 long long limit, bool have_limit)
 {
@@ -162,7 +166,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		for (t = 0; t < UCT_NTYPES; t++) {
 			cell(cb, sizeof(cb), cr ? cr->rec.value[t] : 0, cr != NULL, 0,
 			     ns->max[t], true);
-			snprintf(tmp, sizeof(tmp), "%*s", CELL_W, cb);
+			snprintf(tmp, sizeof(tmp), " %*s", CELL_W - 1, cb);
 			cat(buf, len, tmp);
 		}
 		return;
@@ -178,7 +182,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 			long long lim = r->limit[t] >= 0 ? r->limit[t] : r->caller_limit[t];
 
 			cell(cb, sizeof(cb), r->rec.value[t], true, r->delta[t], lim, lim >= 0);
-			snprintf(tmp, sizeof(tmp), "%*s", CELL_W, cb);
+			snprintf(tmp, sizeof(tmp), " %*s", CELL_W - 1, cb);
 			cat(buf, len, tmp);
 			den += r->st.denials[t];
 			rate += r->event_rate[t];
@@ -194,7 +198,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		/* a count: at most LLONG_MAX - 1, which uct_fmt_num() would
 		 * otherwise show negative or as "inf" (8.0E either way) */
 		uct_fmt_num(cb, sizeof(cb), den < LLONG_MAX ? (long long)den : LLONG_MAX - 1);
-		snprintf(tmp, sizeof(tmp), "%*s %-*s", DENY_W, cb, FLAG_W, flags);
+		snprintf(tmp, sizeof(tmp), " %*s %-*s", DENY_W - 1, cb, FLAG_W, flags);
 		cat(buf, len, tmp);
 		if (c->events) {
 			snprintf(tmp, sizeof(tmp), "%*.0f", RATE_W, rate);

@@ -233,6 +233,26 @@ static void test_table_deltas(void **state)
 	assert_non_null(strstr(out, "13+3/-"));
 }
 
+/* A cell wider than its column pushes the line right, never touches its
+ * neighbour: "6/5" then "3456+1408/800K" must not read "6/53456+1408". */
+static void test_table_wide_cells(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[16];
+	size_t n = base_snapshot(recs), i;
+	const char *out;
+
+	for (i = 0; i < n; i++)
+		if (recs[i].ns_inum == 1 && recs[i].uid == 1001)
+			recs[i].value[UCT_MSGQUEUE] = 3456;
+	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "6/5 3456+1408/800K"));
+	/* the usual widths are unchanged: right-aligned in 12 columns */
+	assert_non_null(strstr(out, "\n  uid 0                    10/-         0/-         0/-"
+				    "         0/-     0\n"));
+}
+
 /* DENY is a count of refusals: never shown negative or as "inf". */
 static void test_table_deny_huge(void **state)
 {
@@ -355,6 +375,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_tty_markers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_deltas, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_deny_huge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_wide_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
