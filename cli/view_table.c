@@ -28,6 +28,8 @@
 #define RATE_W	7
 #define NAME_MIN 16
 #define NAME_MAX_W 48
+/* room left for "- ns 4026532046 L32 o4294967294" (31) */
+#define IND_MAX	16
 
 int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
 {
@@ -64,8 +66,12 @@ static void line_name(char *buf, size_t len, const struct uct_model *m,
 	/* tty: "-" expanded / "+" collapsed, toggled with e */
 	const char *mark = "";
 
-	if (ind > 2 * UCT_MAX_LEVELS)
-		ind = 2 * UCT_MAX_LEVELS;
+	/* the name column is at most NAME_MAX_W wide: indenting all 33
+	 * levels would push the name of a deep namespace out of it, leaving
+	 * a line of numbers with no name; past IND_MAX the level is in the
+	 * name (L<level>) only */
+	if (ind > IND_MAX)
+		ind = IND_MAX;
 	if (ln->is_ns) {
 		const struct uct_nsinfo *ns = &m->ns[ln->index];
 

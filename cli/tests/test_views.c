@@ -253,6 +253,29 @@ static void test_table_wide_cells(void **state)
 				    "         0/-     0\n"));
 }
 
+/* Namespaces nest 33 deep: every line keeps its name, however deep. */
+static void test_table_deep_names(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[UCT_MAX_LEVELS];
+	char want[64];
+	const char *out;
+	__u32 i;
+
+	for (i = 0; i < UCT_MAX_LEVELS; i++)
+		recs[i] = mkrec(4026531837u + i, i, 4294967294u, i ? 4026531836u + i : 0,
+				4294967294u, 4294967294u, UCT_MAX_LEVELS - i, 0, 0, 0, INF);
+	assert_int_equal(uct_model_update(&f->m, recs, UCT_MAX_LEVELS, NULL, 0, 1001.0), 0);
+	f->c.tty = true;	/* with the collapse markers: the widest names */
+	out = render(f, uct_view_batch);
+	for (i = 1; i < UCT_MAX_LEVELS; i++) {
+		snprintf(want, sizeof(want), "- ns %u L%u o4294967294 ", 4026531837u + i, i);
+		if (!strstr(out, want))
+			fail_msg("no \"%s\" in\n%s", want, out);
+	}
+	assert_non_null(strstr(out, "uid 4294967294 "));
+}
+
 /* DENY is a count of refusals: never shown negative or as "inf". */
 static void test_table_deny_huge(void **state)
 {
@@ -376,6 +399,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_deltas, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_deny_huge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_wide_cells, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_deep_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
