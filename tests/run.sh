@@ -51,6 +51,10 @@ if [ -f "$UCT_ROOT/cli/Makefile" ]; then
 	# the same suites under ASan+UBSan: any report fails the suite
 	host_suite cli-unit-asan \
 		make -s -C "$UCT_ROOT/cli" test-asan OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
+	# libFuzzer: options, the live view's model and views, check's judge;
+	# a fixed seed and number of runs each, at most FUZZ_SECS (15 s) each
+	host_suite cli-fuzz \
+		make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
 fi
 
 # The stock-kernel suite boots its own guest: run it beside ours (TCG keeps
