@@ -167,8 +167,8 @@ static void check_batch(char *text)
 static void render_all(struct uct_model *m, struct uct_view_ctx *c, bool tty)
 {
 	char *out, line[512];
+	int w, width = c->width;
 	size_t len, i;
-	int w;
 
 	out = render(uct_view_json, m, c, &len);
 	CHECK(len > 0 && out[len - 1] == '\n' && memchr(out, '\n', len) == out + len - 1);
@@ -189,6 +189,7 @@ static void render_all(struct uct_model *m, struct uct_view_ctx *c, bool tty)
 	if (!tty)
 		return;
 	/* the tty view's table: its width, collapse markers, a cursor */
+	c->width = width;
 	c->tty = true;
 	c->cursor = m->nlines ? (int)(m->nlines / 2) : -1;
 	w = uct_table_name_width(m, c);
