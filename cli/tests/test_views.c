@@ -343,8 +343,7 @@ static void test_openmetrics_counters_unsigned(void **state)
 	size_t n = base_snapshot(recs);
 	const char *out;
 
-	memset(&kv, 0, sizeof(kv));
-	kv.key = (struct uct_key){ .ns_inum = 100, .uid = 1001 };
+	mkstat(&kv, 100, 1001);
 	kv.st.denials[UCT_NPROC] = 0x8000000000000005ULL;
 	kv.st.limit_hits[UCT_NPROC] = 0x7fffffffffffffffULL;
 	assert_int_equal(uct_model_update(&f->m, recs, n, &kv, 1, 1001.0), 0);
