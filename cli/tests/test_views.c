@@ -285,8 +285,7 @@ static void test_table_deny_huge(void **state)
 	size_t n = base_snapshot(recs);
 	const char *out;
 
-	memset(&kv, 0, sizeof(kv));
-	kv.key = (struct uct_key){ .ns_inum = 1, .uid = 0 };
+	mkstat(&kv, 1, 0);
 	kv.st.denials[UCT_NPROC] = 0x7fffffffffffffffULL;
 	kv.st.denials[UCT_MEMLOCK] = 3;
 	assert_int_equal(uct_model_update(&f->m, recs, n, &kv, 1, 1001.0), 0);
