@@ -33,7 +33,8 @@ void uct_usage(FILE *f, const char *prog)
 "  FLAG       D denials  O over limit  I imbalanced (value < sum of the rows of\n"
 "             the namespaces it created: a leak or double uncharge)  N new\n"
 "\n"
-"Options:\n"
+"Options (of the live view; trace and check take those listed for them below\n"
+"and refuse the others):\n"
 "  -d, --delay SECS       refresh every SECS seconds (default 1; fractions ok)\n"
 "  -n, --iterations N     stop after N refreshes (default: until q or Ctrl-C)\n"
 "  -b, --batch            plain text, no escape sequences (for logs and pipes)\n"
@@ -59,15 +60,18 @@ void uct_usage(FILE *f, const char *prog)
 "                         /sys/fs/bpf/ucounttop) for bpftool; removed on exit\n"
 "      --keep-pinned      leave them pinned (and the hooks attached) on exit\n"
 "      --max-entries N    size of the per-row statistics map (default 10240)\n"
-"      --ringbuf-kb N     trace ring buffer size in KiB (default 256)\n"
 "      --task-iter        take snapshots with the task iterator even when the\n"
 "                         kernel has the ucounts iterator\n"
 "      --no-tracepoints   use fentry/fexit even when ucounts tracepoints exist\n"
 "  -v, --verbose          print libbpf's messages\n"
 "  -h, --help             this text;  -V, --version\n"
+"Numbers are plain decimal (SECS may have a fraction): a sign, a blank, an\n"
+"exponent, 0x, inf or nan is a usage error.\n"
 "\n"
 "trace options: --stack (kernel stack per line), --ns, --uid, -t,\n"
-"  --count N (stop after N lines), --duration SECS, --pin, --no-tracepoints\n"
+"  --count N (stop after N lines), --duration SECS, --ringbuf-kb N (ring\n"
+"  buffer size in KiB, default 256), --pin, --keep-pinned, --max-entries N,\n"
+"  --no-tracepoints, -v\n"
 "\n"
 "check runs CMD (in its own process group) with every charge and uncharge\n"
 "hooked, waits for it, then at most --settle for its descendants and for\n"
@@ -145,6 +149,61 @@ static const struct option longopts[] = {
 	{ 0 }
 };
 
+/* The short options, without getopt's ':' markers. */
+#define SHORT_LETTERS "dnbotsvhV"
+
+/*
+ * Which commands an option means something to. An option given to a
+ * command it does not apply to is an error, not silently ignored: a user
+ * who writes `ucounttop check --stack -- CMD` expects stacks and would
+ * get none. Options missing here (-v, -h, -V) apply everywhere.
+ */
+#define IN_TOP		(1u << UCT_CMD_TOP)
+#define IN_TRACE	(1u << UCT_CMD_TRACE)
+#define IN_CHECK	(1u << UCT_CMD_CHECK)
+
+static const struct {
+	int val;
+	const char *name;
+	unsigned cmds;
+} scopes[] = {
+	{ 'd', "-d/--delay", IN_TOP },
+	{ 'n', "-n/--iterations", IN_TOP },
+	{ 'b', "-b/--batch", IN_TOP },
+	{ OPT_JSON, "--json", IN_TOP | IN_CHECK },
+	{ OPT_OM, "--openmetrics", IN_TOP },
+	{ 'o', "-o/--output", IN_TOP | IN_CHECK },
+	{ OPT_NS, "--ns", IN_TOP | IN_TRACE },
+	{ OPT_UID, "--uid", IN_TOP | IN_TRACE },
+	{ 't', "-t/--type", IN_TOP | IN_TRACE },
+	{ 's', "-s/--sort", IN_TOP },
+	/* trace always hooks every charge; check has its own hooks */
+	{ OPT_EVENTS, "--events", IN_TOP },
+	{ OPT_PIN, "--pin", IN_TOP | IN_TRACE },
+	{ OPT_KEEP, "--keep-pinned", IN_TOP | IN_TRACE },
+	/* trace fills the stats map too (bpftool, with --pin) */
+	{ OPT_MAXENT, "--max-entries", IN_TOP | IN_TRACE | IN_CHECK },
+	{ OPT_RB, "--ringbuf-kb", IN_TRACE },
+	/* trace takes no snapshot */
+	{ OPT_TASKITER, "--task-iter", IN_TOP | IN_CHECK },
+	{ OPT_NOTP, "--no-tracepoints", IN_TOP | IN_TRACE | IN_CHECK },
+	{ OPT_STACK, "--stack", IN_TRACE },
+	{ OPT_DURATION, "--duration", IN_TRACE },
+	{ OPT_COUNT, "--count", IN_TRACE },
+	{ OPT_SETTLE, "--settle", IN_CHECK },
+	{ OPT_FAILOUT, "--fail-outstanding", IN_CHECK },
+	{ OPT_TIMEOUT, "--timeout", IN_CHECK },
+};
+
+static const char *cmd_title(enum uct_cmd cmd)
+{
+	switch (cmd) {
+	case UCT_CMD_TRACE: return "'trace'";
+	case UCT_CMD_CHECK: return "'check'";
+	default: return "the live view";
+	}
+}
+
 /* Whole-string decimal integer in [min, max]: "010" is ten, "0x10" an error
  * (uids, inode numbers and counts are written in decimal everywhere). */
 static bool parse_ull(const char *s, unsigned long long min, unsigned long long max,
@@ -160,13 +219,75 @@ static bool parse_ull(const char *s, unsigned long long min, unsigned long long 
 	return !errno && !*end && *v >= min && *v <= max;
 }
 
-static bool parse_secs(const char *s, double min, double *v)
-{
-	char *end;
+#define MAX_SECS (86400.0 * 365)
 
-	errno = 0;
-	*v = strtod(s, &end);
-	return !errno && end != s && !*end && *v >= min && *v <= 86400.0 * 365;
+/*
+ * Whole-string decimal seconds in [min, max] (above min only, when
+ * above): digits with an optional fraction, "2", "0.5", ".25". strtod()
+ * alone would also take blanks, a sign, an exponent, hexadecimal, "inf"
+ * and "nan"; none of those is a duration anybody means.
+ */
+static bool parse_secs(const char *s, double min, bool above, double max, double *v)
+{
+	const char *p = s;
+	bool digits = false;
+
+	while (*p >= '0' && *p <= '9')
+		p++, digits = true;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits = true;
+	if (!digits || *p)
+		return false;
+	/* the text is plain decimal: an overflow is HUGE_VAL, an underflow
+	 * 0 or a denormal, both judged by the range below */
+	*v = strtod(s, NULL);
+	return (above ? *v > min : *v >= min) && *v <= max;
+}
+
+/* What getopt_long() just refused, as written: for a short option inside
+ * a group (-bz), argv[optind - 1] is not even the right word. */
+static void bad_option(FILE *err, int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	bool is_long = !strncmp(arg, "--", 2);
+	int n = (int)strcspn(arg, "=");
+
+	/* optopt: the letter of a short option (a byte > 0x7f is negative),
+	 * the value of a long one that has a value, 0 for an unknown or
+	 * ambiguous long option */
+	if (c == '?' && optopt)
+		is_long = optopt > 255 || (optopt > 0 && strchr(SHORT_LETTERS, optopt));
+	fputs("ucounttop: ", err);
+	if (!is_long) {
+		unsigned char l = (unsigned char)optopt;
+		char name[8];
+
+		snprintf(name, sizeof(name), l > 0x20 && l < 0x7f ? "-%c" : "-\\x%02x", l);
+		fprintf(err, c == ':' ? "option '%s' needs an argument" : "unknown option '%s'",
+			name);
+	} else if (c == ':') {
+		fprintf(err, "option '%.*s' needs an argument", n, arg);
+	} else if (optopt) {
+		fprintf(err, "option '%.*s' takes no argument", n, arg);
+	} else {
+		const struct option *lo;
+		const char *sep = " (";
+		int matches = 0;
+
+		for (lo = longopts; lo->name; lo++)
+			matches += !strncmp(lo->name, arg + 2, n - 2);
+		fprintf(err, "%s option '%.*s'", matches > 1 ? "ambiguous" : "unknown", n, arg);
+		for (lo = longopts; matches > 1 && lo->name; lo++) {
+			if (strncmp(lo->name, arg + 2, n - 2))
+				continue;
+			fprintf(err, "%s--%s", sep, lo->name);
+			sep = ", ";
+		}
+		if (matches > 1)
+			fputc(')', err);
+	}
+	fputs(" (see ucounttop --help)\n", err);
 }
 
 #define BAD(...) do { fprintf(err, "ucounttop: " __VA_ARGS__); \
@@ -176,8 +297,8 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 {
 	unsigned long long u;
 	int c, first = 1;
-	bool json = false, om = false, batch = false, delay_set = false, iter_set = false;
-	bool check_only = false, top_only = false;
+	size_t i;
+	bool json = false, om = false, batch = false;
 
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
@@ -207,22 +328,38 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 	/* check: options end at the first non-option, CMD's own come after */
 	while ((c = getopt_long(argc, argv, o->cmd == UCT_CMD_CHECK ? "+:d:n:bo:t:s:vhV" :
 				":d:n:bo:t:s:vhV", longopts, NULL)) != -1) {
+		for (i = 0; i < ARRAY_SIZE(scopes); i++) {
+			char where[64] = "";
+			enum uct_cmd k;
+
+			if (scopes[i].val != c || (scopes[i].cmds & (1u << o->cmd)))
+				continue;
+			for (k = UCT_CMD_TOP; k <= UCT_CMD_CHECK; k++)
+				if (scopes[i].cmds & (1u << k))
+					snprintf(where + strlen(where), sizeof(where) - strlen(where),
+						 "%s%s", *where ? " and " : "", cmd_title(k));
+			BAD("%s applies to %s only, not to %s", scopes[i].name, where,
+			    cmd_title(o->cmd));
+		}
 		switch (c) {
 		case 'd':
-			if (!parse_secs(optarg, 0.01, &o->delay))
-				BAD("-d/--delay needs seconds >= 0.01, got '%s'", optarg);
-			delay_set = true;
+			if (!parse_secs(optarg, 0.01, false, MAX_SECS, &o->delay))
+				BAD("-d/--delay needs seconds from 0.01 to %.0f, got '%s'", MAX_SECS,
+				    optarg);
 			break;
 		case 'n':
 			if (!parse_ull(optarg, 1, LONG_MAX, &u))
 				BAD("-n/--iterations needs a count >= 1, got '%s'", optarg);
 			o->iterations = (long)u;
-			iter_set = true;
 			break;
 		case 'b': batch = true; break;
 		case OPT_JSON: json = true; break;
 		case OPT_OM: om = true; break;
-		case 'o': o->output_file = optarg; break;
+		case 'o':
+			if (!*optarg)
+				BAD("-o/--output needs a file name");
+			o->output_file = optarg;
+			break;
 		case OPT_NS:
 			if (!parse_ull(optarg, 1, 0xffffffffULL, &u))
 				BAD("--ns needs a namespace inode number (ls -l /proc/PID/ns/user), got '%s'", optarg);
@@ -230,7 +367,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			break;
 		case OPT_UID:
 			if (!parse_ull(optarg, 0, 0xfffffffeULL, &u))
-				BAD("--uid needs a numeric uid, got '%s'", optarg);
+				BAD("--uid needs a numeric uid in 0..4294967294, got '%s'", optarg);
 			o->uid_filter = (long long)u;
 			break;
 		case 't':
@@ -265,8 +402,9 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		case OPT_NOTP: o->no_tracepoints = true; break;
 		case OPT_STACK: o->stack = true; break;
 		case OPT_DURATION:
-			if (!parse_secs(optarg, 0.01, &o->duration))
-				BAD("--duration needs seconds > 0, got '%s'", optarg);
+			if (!parse_secs(optarg, 0.01, false, MAX_SECS, &o->duration))
+				BAD("--duration needs seconds from 0.01 to %.0f, got '%s'", MAX_SECS,
+				    optarg);
 			break;
 		case OPT_COUNT:
 			if (!parse_ull(optarg, 1, LONG_MAX, &u))
@@ -274,16 +412,13 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			o->count = (long)u;
 			break;
 		case OPT_SETTLE:
-			if (!parse_secs(optarg, 0, &o->settle) || o->settle > 3600)
+			if (!parse_secs(optarg, 0, false, 3600, &o->settle))
 				BAD("--settle needs seconds in 0..3600, got '%s'", optarg);
-			check_only = true;
 			break;
-		case OPT_FAILOUT: o->fail_outstanding = true; check_only = true; break;
+		case OPT_FAILOUT: o->fail_outstanding = true; break;
 		case OPT_TIMEOUT:
-			if (!parse_secs(optarg, 0, &o->timeout) || o->timeout <= 0 ||
-			    o->timeout > 86400)
+			if (!parse_secs(optarg, 0, true, 86400, &o->timeout))
 				BAD("--timeout needs seconds in (0, 86400], got '%s'", optarg);
-			check_only = true;
 			break;
 		case 'v': o->verbose = true; break;
 		case 'h':
@@ -292,10 +427,9 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		case 'V':
 			fprintf(out, "ucounttop %s\n", UCT_VERSION);
 			return UCT_EXIT_OK;
-		case ':':
-			BAD("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			BAD("unknown option '%s'", argv[optind - 1]);
+		default:	/* '?' and ':' */
+			bad_option(err, c, argv);
+			return UCT_EXIT_USAGE;
 		}
 	}
 	if (o->cmd == UCT_CMD_CHECK) {
@@ -303,8 +437,6 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			BAD("check needs a command: ucounttop check [options] -- CMD [ARGS...]");
 		o->cmd_argv = argv + optind;
 		optind = argc;
-	} else if (check_only) {
-		BAD("--settle, --timeout and --fail-outstanding are check options (ucounttop check ...)");
 	}
 	if (optind < argc)
 		BAD("unexpected argument '%s'", argv[optind]);
@@ -315,22 +447,9 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		    batch ? UCT_OUT_BATCH : UCT_OUT_TTY;
 	if (o->keep_pinned && !o->pin_dir)
 		BAD("--keep-pinned needs --pin DIR");
-	if (o->cmd == UCT_CMD_CHECK) {
-		top_only = om || batch || delay_set || iter_set || o->events || o->pin_dir ||
-			   o->stack || o->duration > 0 || o->count || o->ns_filter ||
-			   o->uid_filter >= 0 || o->type_filter >= 0;
-		if (top_only)
-			BAD("check takes --json, -o, --settle, --timeout, --fail-outstanding, "
-			    "--max-entries, --task-iter, --no-tracepoints and -v");
-	} else if (o->cmd == UCT_CMD_TRACE) {
-		if (json || om || batch || delay_set || iter_set || o->output_file)
-			BAD("trace prints lines; -b, --json, --openmetrics, -d, -n and -o are for the live view");
+	if (o->cmd == UCT_CMD_TRACE)
 		o->events = true;
-	} else {
-		if (o->stack || o->duration > 0 || o->count)
-			BAD("--stack, --duration and --count are trace options (ucounttop trace ...)");
-		if (o->output_file && o->output == UCT_OUT_TTY)
-			BAD("-o FILE needs -b, --json or --openmetrics");
-	}
+	else if (o->cmd == UCT_CMD_TOP && o->output_file && o->output == UCT_OUT_TTY)
+		BAD("-o FILE needs -b, --json or --openmetrics");
 	return -1;
 }

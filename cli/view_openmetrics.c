@@ -28,8 +28,8 @@ static void family(FILE *f, const char *name, const char *type, const char *help
 	fprintf(f, "# TYPE %s %s\n# HELP %s %s\n", name, type, name, help);
 }
 
-/* Emit one per-row, per-type metric; which: 0 value, 1 limit, 2 denials,
- * 3 limit_hits, 4 charges, 5 uncharges. */
+/* Emit one per-row, per-type metric; which: 0 value, 1 limit (gauges),
+ * 2 denials, 3 limit_hits, 4 charges, 5 uncharges (counters). */
 static void per_row(FILE *f, const struct uct_model *m, const char *sample, int which)
 {
 	size_t i;
@@ -41,23 +41,22 @@ static void per_row(FILE *f, const struct uct_model *m, const char *sample, int 
 		if (!r->visible || !m->ns[r->ns].visible)
 			continue;
 		for (t = 0; t < UCT_NTYPES; t++) {
-			long long v;
+			unsigned long long n;
 
-			switch (which) {
-			case 0: v = r->rec.value[t]; break;
-			case 1:
-				if (r->limit[t] < 0)
-					continue;
-				v = r->limit[t];
-				break;
-			case 2: v = (long long)r->st.denials[t]; break;
-			case 3: v = (long long)r->st.limit_hits[t]; break;
-			case 4: v = (long long)r->st.charges[t]; break;
-			default: v = (long long)r->st.uncharges[t]; break;
-			}
+			if (which == 1 && r->limit[t] < 0)
+				continue;
 			fputs(sample, f);
 			row_labels(f, r, t);
-			value(f, v);
+			switch (which) {
+			case 0: value(f, r->rec.value[t]); continue;
+			case 1: value(f, r->limit[t]); continue;
+			case 2: n = r->st.denials[t]; break;
+			case 3: n = r->st.limit_hits[t]; break;
+			case 4: n = r->st.charges[t]; break;
+			default: n = r->st.uncharges[t]; break;
+			}
+			/* a counter is a count: never negative, never +Inf */
+			fprintf(f, " %llu\n", n);
 		}
 	}
 }

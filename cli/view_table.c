@@ -16,6 +16,7 @@
  * none, the smallest rlimit of its live tasks (the leaf check), "-" if it
  * has no live task.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include "fmt.h"
@@ -27,6 +28,8 @@
 #define RATE_W	7
 #define NAME_MIN 16
 #define NAME_MAX_W 48
+/* room left for "- ns 4026532046 L32 o4294967294" (31) */
+#define IND_MAX	16
 
 int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
 {
@@ -63,8 +66,12 @@ static void line_name(char *buf, size_t len, const struct uct_model *m,
 	/* tty: "-" expanded / "+" collapsed, toggled with e */
 	const char *mark = "";
 
-	if (ind > 2 * UCT_MAX_LEVELS)
-		ind = 2 * UCT_MAX_LEVELS;
+	/* the name column is at most NAME_MAX_W wide: indenting all 33
+	 * levels would push the name of a deep namespace out of it, leaving
+	 * a line of numbers with no name; past IND_MAX the level is in the
+	 * name (L<level>) only */
+	if (ind > IND_MAX)
+		ind = IND_MAX;
 	if (ln->is_ns) {
 		const struct uct_nsinfo *ns = &m->ns[ln->index];
 
@@ -113,6 +120,10 @@ static void cat(char *buf, size_t len, const char *s)
 		snprintf(buf + n, len - n, "%s", s);
 }
 
+/* VALUE[+CHANGE]/LIMIT. Up to 20 characters ("-99.9K-99.9K/-99.9K"),
+ * wider than CELL_W: callers put a space before each cell, so that a wide
+ * one pushes the rest of the line right instead of running into its
+ * neighbour ("2/4" then "2048+2048/800K" must not read "2/42048+2048"). */
 static void cell(char *out, size_t len, long long value, bool have_value, long long delta,
 		 long long limit, bool have_limit)
 {
@@ -161,7 +172,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		for (t = 0; t < UCT_NTYPES; t++) {
 			cell(cb, sizeof(cb), cr ? cr->rec.value[t] : 0, cr != NULL, 0,
 			     ns->max[t], true);
-			snprintf(tmp, sizeof(tmp), "%*s", CELL_W, cb);
+			snprintf(tmp, sizeof(tmp), " %*s", CELL_W - 1, cb);
 			cat(buf, len, tmp);
 		}
 		return;
@@ -177,7 +188,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 			long long lim = r->limit[t] >= 0 ? r->limit[t] : r->caller_limit[t];
 
 			cell(cb, sizeof(cb), r->rec.value[t], true, r->delta[t], lim, lim >= 0);
-			snprintf(tmp, sizeof(tmp), "%*s", CELL_W, cb);
+			snprintf(tmp, sizeof(tmp), " %*s", CELL_W - 1, cb);
 			cat(buf, len, tmp);
 			den += r->st.denials[t];
 			rate += r->event_rate[t];
@@ -190,8 +201,10 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 			strcat(flags, "I");
 		if (r->flags & UCT_F_NEW)
 			strcat(flags, "N");
-		uct_fmt_num(cb, sizeof(cb), (long long)den);
-		snprintf(tmp, sizeof(tmp), "%*s %-*s", DENY_W, cb, FLAG_W, flags);
+		/* a count: at most LLONG_MAX - 1, which uct_fmt_num() would
+		 * otherwise show negative or as "inf" (8.0E either way) */
+		uct_fmt_num(cb, sizeof(cb), den < LLONG_MAX ? (long long)den : LLONG_MAX - 1);
+		snprintf(tmp, sizeof(tmp), " %*s %-*s", DENY_W - 1, cb, FLAG_W, flags);
 		cat(buf, len, tmp);
 		if (c->events) {
 			snprintf(tmp, sizeof(tmp), "%*.0f", RATE_W, rate);

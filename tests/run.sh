@@ -48,6 +48,13 @@ host_suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
 if [ -f "$UCT_ROOT/cli/Makefile" ]; then
 	host_suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
 		make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
+	# the same suites under ASan+UBSan: any report fails the suite
+	host_suite cli-unit-asan \
+		make -s -C "$UCT_ROOT/cli" test-asan OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
+	# libFuzzer: options, the live view's model and views, check's judge;
+	# a fixed seed and number of runs each, at most FUZZ_SECS (15 s) each
+	host_suite cli-fuzz \
+		make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
 fi
 
 # The stock-kernel suite boots its own guest: run it beside ours (TCG keeps

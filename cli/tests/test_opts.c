@@ -12,25 +12,76 @@
 
 static char errbuf[4096];
 
-/* Parse a NULL-terminated argument list; stderr text lands in errbuf. */
+/* Parse a NULL-terminated argument list; stderr text lands in errbuf.
+ * argv outlives the call: o->cmd_argv points into it. */
 static int parse(struct uct_opts *o, ...)
 {
-	char *argv[32] = { "ucounttop" };
+	static char *argv[32];
 	int argc = 1, rc;
 	FILE *out = fopen("/dev/null", "w");
 	FILE *err = fmemopen(errbuf, sizeof(errbuf), "w");
 	va_list ap;
 	char *a;
 
+	argv[0] = "ucounttop";
 	va_start(ap, o);
 	while ((a = va_arg(ap, char *)) && argc < 31)
 		argv[argc++] = a;
 	va_end(ap);
+	argv[argc] = NULL;
 	memset(errbuf, 0, sizeof(errbuf));
 	rc = uct_parse_opts(argc, argv, o, out, err);
 	fclose(out);
 	fclose(err);
 	return rc;
+}
+
+/* The same with an argv array: args NULL-terminated, at most 30. */
+static int parsev(struct uct_opts *o, const char *const *args)
+{
+	static char *argv[32];
+	int argc = 1, rc;
+	FILE *out = fopen("/dev/null", "w");
+	FILE *err = fmemopen(errbuf, sizeof(errbuf), "w");
+
+	argv[0] = "ucounttop";
+	while (*args && argc < 31)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	memset(errbuf, 0, sizeof(errbuf));
+	rc = uct_parse_opts(argc, argv, o, out, err);
+	fclose(out);
+	fclose(err);
+	return rc;
+}
+
+/*
+ * OPT VALUE under command CMD (NULL: the live view) must be a usage
+ * error whose message names the option and quotes the value.
+ */
+static void reject_value(const char *cmd, const char *opt, const char *value)
+{
+	const char *args[8];
+	char quoted[128];
+	struct uct_opts o;
+	int n = 0;
+
+	if (cmd)
+		args[n++] = cmd;
+	args[n++] = opt;
+	args[n++] = value;
+	if (cmd && !strcmp(cmd, "check")) {
+		args[n++] = "--";
+		args[n++] = "true";
+	}
+	args[n] = NULL;
+	if (parsev(&o, args) != UCT_EXIT_USAGE)
+		fail_msg("%s %s '%s' was accepted", cmd ? cmd : "", opt, value);
+	if (!strstr(errbuf, opt))
+		fail_msg("message for %s '%s' does not name it: %s", opt, value, errbuf);
+	snprintf(quoted, sizeof(quoted), "'%s'", value);
+	if (!strstr(errbuf, quoted))
+		fail_msg("message for %s '%s' does not quote the value: %s", opt, value, errbuf);
 }
 
 static void test_defaults(void **state)
@@ -48,6 +99,9 @@ static void test_defaults(void **state)
 	assert_false(o.events);
 	assert_int_equal(o.max_entries, 10240);
 	assert_int_equal(o.ringbuf_kb, 256);
+	assert_true(o.settle == 3.0);
+	assert_true(o.timeout == 0);
+	assert_null(o.cmd_argv);
 }
 
 static void test_values(void **state)
@@ -144,6 +198,273 @@ static void test_decimal_numbers(void **state)
 	assert_int_equal(parse(&o, "--uid", " 5", NULL), UCT_EXIT_USAGE);
 }
 
+/* Every whole-number option: decimal digits only, within its range. */
+static void test_integers_strict(void **state)
+{
+	static const struct { const char *cmd, *opt; } opts[] = {
+		{ NULL, "-n" }, { NULL, "--iterations" }, { NULL, "--uid" }, { NULL, "--ns" },
+		{ NULL, "--max-entries" }, { "trace", "--ringbuf-kb" }, { "trace", "--count" },
+		{ "check", "--max-entries" },
+	};
+	/* empty, blanks, signs, other bases, junk, overflow, fractions */
+	static const char *const bad[] = {
+		"", " 16", "16 ", "+16", "-16", "0x10", "16k", "1e3", "16.0", "16\n",
+		"99999999999999999999999", "18446744073709551616", "nan", "inf",
+	};
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		for (j = 0; j < ARRAY_SIZE(bad); j++)
+			reject_value(opts[i].cmd, opts[i].opt, bad[j]);
+
+	/* the range of each */
+	reject_value(NULL, "-n", "0");
+	reject_value(NULL, "-n", "9223372036854775808");	/* LONG_MAX + 1 */
+	reject_value(NULL, "--uid", "4294967295");		/* (uid_t)-1 */
+	reject_value(NULL, "--uid", "4294967296");
+	reject_value(NULL, "--ns", "0");
+	reject_value(NULL, "--ns", "4294967296");
+	reject_value(NULL, "--max-entries", "15");
+	reject_value(NULL, "--max-entries", "4194305");
+	reject_value("trace", "--ringbuf-kb", "2");
+	reject_value("trace", "--ringbuf-kb", "12");		/* not a power of two */
+	reject_value("trace", "--ringbuf-kb", "2097152");
+	reject_value("trace", "--count", "0");
+	reject_value("trace", "--count", "9223372036854775808");
+}
+
+static void test_integer_bounds(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "-n", "9223372036854775807", "--uid", "4294967294", "--ns",
+			       "4294967295", "--max-entries", "4194304", NULL), -1);
+	assert_int_equal(o.iterations, 9223372036854775807L);
+	assert_int_equal(o.uid_filter, 4294967294LL);
+	assert_int_equal(o.ns_filter, 4294967295LL);
+	assert_int_equal(o.max_entries, 4194304);
+	assert_int_equal(parse(&o, "--uid", "0", "--max-entries", "16", NULL), -1);
+	assert_int_equal(o.uid_filter, 0);
+	assert_int_equal(o.max_entries, 16);
+	assert_int_equal(parse(&o, "trace", "--ringbuf-kb", "4", "--count", "1", NULL), -1);
+	assert_int_equal(o.ringbuf_kb, 4);
+	assert_int_equal(o.count, 1);
+	assert_int_equal(parse(&o, "trace", "--ringbuf-kb", "1048576", NULL), -1);
+	assert_int_equal(o.ringbuf_kb, 1048576);
+}
+
+/* Every option in seconds: plain decimal with an optional fraction. */
+static void test_seconds_strict(void **state)
+{
+	static const struct { const char *cmd, *opt; } opts[] = {
+		{ NULL, "-d" }, { NULL, "--delay" }, { "trace", "--duration" },
+		{ "check", "--settle" }, { "check", "--timeout" },
+	};
+	static const char *const bad[] = {
+		"", ".", " 1", "1 ", "+1", "-1", "-0", "1e3", "1E-1", "0x10", "0x1p3", "1,5",
+		"1.5.0", "1s", "nan", "NAN", "inf", "-inf", "infinity", "1\n",
+		"1" "000000000000000000000000000000000000000000000000000000000000000000"
+		"000000000000000000000000000000000000000000000000000000000000000000"
+		"000000000000000000000000000000000000000000000000000000000000000000"
+		"000000000000000000000000000000000000000000000000000000000000000000"
+		"000000000000000000000000000000000000000000000000000000000000000000",
+	};
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		for (j = 0; j < ARRAY_SIZE(bad); j++)
+			reject_value(opts[i].cmd, opts[i].opt, bad[j]);
+
+	reject_value(NULL, "-d", "0");
+	reject_value(NULL, "-d", "0.009");
+	reject_value(NULL, "-d", "31536000.5");
+	reject_value("trace", "--duration", "0");
+	reject_value("trace", "--duration", "31536001");
+	reject_value("check", "--settle", "3600.01");
+	reject_value("check", "--timeout", "0");
+	reject_value("check", "--timeout", "0.000");
+	reject_value("check", "--timeout", "86400.5");
+}
+
+static void test_seconds_values(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "-d", ".5", NULL), -1);
+	assert_true(o.delay == 0.5);
+	assert_int_equal(parse(&o, "-d", "2.", NULL), -1);
+	assert_true(o.delay == 2.0);
+	assert_int_equal(parse(&o, "-d", "0.01", NULL), -1);
+	assert_true(o.delay == 0.01);
+	assert_int_equal(parse(&o, "--delay", "31536000", NULL), -1);
+	assert_true(o.delay == 31536000.0);
+	assert_int_equal(parse(&o, "trace", "--duration", "007.25", NULL), -1);
+	assert_true(o.duration == 7.25);
+	assert_int_equal(parse(&o, "check", "--settle", "0", "--", "true", NULL), -1);
+	assert_true(o.settle == 0);
+	assert_int_equal(parse(&o, "check", "--settle", "3600", "--", "true", NULL), -1);
+	assert_true(o.settle == 3600);
+}
+
+/* check --timeout SECS: parsed and validated here, acted on by check.c */
+static void test_timeout(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "check", "--", "true", NULL), -1);
+	assert_true(o.timeout == 0);		/* none */
+	assert_int_equal(parse(&o, "check", "--timeout", "2.5", "--", "sleep", "9", NULL), -1);
+	assert_true(o.timeout == 2.5);
+	assert_string_equal(o.cmd_argv[0], "sleep");
+	assert_int_equal(parse(&o, "check", "--timeout=0.001", "true", NULL), -1);
+	assert_true(o.timeout == 0.001);
+	assert_int_equal(parse(&o, "check", "--timeout", "86400", "true", NULL), -1);
+	assert_true(o.timeout == 86400);
+	/* after CMD it is CMD's */
+	assert_int_equal(parse(&o, "check", "timeout", "--timeout", "1", NULL), -1);
+	assert_true(o.timeout == 0);
+	assert_string_equal(o.cmd_argv[1], "--timeout");
+
+	assert_int_equal(parse(&o, "check", "--timeout", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "option '--timeout' needs an argument"));
+	assert_int_equal(parse(&o, "--timeout", "5", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "--timeout applies to 'check' only, not to the live view"));
+	assert_int_equal(parse(&o, "trace", "--timeout", "5", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "--timeout applies to 'check' only, not to 'trace'"));
+}
+
+/*
+ * An option given to a command it does not apply to is refused, with a
+ * message naming the option, where it applies and the command given.
+ */
+static void test_scope(void **state)
+{
+	static const struct {
+		const char *args[6];
+		const char *msg;
+	} cases[] = {
+		/* live view only */
+		{ { "trace", "-d", "1" }, "-d/--delay applies to the live view only, not to 'trace'" },
+		{ { "check", "--delay", "1", "true" }, "-d/--delay applies to the live view only, not to 'check'" },
+		{ { "trace", "-n", "1" }, "-n/--iterations applies to the live view only, not to 'trace'" },
+		{ { "check", "-n", "1", "true" }, "-n/--iterations applies to the live view only, not to 'check'" },
+		{ { "trace", "-b" }, "-b/--batch applies to the live view only, not to 'trace'" },
+		{ { "check", "-b", "true" }, "-b/--batch applies to the live view only, not to 'check'" },
+		{ { "trace", "--openmetrics" }, "--openmetrics applies to the live view only, not to 'trace'" },
+		{ { "check", "--openmetrics", "true" }, "--openmetrics applies to the live view only, not to 'check'" },
+		{ { "trace", "-s", "uid" }, "-s/--sort applies to the live view only, not to 'trace'" },
+		{ { "check", "--sort", "uid", "true" }, "-s/--sort applies to the live view only, not to 'check'" },
+		{ { "trace", "--events" }, "--events applies to the live view only, not to 'trace'" },
+		{ { "check", "--events", "true" }, "--events applies to the live view only, not to 'check'" },
+		/* live view and check */
+		{ { "trace", "--json" }, "--json applies to the live view and 'check' only, not to 'trace'" },
+		{ { "trace", "-o", "f" }, "-o/--output applies to the live view and 'check' only, not to 'trace'" },
+		{ { "trace", "--task-iter" }, "--task-iter applies to the live view and 'check' only, not to 'trace'" },
+		/* live view and trace */
+		{ { "check", "--ns", "1", "true" }, "--ns applies to the live view and 'trace' only, not to 'check'" },
+		{ { "check", "--uid", "0", "true" }, "--uid applies to the live view and 'trace' only, not to 'check'" },
+		{ { "check", "-t", "nproc", "true" }, "-t/--type applies to the live view and 'trace' only, not to 'check'" },
+		{ { "check", "--pin", "/sys/fs/bpf/u", "true" }, "--pin applies to the live view and 'trace' only, not to 'check'" },
+		{ { "check", "--keep-pinned", "true" }, "--keep-pinned applies to the live view and 'trace' only, not to 'check'" },
+		/* trace only */
+		{ { "--stack" }, "--stack applies to 'trace' only, not to the live view" },
+		{ { "check", "--stack", "--", "true" }, "--stack applies to 'trace' only, not to 'check'" },
+		{ { "top", "--duration", "1" }, "--duration applies to 'trace' only, not to the live view" },
+		{ { "check", "--duration", "1", "true" }, "--duration applies to 'trace' only, not to 'check'" },
+		{ { "--count", "1" }, "--count applies to 'trace' only, not to the live view" },
+		{ { "check", "--count", "1", "true" }, "--count applies to 'trace' only, not to 'check'" },
+		{ { "--ringbuf-kb", "64" }, "--ringbuf-kb applies to 'trace' only, not to the live view" },
+		{ { "check", "--ringbuf-kb", "64", "true" }, "--ringbuf-kb applies to 'trace' only, not to 'check'" },
+		/* check only */
+		{ { "--settle", "3" }, "--settle applies to 'check' only, not to the live view" },
+		{ { "trace", "--settle", "3" }, "--settle applies to 'check' only, not to 'trace'" },
+		{ { "--fail-outstanding" }, "--fail-outstanding applies to 'check' only, not to the live view" },
+		{ { "trace", "--fail-outstanding" }, "--fail-outstanding applies to 'check' only, not to 'trace'" },
+		{ { "top", "--timeout", "1" }, "--timeout applies to 'check' only, not to the live view" },
+	};
+	struct uct_opts o;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (parsev(&o, cases[i].args) != UCT_EXIT_USAGE)
+			fail_msg("case %zu (%s ...) was accepted", i, cases[i].args[0]);
+		if (!strstr(errbuf, cases[i].msg))
+			fail_msg("case %zu: wanted \"%s\", got \"%s\"", i, cases[i].msg, errbuf);
+	}
+}
+
+/* What each command does take. */
+static void test_scope_accepted(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "top", "-b", "-d", "1", "-n", "1", "-o", "f", "--ns", "1",
+			       "--uid", "0", "-t", "nproc", "-s", "uid", "--events", "--pin", "/p",
+			       "--keep-pinned", "--max-entries", "64", "--task-iter",
+			       "--no-tracepoints", "-v", NULL), -1);
+	assert_int_equal(o.cmd, UCT_CMD_TOP);
+	assert_int_equal(parse(&o, "trace", "--ns", "1", "--uid", "0", "-t", "nproc", "--pin",
+			       "/p", "--keep-pinned", "--max-entries", "64", "--ringbuf-kb", "64",
+			       "--no-tracepoints", "--stack", "--duration", "1", "--count", "1",
+			       "-v", NULL), -1);
+	assert_int_equal(o.cmd, UCT_CMD_TRACE);
+	assert_int_equal(o.ringbuf_kb, 64);
+	assert_int_equal(parse(&o, "check", "--json", "-o", "f", "--max-entries", "64",
+			       "--task-iter", "--no-tracepoints", "-v", "--settle", "1",
+			       "--fail-outstanding", "--timeout", "1", "--", "true", NULL), -1);
+	assert_int_equal(o.cmd, UCT_CMD_CHECK);
+	assert_true(o.force_task_iter && o.no_tracepoints && o.verbose && o.fail_outstanding);
+}
+
+/* The refused option is named as written, even inside a group. */
+static void test_option_names(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "-bz", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "unknown option '-z'"));
+	assert_int_equal(parse(&o, "--json", "-zb", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "unknown option '-z'"));
+	assert_int_equal(parse(&o, "-b\x01", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "unknown option '-\\x01'"));
+	assert_int_equal(parse(&o, "-bn", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "option '-n' needs an argument"));
+	assert_int_equal(parse(&o, "--uid", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "option '--uid' needs an argument"));
+	assert_int_equal(parse(&o, "check", "-o", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "option '-o' needs an argument"));
+	assert_int_equal(parse(&o, "--json=yes", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "option '--json' takes no argument"));
+	assert_int_equal(parse(&o, "--batch=1", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "option '--batch' takes no argument"));
+	assert_int_equal(parse(&o, "--s", "1", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "ambiguous option '--s' (--sort, --stack, --settle)"));
+	assert_int_equal(parse(&o, "--frobnicate=3", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "unknown option '--frobnicate'"));
+	/* unambiguous abbreviations still work */
+	assert_int_equal(parse(&o, "--it", "4", NULL), -1);
+	assert_int_equal(o.iterations, 4);
+}
+
+/* Strings: an empty one is never a valid file, directory, type or key. */
+static void test_empty_strings(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "-b", "-o", "", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "-o/--output needs a file name"));
+	assert_int_equal(parse(&o, "check", "-o", "", "true", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "-o/--output needs a file name"));
+	assert_int_equal(parse(&o, "--pin", "", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "--pin needs a directory"));
+	assert_int_equal(parse(&o, "-t", "", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "-t/--type"));
+	assert_int_equal(parse(&o, "-s", "", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "-s/--sort"));
+	assert_int_equal(parse(&o, "", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "unknown command ''"));
+}
+
 static void test_help_version(void **state)
 {
 	struct uct_opts o;
@@ -188,6 +509,15 @@ int main(void)
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_decimal_numbers),
+		cmocka_unit_test(test_integers_strict),
+		cmocka_unit_test(test_integer_bounds),
+		cmocka_unit_test(test_seconds_strict),
+		cmocka_unit_test(test_seconds_values),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_scope),
+		cmocka_unit_test(test_scope_accepted),
+		cmocka_unit_test(test_option_names),
+		cmocka_unit_test(test_empty_strings),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_help_text),
 		cmocka_unit_test(test_repeatable),

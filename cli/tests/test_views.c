@@ -12,119 +12,7 @@
 #include "model.h"
 #include "views.h"
 #include "snapshots.h"
-
-/* ---- a minimal strict JSON checker (RFC 8259 grammar, no semantics) ---- */
-static const char *js_value(const char *p);
-
-static const char *ws(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return p;
-}
-
-static const char *js_string(const char *p)
-{
-	if (*p++ != '"')
-		return NULL;
-	while (*p && *p != '"') {
-		if ((unsigned char)*p < 0x20)
-			return NULL;
-		if (*p == '\\') {
-			p++;
-			if (*p == 'u') {
-				for (int i = 1; i <= 4; i++)
-					if (!isxdigit((unsigned char)p[i]))
-						return NULL;
-				p += 4;
-			} else if (!strchr("\"\\/bfnrt", *p)) {
-				return NULL;
-			}
-		}
-		p++;
-	}
-	return *p == '"' ? p + 1 : NULL;
-}
-
-static const char *js_number(const char *p)
-{
-	const char *s = p;
-
-	if (*p == '-')
-		p++;
-	if (*p == '0')
-		p++;
-	else if (isdigit((unsigned char)*p))
-		while (isdigit((unsigned char)*p))
-			p++;
-	else
-		return NULL;
-	if (*p == '.') {
-		p++;
-		if (!isdigit((unsigned char)*p))
-			return NULL;
-		while (isdigit((unsigned char)*p))
-			p++;
-	}
-	return p > s ? p : NULL;
-}
-
-static const char *js_value(const char *p)
-{
-	p = ws(p);
-	if (*p == '{') {
-		p = ws(p + 1);
-		if (*p == '}')
-			return p + 1;
-		for (;;) {
-			p = js_string(ws(p));
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p++ != ':')
-				return NULL;
-			p = js_value(p);
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p == '}')
-				return p + 1;
-			if (*p++ != ',')
-				return NULL;
-		}
-	}
-	if (*p == '[') {
-		p = ws(p + 1);
-		if (*p == ']')
-			return p + 1;
-		for (;;) {
-			p = js_value(p);
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p == ']')
-				return p + 1;
-			if (*p++ != ',')
-				return NULL;
-		}
-	}
-	if (*p == '"')
-		return js_string(p);
-	if (!strncmp(p, "true", 4))
-		return p + 4;
-	if (!strncmp(p, "false", 5))
-		return p + 5;
-	if (!strncmp(p, "null", 4))
-		return p + 4;
-	return js_number(p);
-}
-
-static bool json_valid(const char *doc)
-{
-	const char *end = js_value(doc);
-
-	return end && *ws(end) == 0;
-}
+#include "json_check.h"
 
 /* ---- fixtures ---- */
 struct fx {
@@ -178,6 +66,24 @@ static const char *render(struct fx *f, view_fn fn)
 }
 
 /* ---- JSON ---- */
+
+/* The checker the tests and the fuzz targets trust. */
+static void test_json_checker(void **state)
+{
+	assert_true(json_valid("{\"a\":[1,-2.5,\"x\\u0001\\n\",true,null],\"b\":{}}\n"));
+	assert_false(json_valid(""));
+	assert_false(json_valid("{\"a\":1,}"));
+	assert_false(json_valid("[1 2]"));
+	assert_false(json_valid("\"tab\there\""));	/* raw control character */
+	assert_false(json_valid("\"\\x41\""));		/* not a JSON escape */
+	assert_false(json_valid("\"\\u00g1\""));
+	assert_false(json_valid("\"ends in a backslash\\"));
+	assert_false(json_valid("inf"));
+	assert_false(json_valid("-nan"));
+	assert_false(json_valid("1.e5"));
+	assert_false(json_valid("{\"a\":1}{"));
+}
+
 static void test_json_valid_one_line(void **state)
 {
 	struct fx *f = *state;
@@ -327,6 +233,69 @@ static void test_table_deltas(void **state)
 	assert_non_null(strstr(out, "13+3/-"));
 }
 
+/* A cell wider than its column pushes the line right, never touches its
+ * neighbour: "6/5" then "3456+1408/800K" must not read "6/53456+1408". */
+static void test_table_wide_cells(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[16];
+	size_t n = base_snapshot(recs), i;
+	const char *out;
+
+	for (i = 0; i < n; i++)
+		if (recs[i].ns_inum == 1 && recs[i].uid == 1001)
+			recs[i].value[UCT_MSGQUEUE] = 3456;
+	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "6/5 3456+1408/800K"));
+	/* the usual widths are unchanged: right-aligned in 12 columns */
+	assert_non_null(strstr(out, "\n  uid 0                    10/-         0/-         0/-"
+				    "         0/-     0\n"));
+}
+
+/* Namespaces nest 33 deep: every line keeps its name, however deep. */
+static void test_table_deep_names(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[UCT_MAX_LEVELS];
+	char want[64];
+	const char *out;
+	__u32 i;
+
+	for (i = 0; i < UCT_MAX_LEVELS; i++)
+		recs[i] = mkrec(4026531837u + i, i, 4294967294u, i ? 4026531836u + i : 0,
+				4294967294u, 4294967294u, UCT_MAX_LEVELS - i, 0, 0, 0, INF);
+	assert_int_equal(uct_model_update(&f->m, recs, UCT_MAX_LEVELS, NULL, 0, 1001.0), 0);
+	f->c.tty = true;	/* with the collapse markers: the widest names */
+	out = render(f, uct_view_batch);
+	for (i = 1; i < UCT_MAX_LEVELS; i++) {
+		snprintf(want, sizeof(want), "- ns %u L%u o4294967294 ", 4026531837u + i, i);
+		if (!strstr(out, want))
+			fail_msg("no \"%s\" in\n%s", want, out);
+	}
+	assert_non_null(strstr(out, "uid 4294967294 "));
+}
+
+/* DENY is a count of refusals: never shown negative or as "inf". */
+static void test_table_deny_huge(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv;
+	size_t n = base_snapshot(recs);
+	const char *out;
+
+	mkstat(&kv, 1, 0);
+	kv.st.denials[UCT_NPROC] = 0x7fffffffffffffffULL;
+	kv.st.denials[UCT_MEMLOCK] = 3;
+	assert_int_equal(uct_model_update(&f->m, recs, n, &kv, 1, 1001.0), 0);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "\n  uid 0 "));
+	assert_non_null(strstr(strstr(out, "\n  uid 0 "), "  8.0E D"));
+	assert_null(strstr(out, " -8.0E"));
+	assert_null(strstr(out, " inf D"));
+}
+
 /* ---- OpenMetrics ---- */
 static void test_openmetrics(void **state)
 {
@@ -364,6 +333,27 @@ static void test_openmetrics(void **state)
 	free(copy);
 }
 
+/* Counters are unsigned: printed as such, never negative, never +Inf. */
+static void test_openmetrics_counters_unsigned(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv;
+	size_t n = base_snapshot(recs);
+	const char *out;
+
+	mkstat(&kv, 100, 1001);
+	kv.st.denials[UCT_NPROC] = 0x8000000000000005ULL;
+	kv.st.limit_hits[UCT_NPROC] = 0x7fffffffffffffffULL;
+	assert_int_equal(uct_model_update(&f->m, recs, n, &kv, 1, 1001.0), 0);
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "ucounttop_denials_total{ns=\"100\",level=\"1\",uid=\"1001\","
+				    "type=\"nproc\"} 9223372036854775813\n"));
+	assert_non_null(strstr(out, "ucounttop_limit_hits_total{ns=\"100\",level=\"1\","
+				    "uid=\"1001\",type=\"nproc\"} 9223372036854775807\n"));
+	assert_null(strstr(out, "_total{ns=\"100\",level=\"1\",uid=\"1001\",type=\"nproc\"} -"));
+}
+
 /* ---- fmt ---- */
 static void test_fmt_num(void **state)
 {
@@ -396,6 +386,7 @@ static void test_type_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_checker),
 		cmocka_unit_test_setup_teardown(test_json_valid_one_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_events_and_filter, setup, teardown),
@@ -404,7 +395,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_fits_80, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_tty_markers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_deltas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_deny_huge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_wide_cells, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_deep_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
 		cmocka_unit_test(test_type_names),
 	};

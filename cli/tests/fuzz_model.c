@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_model.c - libFuzzer target: the live view's model and every view
+ * fed arbitrary snapshots.
+ *
+ * Input: a struct fuzz_model_hdr (settings, fuzz_input.h), then struct
+ * uct_rec records, then hdr.nstats struct uct_stat_kv entries taken from
+ * the end: the bytes the loader would have read from the iterator and the
+ * stats map, whatever a buggy kernel or program put there. Up to three
+ * updates use windows of the records (so rows appear, change and vanish;
+ * an empty first window means all of them), hdr.step apart in time (zero
+ * and negative included). With FM_SMALL_IDS, inode numbers and uids are
+ * folded to a few values so that parents, duplicates, cycles and
+ * self-references are common instead of one in 2^32.
+ *
+ * Oracle, besides the sanitizers: uct_model_update() succeeds; JSON is
+ * one valid document on one line; OpenMetrics is well-formed lines ending
+ * in "# EOF", counters never negative; the batch and tty tables hold no
+ * control character, every table line is named ("ns ..." or "uid ...")
+ * and DENY is a count.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fuzz_input.h"
+#include "json_check.h"
+#include "model.h"
+#include "proc_limits.h"
+#include "views.h"
+
+#define CHECK(cond) do { if (!(cond)) { \
+	fprintf(stderr, "fuzz_model: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+	abort(); } } while (0)
+
+/* Statistics keep their full range: model.c does no signed arithmetic
+ * on them, and the views must print any count truthfully. */
+static void tame_rec(struct uct_rec *r)
+{
+	TAME_ALL(r->value);
+	TAME_LIMITS(r->ns_max);
+}
+
+static void fold(struct uct_rec *r)
+{
+	r->ns_inum %= 9;	/* 0 included: "no namespace" */
+	r->parent_ns_inum %= 9;
+	r->uid %= 4;
+	r->parent_uid %= 4;
+	r->owner_uid %= 4;
+	r->level %= UCT_MAX_LEVELS + 3;
+}
+
+static void fold_stat(struct uct_stat_kv *kv)
+{
+	kv->key.ns_inum %= 9;
+	kv->key.uid %= 4;
+}
+
+static char *render(void (*fn)(FILE *, const struct uct_model *, const struct uct_view_ctx *),
+		    const struct uct_model *m, const struct uct_view_ctx *c, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	CHECK(f);
+	fn(f, m, c);
+	fclose(f);
+	CHECK(buf && !memchr(buf, 0, *len));
+	return buf;
+}
+
+/* Text with no byte a terminal would act on but the line ends. */
+static void plain_text(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		CHECK(s[i] == '\n' || ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f));
+}
+
+/* name{labels} value, the value an integer or +Inf */
+static void om_sample(const char *l, size_t n, bool counter)
+{
+	const char *p = memchr(l, '{', n), *q, *v, *end = l + n;
+
+	CHECK(p && p > l);
+	for (q = l; q < p; q++)
+		CHECK((*q >= 'a' && *q <= 'z') || *q == '_');
+	q = memchr(p, '}', (size_t)(end - p));
+	CHECK(q && q[1] == ' ');
+	/* labels: name="digits or [a-z_]", comma separated */
+	for (p++; p < q; p++)
+		CHECK((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+		      *p == '=' || *p == '"' || *p == ',');
+	v = q + 2;
+	if (end - v == 4 && !memcmp(v, "+Inf", 4)) {
+		CHECK(!counter);
+		return;
+	}
+	if (*v == '-') {
+		CHECK(!counter);
+		v++;
+	}
+	CHECK(v < end);
+	for (; v < end; v++)
+		CHECK(*v >= '0' && *v <= '9');
+}
+
+static void check_openmetrics(const char *s, size_t n)
+{
+	const char *l = s, *nl;
+
+	CHECK(n >= 6 && !strcmp(s + n - 6, "# EOF\n"));
+	plain_text(s, n);
+	for (; l < s + n; l = nl + 1) {
+		size_t len;
+
+		nl = memchr(l, '\n', (size_t)(s + n - l));
+		CHECK(nl);
+		len = (size_t)(nl - l);
+		if (!strncmp(l, "# TYPE ", 7) || !strncmp(l, "# HELP ", 7))
+			continue;
+		if (len == 5 && !strncmp(l, "# EOF", 5)) {
+			CHECK(nl + 1 == s + n);
+			continue;
+		}
+		om_sample(l, len, len > 6 && memmem(l, len, "_total{", 7));
+	}
+}
+
+/*
+ * The batch table: after the header, every line names its namespace or
+ * uid ("ns ..." or "uid ..."), and a uid line's DENY, after the four
+ * cells, is a count. Prints the line before giving up.
+ */
+static void check_batch(char *text)
+{
+	char *line, *save = NULL;
+	bool table = false;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char copy[512], *tok, *s2 = NULL;
+		int k = 0;
+
+		if (!table) {
+			table = !strncmp(line, "NAME ", 5);
+			continue;
+		}
+		snprintf(copy, sizeof(copy), "%s", line);
+		while (*line == ' ')
+			line++;
+		if (!strncmp(line, "ns ", 3))
+			continue;
+		if (strncmp(line, "uid ", 4))
+			fprintf(stderr, "fuzz_model: unnamed line: %s\n", copy);
+		CHECK(!strncmp(line, "uid ", 4));
+		for (tok = strtok_r(line, " ", &s2); tok && k < 6; tok = strtok_r(NULL, " ", &s2))
+			k++;
+		if (!tok || *tok < '0' || *tok > '9')
+			fprintf(stderr, "fuzz_model: DENY not a count: %s\n", copy);
+		CHECK(tok && *tok >= '0' && *tok <= '9');
+	}
+	CHECK(table);
+}
+
+static void render_all(struct uct_model *m, struct uct_view_ctx *c, bool tty)
+{
+	char *out, line[512];
+	int w, width = c->width;
+	size_t len, i;
+
+	out = render(uct_view_json, m, c, &len);
+	CHECK(len > 0 && out[len - 1] == '\n' && memchr(out, '\n', len) == out + len - 1);
+	CHECK(json_valid(out));
+	free(out);
+
+	out = render(uct_view_openmetrics, m, c, &len);
+	check_openmetrics(out, len);
+	free(out);
+
+	c->width = 0;
+	c->tty = false;
+	out = render(uct_view_batch, m, c, &len);
+	plain_text(out, len);
+	check_batch(out);
+	free(out);
+
+	if (!tty)
+		return;
+	/* the tty view's table: its width, collapse markers, a cursor */
+	c->width = width;
+	c->tty = true;
+	c->cursor = m->nlines ? (int)(m->nlines / 2) : -1;
+	w = uct_table_name_width(m, c);
+	CHECK(w >= 8);
+	uct_table_header(line, sizeof(line), m, c, w);
+	plain_text(line, strlen(line));
+	for (i = 0; i < m->nlines; i++) {
+		uct_table_line(line, sizeof(line), m, c, &m->lines[i], w);
+		CHECK(strlen(line) < sizeof(line));
+		plain_text(line, strlen(line));
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct uct_rec *recs;
+	struct uct_stat_kv *stats;
+	struct uct_model m;
+	struct uct_view_ctx c;
+	struct fuzz_model_hdr h;
+	size_t body, nrec, nstats, i;
+	int u;
+
+	if (size < sizeof(h))
+		return 0;
+	memcpy(&h, data, sizeof(h));
+	data += sizeof(h);
+	body = size - sizeof(h);
+	nstats = h.nstats;
+	if (nstats > body / sizeof(*stats))
+		nstats = body / sizeof(*stats);
+	nrec = (body - nstats * sizeof(*stats)) / sizeof(*recs);
+	/* aligned copies: the loader reads into arrays of these types */
+	recs = calloc(nrec + 1, sizeof(*recs));
+	stats = calloc(nstats + 1, sizeof(*stats));
+	CHECK(recs && stats);
+	memcpy(recs, data, nrec * sizeof(*recs));
+	memcpy(stats, data + body - nstats * sizeof(*stats), nstats * sizeof(*stats));
+	for (i = 0; i < nrec; i++)
+		tame_rec(&recs[i]);
+	if (h.flags & FM_SMALL_IDS) {
+		for (i = 0; i < nrec; i++)
+			fold(&recs[i]);
+		for (i = 0; i < nstats; i++)
+			fold_stat(&stats[i]);
+	}
+
+	uct_model_init(&m);
+	m.sort = h.sort % UCT_SORT_COUNT;
+	m.type_filter = h.type % (UCT_NTYPES + 1) - 1;
+	if (nrec && (h.flags & FM_NS_FILTER))
+		m.ns_filter = recs[h.pick_ns % nrec].ns_inum;
+	if (nrec && (h.flags & FM_UID_FILTER))
+		m.uid_filter = recs[h.pick_uid % nrec].uid;
+	memset(&c, 0, sizeof(c));
+	c.snapshot_src = "iter/ucounts";
+	c.hooks = "tp_btf:ucounts_rlimit_refused";
+	c.degraded = "";
+	c.events = h.flags & FM_EVENTS;
+	c.delay = 1.0;
+	c.wall.tv_sec = 1767225600;
+	c.height = 24;
+	c.scroll = 0;
+
+	for (u = 0; u < 1 + h.updates % 3; u++) {
+		size_t a = nrec ? h.win[2 * u] % (nrec + 1) : 0;
+		size_t b = nrec ? h.win[2 * u + 1] % (nrec + 1) : 0;
+		double now = 1000.0 + u * (h.step / 100.0);
+
+		if (a > b) {
+			size_t t = a;
+
+			a = b;
+			b = t;
+		}
+		if (u == 0 && a == b)	/* an empty first window: everything */
+			a = 0, b = nrec;
+		CHECK(uct_model_update(&m, recs + a, b - a, stats, nstats, now) == 0);
+		if (h.flags & FM_CALLER) {
+			struct uct_task_limits tl[8];
+			size_t n = 0;
+			int t;
+
+			for (i = a; i < b && n < ARRAY_SIZE(tl); i++, n++) {
+				tl[n].ns_inum = recs[i].ns_inum;
+				tl[n].uid = recs[i].uid;
+				for (t = 0; t < UCT_NTYPES; t++)
+					tl[n].rlim[t] = recs[i].ns_max[t];
+			}
+			uct_model_set_caller_limits(&m, tl, n);
+		}
+		if (nrec && (h.flags & FM_COLLAPSE))
+			uct_model_toggle_collapse(&m, recs[h.pick_ns % nrec].ns_inum);
+		CHECK(m.nlines <= m.nns + m.nrows);
+		c.width = h.width % 300;
+		render_all(&m, &c, h.flags & FM_TTY);
+	}
+	uct_model_free(&m);
+	free(recs);
+	free(stats);
+	return 0;
+}
