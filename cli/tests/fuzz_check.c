@@ -54,8 +54,8 @@ static void tame_all(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 		struct uck_rec *r = j < n[FC_BASE_RECS] ? (struct uck_rec *)arr[FC_BASE_RECS] + j :
 				    (struct uck_rec *)arr[FC_FIN_RECS] + j - n[FC_BASE_RECS];
 
-		TAME_ALL(r->value);
-		TAME_LIMITS(r->ns_max);
+		TAME_ALL(r->r.value);
+		TAME_LIMITS(r->r.ns_max);
 		TAME_ALL(r->tally);
 	}
 	for (j = 0; j < n[FC_BASE_INV] + n[FC_FIN_INV]; j++)
@@ -125,12 +125,12 @@ static void acyclic(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 		struct uck_rec *r = j < n[FC_BASE_RECS] ? (struct uck_rec *)arr[FC_BASE_RECS] + j :
 				    (struct uck_rec *)arr[FC_FIN_RECS] + j - n[FC_BASE_RECS];
 
-		if (r->flags & UCT_REC_ROOT)
+		if (r->r.flags & UCT_REC_ROOT)
 			continue;
-		if (!r->ns_inum)
-			r->flags |= UCT_REC_ROOT;
-		else if (r->parent_ns_inum >= r->ns_inum)
-			r->parent_ns_inum %= r->ns_inum;
+		if (!r->r.ns_inum)
+			r->r.flags |= UCT_REC_ROOT;
+		else if (r->r.parent_ns_inum >= r->r.ns_inum)
+			r->r.parent_ns_inum %= r->r.ns_inum;
 	}
 	for (j = 0; j < n[FC_BASE_TALLY] + n[FC_FIN_TALLY]; j++) {
 		struct uck_tally_kv *t = j < n[FC_BASE_TALLY] ?
@@ -181,12 +181,12 @@ static void fold(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 			case FC_FIN_RECS: {
 				struct uck_rec *r = (struct uck_rec *)arr[i] + j;
 
-				NS(r->ns_inum);
-				UID(r->uid);
-				NS(r->parent_ns_inum);
-				UID(r->parent_uid);
-				UID(r->owner_uid);
-				r->level %= UCT_MAX_LEVELS + 3;
+				NS(r->r.ns_inum);
+				UID(r->r.uid);
+				NS(r->r.parent_ns_inum);
+				UID(r->r.parent_uid);
+				UID(r->r.owner_uid);
+				r->r.level %= UCT_MAX_LEVELS + 3;
 				break;
 			}
 			case FC_BASE_INV:
