@@ -484,6 +484,8 @@ int uct_run_check(const struct uct_opts *o)
 	struct uck_run_info ri = {};
 	struct maps m = {};
 	struct uck_run run = {};
+	struct uck_result prev = {};
+	int judged;
 	char msg[1024] = "";
 	double t1, last_change;
 	unsigned long long ev;
@@ -524,10 +526,11 @@ int uct_run_check(const struct uct_opts *o)
 	ri.timeout = o->timeout;
 
 	/* settle: until nothing failing could still go away, the kernel
-	 * went quiet, or --settle is up */
+	 * went quiet, or --settle is up; a failing state-based finding
+	 * needs two captures in a row to stand (see uck_result_confirm) */
 	ev = events_now(&c);
 	last_change = t1;
-	for (;;) {
+	for (judged = 0;; judged++) {
 		double now;
 
 		capture_free(&in.fin);
@@ -539,7 +542,9 @@ int uct_run_check(const struct uct_opts *o)
 			rc = UCT_EXIT_TOOL;
 			goto out;
 		}
-		uck_result_free(&res);
+		uck_result_free(&prev);
+		prev = res;
+		memset(&res, 0, sizeof(res));
 		err = uck_judge(&in, &res);
 		if (err) {
 			fprintf(stderr, "ucounttop: out of memory\n");
@@ -551,12 +556,16 @@ int uct_run_check(const struct uct_opts *o)
 			ev = events_now(&c);
 			last_change = now;
 		}
-		if (uck_result_settled(&res) || now - t1 >= o->settle ||
-		    now - last_change >= (o->settle < QUIET_S ? o->settle : QUIET_S) ||
-		    uck_run_interrupted())
+		if (uck_result_settled(&res) || uck_run_interrupted())
+			break;
+		/* time is up, but a failing finding has not been seen twice yet */
+		if (judged && (now - t1 >= o->settle ||
+			       now - last_change >= (o->settle < QUIET_S ? o->settle : QUIET_S)))
 			break;
 		sleep_s(POLL_S);
 	}
+	if (judged)
+		uck_result_confirm(&res, &prev);
 	ri.settle_waited = now_s() - t1;
 
 	ri.argv = o->cmd_argv;
@@ -589,6 +598,7 @@ int uct_run_check(const struct uct_opts *o)
 	}
 out:
 	uck_result_free(&res);
+	uck_result_free(&prev);
 	uck_run_free(&run);
 	maps_free(&m);
 	capture_free(&in.base);

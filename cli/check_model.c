@@ -170,6 +170,36 @@ out:
 	return err;
 }
 
+static bool state_based(enum uck_class c)
+{
+	return c == UCK_LOST || c == UCK_DOUBLE || c == UCK_HIER || c == UCK_OUTSTANDING;
+}
+
+void uck_result_confirm(struct uck_result *r, const struct uck_result *prev)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->n; i++) {
+		struct uck_finding *f = &r->f[i];
+		bool seen = false;
+
+		if (!f->failing || !state_based(f->cls))
+			continue;
+		for (j = 0; j < prev->n && !seen; j++) {
+			const struct uck_finding *p = &prev->f[j];
+
+			seen = p->failing && p->cls == f->cls && p->ns_inum == f->ns_inum &&
+			       p->uid == f->uid && p->type == f->type && p->amount == f->amount;
+		}
+		if (seen)
+			continue;
+		f->failing = false;
+		r->nfail--;
+		ck_how(f, "; not failing: the capture before did not show it (a transient "
+		       "of a moving system, caught between two of its steps)");
+	}
+}
+
 bool uck_result_settled(const struct uck_result *r)
 {
 	size_t i;

@@ -155,6 +155,16 @@ struct uck_result {
 /* Judge. r is overwritten. 0 or -ENOMEM. */
 int uck_judge(const struct uck_input *in, struct uck_result *r);
 void uck_result_free(struct uck_result *r);
+/*
+ * A failing state-based finding (a, b, d, outstanding with
+ * --fail-outstanding) of r stands only if prev - the capture judged just
+ * before - has it too, same class, row, type and amount. One capture can
+ * catch a task between its NPROC uncharge and its unhashing, or a signal
+ * between its queueing and its charge, while the rest of the system
+ * moves: such a finding is kept, not failing, with a note in its how.
+ */
+void uck_result_confirm(struct uck_result *r, const struct uck_result *prev);
+
 /* True when the state-based classes (a, b, d) found nothing failing:
  * nothing a later capture could make go away. */
 bool uck_result_settled(const struct uck_result *r);

@@ -247,6 +247,34 @@ static void test_parent_circle_and_huge_counters(void **state)
 	sc_free(s);
 }
 
+/* A failing lost uncharge stands only when the capture before had it
+ * too; one seen once is kept, not failing, and says why. */
+static void test_confirm_needs_two_captures(void **state)
+{
+	struct uck_finding f = { .cls = UCK_LOST, .failing = true, .ns_inum = 1, .uid = 0,
+				 .type = NP, .amount = 1 };
+	struct uck_result r = { 0 }, prev = { 0 };
+
+	r.f = calloc(1, sizeof(f));
+	r.f[0] = f;
+	r.n = r.cap = 1;
+	r.nfail = 1;
+	prev.f = calloc(1, sizeof(f));
+	prev.f[0] = f;
+	prev.n = prev.cap = 1;
+	prev.nfail = 1;
+	uck_result_confirm(&r, &prev);
+	assert_int_equal(r.nfail, 1);
+	assert_true(r.f[0].failing);
+	prev.f[0].amount = 2;	/* another amount: not the same finding */
+	uck_result_confirm(&r, &prev);
+	assert_int_equal(r.nfail, 0);
+	assert_false(r.f[0].failing);
+	assert_non_null(strstr(r.f[0].how, "the capture before did not show it"));
+	uck_result_free(&r);
+	uck_result_free(&prev);
+}
+
 static void test_clean_churn(void **state)
 {
 	struct sc *s = sc_new();
@@ -866,6 +894,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_parent_circle_and_huge_counters),
+		cmocka_unit_test(test_confirm_needs_two_captures),
 		cmocka_unit_test(test_clean_churn),
 		cmocka_unit_test(test_lost_uncharge),
 		cmocka_unit_test(test_outstanding_tasks),
