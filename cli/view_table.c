@@ -28,7 +28,7 @@
 #define RATE_W	7
 #define NAME_MIN 16
 #define NAME_MAX_W 48
-/* room left for "- ns 4026532046 L32 o4294967294" (31) */
+/* room left for "- ns 4026532046 L33 o4294967294" (31) */
 #define IND_MAX	16
 
 int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
@@ -66,7 +66,7 @@ static void line_name(char *buf, size_t len, const struct uct_model *m,
 	/* tty: "-" expanded / "+" collapsed, toggled with e */
 	const char *mark = "";
 
-	/* the name column is at most NAME_MAX_W wide: indenting all 33
+	/* the name column is at most NAME_MAX_W wide: indenting all 34
 	 * levels would push the name of a deep namespace out of it, leaving
 	 * a line of numbers with no name; past IND_MAX the level is in the
 	 * name (L<level>) only */

@@ -421,6 +421,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.have_mq_hooks = h.flags & FC_MQ;
 	in.have_shm_hooks = h.flags & FC_SHM;
 	in.fail_outstanding = h.flags & FC_FAIL_OUT;
+	in.base.torn = h.torn & FC_TORN_BASE;
+	in.fin.torn = h.torn & FC_TORN_FIN;
 
 	CHECK(uck_judge(&in, &r) == 0);
 	check_result(&r);

@@ -68,10 +68,13 @@ enum {
 #define FC_SMALL_IDS	0x40	/* fold inums and uids to a few values */
 #define FC_ALL_HOOKS	(FC_COMPLETE | FC_FREE_TP | FC_OVERLIMIT | FC_MQ | FC_SHM)
 
+#define FC_TORN_BASE	0x01	/* base.torn: counters never settled */
+#define FC_TORN_FIN	0x02	/* fin.torn */
+
 struct fuzz_check_hdr {
 	uint8_t n[FC_NARRAYS];	/* elements per array */
 	uint8_t flags;		/* FC_* */
-	uint8_t pad;
+	uint8_t torn;		/* FC_TORN_* */
 	uint8_t counters[UCK_NCOUNTERS];	/* drop counters */
 	int32_t status;		/* CMD's wait status, for the reports */
 };

@@ -162,7 +162,7 @@ static void model_seeds(void)
 
 	/* regressions of the views: counts of 2^63 and more (OpenMetrics
 	 * printed them negative, DENY too), cells wider than their column
-	 * (merged with their neighbour), 33 levels (names indented away) */
+	 * (merged with their neighbour), 34 levels (names indented away) */
 	mkstat(&st[0], 1, 1001);
 	st[0].st.denials[UCT_NPROC] = 0x8000000000000005ULL;
 	st[0].st.denials[UCT_MEMLOCK] = 0x7ffffffffffffffeULL;
@@ -188,6 +188,22 @@ static void model_seeds(void)
 		h = (struct fuzz_model_hdr){ .flags = FM_TTY };
 		model("deep-33", &h, deep, UCT_MAX_LEVELS, st, 0);
 	}
+
+	/* the same names, other objects: namespace 100 torn down and its
+	 * inode reused between two refreshes; a stats entry of one of the
+	 * old objects, and one named by its address only */
+	memcpy(more, recs, n * sizeof(*recs));
+	memcpy(more + n, recs, n * sizeof(*recs));
+	for (m = n; m < 2 * n; m++)
+		if (more[m].ns_inum == 100)
+			more[m].id ^= 0x1000;
+	mkstat(&st[0], 100, 1001);
+	st[0].st.denials[UCT_NPROC] = 4;
+	st[1] = stat_of(1, 0, "init");
+	st[1].st.ns_inum = st[1].st.uid = 0;
+	h = (struct fuzz_model_hdr){ .flags = FM_EVENTS | FM_TTY, .updates = 1, .nstats = 2,
+				     .win = { 0, 6, 6, 12 }, .step = 100, .width = 90 };
+	model("object-reused", &h, more, 2 * n, st, 2);
 
 	/* small ids: the fuzzer's folded space, parents that meet */
 	h = (struct fuzz_model_hdr){ .sort = UCT_SORT_UID, .flags = FM_SMALL_IDS | FM_TTY, .updates = 1,
@@ -424,6 +440,8 @@ static void check_seeds(void)
 	s->inv_f[0].n = 3;
 	s->h.n[FC_FIN_INV] = 1;
 	s->h.counters[UCK_CNT_INV_TRUNC] = 1;
+	s->h.counters[UCK_CNT_RACED] = 3;
+	s->h.torn = FC_TORN_FIN;	/* the final counters never settled */
 	check_write("task-iter-small-ids", s);
 	free(s);
 }

@@ -253,7 +253,7 @@ static void test_table_wide_cells(void **state)
 				    "         0/-     0\n"));
 }
 
-/* Namespaces nest 33 deep: every line keeps its name, however deep. */
+/* Namespaces nest to level 33: every line keeps its name, however deep. */
 static void test_table_deep_names(void **state)
 {
 	struct fx *f = *state;
