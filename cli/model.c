@@ -220,6 +220,7 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 
 	m->nrows = 0;
 	m->duplicates = 0;
+	m->circles = 0;
 	if (!nrec)
 		return 0;
 	tmp = malloc(nrec * sizeof(*tmp));
@@ -383,6 +384,26 @@ static int build_ns(struct uct_model *m)
 		ns->parent = ns->root ? -1 : uct_model_find_ns(m, ns->parent_inum);
 		ns->creator_row = ns->root ? -1 :
 			uct_model_find_row(m, ns->parent_inum, ns->creator_uid);
+	}
+	/* A task-iterator snapshot taken while an inode number is reused can
+	 * link namespaces in a circle (2 below 3, 3 below 2): no root would
+	 * lead to them and no view would show them. Cut the closing link;
+	 * that namespace is shown as a root. */
+	for (i = 0; i < m->nns; i++) {
+		int p = m->ns[i].parent;
+		size_t d;
+
+		for (d = 0; p >= 0 && d <= m->nns; d++, p = m->ns[p].parent) {
+			if (p == (int)i) {
+				m->ns[i].parent = -1;
+				m->circles++;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < m->nns; i++) {
+		struct uct_nsinfo *ns = &m->ns[i];
+
 		if (ns->parent >= 0) {
 			struct uct_nsinfo *p = &m->ns[ns->parent];
 			int *c = realloc(p->children, (p->nchildren + 1) * sizeof(int));

@@ -122,6 +122,7 @@ struct uct_model {
 	double now;			/* time of the last update (s) */
 	double interval;		/* seconds since the one before (0 first) */
 	size_t duplicates;		/* records merged by (ns, uid) */
+	size_t circles;			/* parent links cut: they closed a circle */
 	size_t stats_unmatched;		/* stats entries of no object in the snapshot */
 	unsigned long long counters[UCT_NCOUNTERS];	/* BPF side counters */
 	/* refusals since attach: the sum over stats entries, which the tool

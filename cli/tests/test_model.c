@@ -283,6 +283,25 @@ static void test_reused_name_is_a_new_row(void **state)
 	uct_model_free(&m);
 }
 
+/* Two namespaces linked in a circle (an inode reused while a task
+ * iterator read): the closing link is cut and both are shown. */
+static void test_parent_circle_shown(void **state)
+{
+	struct uct_rec recs[2];
+	struct uct_model m;
+	size_t i, rows = 0;
+
+	recs[0] = mkrec(2, 1, 1, 3, 1, 1, 1, 0, 0, 0, 5);
+	recs[1] = mkrec(3, 1, 1, 2, 1, 1, 1, 0, 0, 0, 5);
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, 2, NULL, 0, 1.0), 0);
+	assert_int_equal(m.circles, 1);
+	for (i = 0; i < m.nlines; i++)
+		rows += !m.lines[i].is_ns;
+	assert_int_equal(rows, 2);
+	uct_model_free(&m);
+}
+
 /* --events' per-CPU counts name their object by address only: they join
  * the row of that address, and nothing else. */
 static void test_address_only_entries(void **state)
@@ -490,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_reused_name_is_a_new_row),
 		cmocka_unit_test(test_restarted_counters_never_wrap),
 		cmocka_unit_test(test_address_only_entries),
+		cmocka_unit_test(test_parent_circle_shown),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_sort_and_collapse),
 		cmocka_unit_test(test_orphan_namespace),
