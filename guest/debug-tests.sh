@@ -19,15 +19,8 @@ if [ $# -eq 0 ]; then
 	done
 fi
 echo "uct-debug: running $*"
-# One /uct/run-tests per test, for its time under the checkers (the host
-# renumbers the results into one TAP stream).
-rc=0
-up() { cut -d' ' -f1 /proc/uptime; }
-for t in "$@"; do
-	t0=$(up)
-	/uct/run-tests "$t" || rc=1
-	echo "uct-debug: $(basename "$t" .sh) took $(echo "$t0 $(up)" | awk '{ printf "%.0f", $2 - $1 }') s"
-done
+/uct/run-tests "$@"
+rc=$?
 
 # kmemleak, by hand (CONFIG_DEBUG_KMEMLEAK_AUTO_SCAN=n). An object is
 # reported only once it is older than 5 s and was found unreferenced by a
