@@ -6,15 +6,20 @@
 # kernel reports afterwards; this script only makes sure every report has
 # been printed by the time it says "uct-debug: done".
 #
-#   sh debug-tests.sh [TEST...]    default: the list below, 7* as they exist
+#   sh debug-tests.sh [TEST...]    default: the list below
 #
 # Tests: the series' kselftests (10), its KUnit suite (20, already run at
 # boot: relays the results), the iterator (40), the iterator under churn
-# (41) and its BPF selftest (42), and every stress test (7*).
+# (41) and its BPF selftest (42); with DEBUG_STRESS=1 also every stress
+# test (7*, as they exist). Not by default: under the checkers each stress
+# test starts several BPF tools at once and 70-stress-churn alone did not
+# get through its setup in 400 s (see README, The debug kernel).
 
 if [ $# -eq 0 ]; then
+	stress=
+	[ "${DEBUG_STRESS:-0}" = 1 ] && stress='/uct/tests/7*.sh'
 	for t in /uct/tests/10-*.sh /uct/tests/20-*.sh /uct/tests/40-*.sh \
-		/uct/tests/41-*.sh /uct/tests/42-*.sh /uct/tests/7*.sh; do
+		/uct/tests/41-*.sh /uct/tests/42-*.sh $stress; do
 		[ -f "$t" ] && set -- "$@" "$t"
 	done
 fi

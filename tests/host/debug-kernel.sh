@@ -15,8 +15,8 @@
 # Knobs: DEBUG_GUEST_SMP (4), DEBUG_GUEST_MEM (MB, 1024), DEBUG_GUEST_TIMEOUT
 # (s, whole boot), DEBUG_TEST_TIMEOUT (s, per test), DEBUG_CHURN_HELD
 # (ucounts held by 41-ucounts-iter-churn), DEBUG_STRESS_CHURN_OPS
-# (namespaces made by 70-stress-churn), DEBUG_TESTS (guest paths, default:
-# guest/debug-tests.sh's list).
+# (namespaces made by 70-stress-churn), DEBUG_STRESS=1 (add the 7* stress
+# tests), DEBUG_TESTS (guest paths, default: guest/debug-tests.sh's list).
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
@@ -45,7 +45,7 @@ t0=$(date +%s)
 "$UCT_ROOT/guest/run" -q --kernel "$BZIMAGE_DEBUG" --smp "$smp" --mem "$mem" \
 	--timeout "$timeout" --append "loglevel=7 kasan_multi_shot acpi=noirq" \
 	--add "$UCT_ROOT/guest/debug-tests.sh" --results "$tap" --console "$console" -- \
-	env UCT_TEST_TIMEOUT="$per_test" CHURN_HELD="$held" STRESS_CHURN_OPS="$stress_ops" sh /uct/add/debug-tests.sh ${DEBUG_TESTS:-} ||
+	env UCT_TEST_TIMEOUT="$per_test" DEBUG_STRESS="${DEBUG_STRESS:-0}" CHURN_HELD="$held" STRESS_CHURN_OPS="$stress_ops" sh /uct/add/debug-tests.sh ${DEBUG_TESTS:-} ||
 	rc=$?
 t1=$(date +%s)
 grep -E '^(not )?ok [0-9]+ ' "$tap"
