@@ -137,7 +137,7 @@ export KBUILD_BUILD_TIMESTAMP='2023-01-01' KBUILD_BUILD_USER=ucounttop KBUILD_BU
 if [ "$LABEL" = kernel ]; then
 	what="bzImage (+ Module.symvers for test modules)" cold="~10 min"
 else
-	what="the debug bzImage" cold="~20 min"
+	what="the debug bzImage" cold="36 CPU-minutes of compiling"
 fi
 log=$LOGDIR/kernel$LOGSUFFIX-build.log
 stage "$LABEL" "building $what with $JOBS jobs (cold: $cold; log: $log)"
