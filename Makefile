@@ -14,7 +14,7 @@ UCT_OUT := $(OUT)
 export UCT_OUT
 VMLINUX := $(CACHE_DIR)/kbuild/vmlinux
 
-.PHONY: help deps kernel selftests modules tools initramfs guest run shell test bench check-patches check-series clean distclean
+.PHONY: help deps kernel kernel-debug selftests modules tools initramfs guest run shell test bench check-patches check-series clean distclean
 
 help:
 	@echo 'make run         boot the guest into the live ucounttop demo (builds everything first)'
@@ -22,6 +22,7 @@ help:
 	@echo 'make test        host checks + one guest boot running all tests'
 	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount)'
 	@echo 'make kernel      extract, patch, configure and build the guest kernel'
+	@echo 'make kernel-debug   the same tree with KASAN, lockdep, kmemleak, UBSAN... (make test boots it)'
 	@echo 'make guest       kernel + selftests + tools + initramfs'
 	@echo 'make check-patches  checkpatch --strict every patch in patches/series'
 	@echo 'make check-series   build every prefix of the series, W=1 on touched files (slow)'
@@ -34,6 +35,11 @@ deps:
 
 kernel: deps
 	@guest/build-kernel.sh
+
+# Same patched tree (which `kernel` brings up to date), own build
+# directory. Both take $(CACHE_DIR)/kernel.lock: never two builds at once.
+kernel-debug: deps kernel
+	@guest/build-kernel.sh --debug
 
 selftests: kernel
 	@guest/build-selftests.sh
@@ -56,7 +62,9 @@ run: guest
 shell: guest
 	@guest/run --interactive
 
-test: guest
+# The debug kernel is built for make test only: run, shell and bench do
+# not boot it.
+test: guest kernel-debug
 	@tests/run.sh
 
 # Overhead as ratios of guest time in one -icount run (not a timed test).

@@ -2,8 +2,29 @@
 # Extract linux-source-6.1, apply patches/ in series order, configure from
 # guest/kernel.config on top of allnoconfig and build bzImage with ccache.
 # Each step is redone only when its inputs changed (content-keyed stamps).
+#
+# --debug: the debug kernel instead. Same patched tree (step 1 is shared),
+# guest/kernel.config + guest/kernel-debug.config, built in its own
+# directory ($KOUT_DEBUG), bzImage only: the debug boot loads no module.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+FRAGMENTS=("$UCT_ROOT/guest/kernel.config")
+TARGETS=(bzImage modules)
+LABEL=kernel
+LOGSUFFIX=
+case "${1:-}" in
+'') ;;
+--debug)
+	FRAGMENTS+=("$UCT_ROOT/guest/kernel-debug.config")
+	TARGETS=(bzImage)
+	KOUT=$KOUT_DEBUG
+	BZIMAGE=$BZIMAGE_DEBUG
+	LABEL=kernel-dbg
+	LOGSUFFIX=-debug
+	;;
+*) die "usage: guest/build-kernel.sh [--debug]" ;;
+esac
 
 [ -f "$KSRC_TARBALL" ] || die "$KSRC_TARBALL not found (install linux-source-6.1, or run 'make deps')"
 
@@ -12,7 +33,7 @@ exec 9> "$CACHE_DIR/kernel.lock"
 flock 9
 
 TREE_KEY=$(tree_key)
-CONFIG_KEY=$(config_key)
+CONFIG_KEY=$(config_key "${FRAGMENTS[@]}")
 
 # 1. Source tree. A pristine copy of the tarball is extracted once; the
 # files the series touches are patched in a scratch directory, and only
@@ -75,19 +96,31 @@ if [ "$(cat "$KSRC/.uct-tree" 2>/dev/null)" != "$TREE_KEY" ]; then
 	echo "$TREE_KEY" > "$KSRC/.uct-tree"
 fi
 
-# 2. Configuration, checked: an option the fragment asks for but Kconfig
+# 2. Configuration, checked: an option a fragment asks for but Kconfig
 # dropped (missing dependency) is an error, not a silently smaller kernel.
+# Fragments are concatenated, later ones overriding earlier ones; for each
+# symbol its last line is what must hold: "CONFIG_X=v" exactly, or
+# "# CONFIG_X is not set" as absent or not set.
 mkdir -p "$KOUT"
 if [ "$(cat "$KOUT/.uct-config" 2>/dev/null)" != "$CONFIG_KEY" ]; then
-	stage kernel "configuring: allnoconfig + guest/kernel.config"
-	make -s -C "$KSRC" O="$KOUT" KCONFIG_ALLCONFIG="$UCT_ROOT/guest/kernel.config" \
-		allnoconfig > "$LOGDIR/config.log" 2>&1 || {
-		cat "$LOGDIR/config.log" >&2; die "kernel configuration failed"; }
-	missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$UCT_ROOT/guest/kernel.config" |
-		while read -r line; do
-			grep -qxF "$line" "$KOUT/.config" || echo "  $line"
+	names=$(for f in "${FRAGMENTS[@]}"; do echo "guest/${f##*/}"; done | paste -sd+ | sed 's/+/ + /g')
+	stage "$LABEL" "configuring: allnoconfig + $names"
+	cat "${FRAGMENTS[@]}" > "$KOUT/.uct-fragment"
+	make -s -C "$KSRC" O="$KOUT" KCONFIG_ALLCONFIG="$KOUT/.uct-fragment" \
+		allnoconfig > "$LOGDIR/config$LOGSUFFIX.log" 2>&1 || {
+		cat "$LOGDIR/config$LOGSUFFIX.log" >&2; die "kernel configuration failed"; }
+	missing=$(sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1 &/p' \
+			-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1 &/p' "$KOUT/.uct-fragment" |
+		awk '{ last[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+			END { for (i = 1; i <= n; i++) print last[order[i]] }' |
+		while read -r sym line; do
+			case "$line" in
+			'#'*) ! grep -q "^$sym=" "$KOUT/.config" ||
+				echo "  $line (but: $(grep "^$sym=" "$KOUT/.config"))" ;;
+			*) grep -qxF "$line" "$KOUT/.config" || echo "  $line" ;;
+			esac
 		done)
-	[ -z "$missing" ] || die "guest/kernel.config options not in the final .config (unmet dependencies?):
+	[ -z "$missing" ] || die "options of $names not as asked in the final .config (unmet dependencies?):
 $missing"
 	echo "$CONFIG_KEY" > "$KOUT/.uct-config"
 	rm -f "$KOUT/.uct-built"
@@ -95,14 +128,21 @@ fi
 
 # 3. Build. Skipped outright when this exact tree+config was built before.
 if [ "$(cat "$KOUT/.uct-built" 2>/dev/null)" = "$CONFIG_KEY" ] && [ -f "$BZIMAGE" ] &&
-	[ -f "$KOUT/Module.symvers" ]; then
-	stage kernel "up to date: $BZIMAGE"
+	{ [ "$LABEL" != kernel ] || [ -f "$KOUT/Module.symvers" ]; }; then
+	stage "$LABEL" "up to date: $BZIMAGE"
 	exit 0
 fi
 export CCACHE_DIR=$CACHE_DIR/ccache CCACHE_BASEDIR=$CACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}
 export KBUILD_BUILD_TIMESTAMP='2023-01-01' KBUILD_BUILD_USER=ucounttop KBUILD_BUILD_HOST=guest
-stage kernel "building bzImage (+ Module.symvers for test modules) with $JOBS jobs (cold: ~10 min; log: $LOGDIR/kernel-build.log)"
-with_log "$LOGDIR/kernel-build.log" kernel \
-	make -C "$KSRC" O="$KOUT" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" bzImage modules
+if [ "$LABEL" = kernel ]; then
+	what="bzImage (+ Module.symvers for test modules)" cold="~10 min"
+else
+	what="the debug bzImage" cold="36 CPU-minutes of compiling"
+fi
+log=$LOGDIR/kernel$LOGSUFFIX-build.log
+stage "$LABEL" "building $what with $JOBS jobs (cold: $cold; log: $log)"
+t0=$(date +%s)
+with_log "$log" "$LABEL" \
+	make -C "$KSRC" O="$KOUT" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" "${TARGETS[@]}"
 echo "$CONFIG_KEY" > "$KOUT/.uct-built"
-stage kernel "built $BZIMAGE ($(ccache -s 2>/dev/null | grep -m1 -i 'hits' | tr -s ' ' || true))"
+stage "$LABEL" "built $BZIMAGE in $(( $(date +%s) - t0 )) s ($(ccache -s 2>/dev/null | grep -m1 -i 'hits' | tr -s ' ' || true))"

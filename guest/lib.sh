@@ -8,6 +8,9 @@ UCT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 KSRC=$CACHE_DIR/linux            # extracted + patched tree
 KOUT=$CACHE_DIR/kbuild           # O= build directory
 BZIMAGE=$KOUT/arch/x86/boot/bzImage
+# The debug kernel (guest/kernel-debug.config on top): same tree, own O=
+KOUT_DEBUG=$CACHE_DIR/kbuild-debug
+BZIMAGE_DEBUG=$KOUT_DEBUG/arch/x86/boot/bzImage
 LOGDIR=$CACHE_DIR/logs
 # Userspace outputs, one directory per checkout: make decides by mtimes,
 # so objects built from another checkout's sources must never be reused.
@@ -56,9 +59,14 @@ tree_key() {
 	} | hash_stdin
 }
 
-# Key of the configured tree: the tree key plus the config fragment.
+# config_key [FRAGMENT...]: key of the configured tree, the tree key plus
+# the config fragments (default: guest/kernel.config alone).
 config_key() {
-	{ tree_key; sha256sum < "$UCT_ROOT/guest/kernel.config"; } | hash_stdin
+	[ $# -gt 0 ] || set -- "$UCT_ROOT/guest/kernel.config"
+	{
+		tree_key
+		for f; do sha256sum < "$f"; done
+	} | hash_stdin
 }
 
 # with_log LOGFILE LABEL CMD...: run CMD with output to LOGFILE, printing a

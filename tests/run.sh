@@ -45,6 +45,7 @@ host_suite() { # host_suite NAME CMD...
 }
 
 host_suite checkpatch "$UCT_ROOT/tests/host/checkpatch.sh"
+host_suite splat-scan "$UCT_ROOT/tests/host/splat-scan-test.sh"
 host_suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
 if [ -f "$UCT_ROOT/cli/Makefile" ]; then
 	host_suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
@@ -58,11 +59,30 @@ if [ -f "$UCT_ROOT/cli/Makefile" ]; then
 		make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
 fi
 
-# The stock-kernel suite boots its own guest: run it beside ours (TCG keeps
-# each guest on one host core, and this machine has two), tally it after.
-stage test "host: stock-kernel (in the background)"
-"$UCT_ROOT/tests/host/stock-kernel.sh" > "$tmp/stock-kernel.tap" 2> "$tmp/stock-kernel.err" &
-stock_pid=$!
+# bg_suite NAME CMD...: a suite run in the background; its TAP, stderr and
+# exit status go to files, for bg_tally NAME to count once it is done.
+bg_suite() {
+	local name=$1 rc=0
+	shift
+	stage test "host: $name (in the background)"
+	"$@" > "$tmp/$name.tap" 2> "$tmp/$name.err" || rc=$?
+	echo "$rc" > "$tmp/$name.rc"
+}
+bg_tally() {
+	local rc
+	rc=$(cat "$tmp/$1.rc" 2> /dev/null) || rc="no exit status"
+	[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/$1.err" >> "$tmp/$1.tap"
+	tally "$1" "$tmp/$1.tap" "$rc"
+}
+
+# The stock-kernel and debug-kernel suites boot guests of their own: one
+# after the other, beside ours, so that two guests at most share this
+# machine's two cores; tallied after ours.
+{
+	bg_suite stock-kernel "$UCT_ROOT/tests/host/stock-kernel.sh"
+	bg_suite debug-kernel "$UCT_ROOT/tests/host/debug-kernel.sh"
+} &
+bg_pid=$!
 
 stage test "guest: booting once, $GUEST_SMP vCPUs, to run /uct/tests (console: $LOGDIR/guest-tests.console)"
 rc=0
@@ -71,10 +91,9 @@ rc=0
 tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^=== /,$p'
 tally guest "$tmp/guest.tap" "$rc"
 
-rc=0
-wait "$stock_pid" || rc=$?
-[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/stock-kernel.err" >> "$tmp/stock-kernel.tap"
-tally stock-kernel "$tmp/stock-kernel.tap" "$rc"
+wait "$bg_pid"
+bg_tally stock-kernel
+bg_tally debug-kernel
 
 echo
 echo "$passed passed, $failed failed$([ "$skipped" = 0 ] || echo ", $skipped skipped")"
