@@ -48,11 +48,6 @@ if workload_ready $U $((U + NU)); then
 	workload_release $U $((U + NU))
 	summary "part a: $(stat_of ops) namespaces by 4 workers; --events $(awk 'NR == FNR { w[$2] = 1; next } ($2 in w) { c += $3; u += $4 } END { print c + 0 " charges, " u + 0 " uncharges" }' "$T/want.charges" "$T/got.charges") at $NU held rows"
 else
-	trace_stop
-	kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null
-	wait $CHECK
-	readers_stop
+	part_abandon
 fi
-times_note
-echo "1..$n"
-[ "$fails" -eq 0 ]
+part_end

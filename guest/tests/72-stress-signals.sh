@@ -56,11 +56,6 @@ if workload_ready $U $((U + 1)); then
 	workload_release $U $((U + 1))
 	summary "part c: $att sigqueue() from $NS namespaces into $NR, $q queued, $ref refused ($(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^level=/) print $i }' "$T/refused.trace" | sort | uniq -c | awk '{ printf "%s%s x%s", n++ ? ", " : "", $2, $1 }')) = DENY in both JSONs = refusal events"
 else
-	trace_stop
-	kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null
-	wait $CHECK
-	readers_stop
+	part_abandon
 fi
-times_note
-echo "1..$n"
-[ "$fails" -eq 0 ]
+part_end

@@ -494,3 +494,18 @@ summary() {
 times_note() {
 	echo "# time: setup + workload to READY $((T_READY - T_START)) s, hold + teardown + check $((T_DONE - T_READY)) s, test $(elapsed) s"
 }
+
+# The workload never became ready: stop what the part started.
+part_abandon() {
+	trace_stop
+	kill -USR1 "$(sed -n 's/^PID //p' "$WL")" 2> /dev/null
+	wait $CHECK
+	readers_stop
+}
+
+# The last lines of every part: its times, the plan, its verdict.
+part_end() {
+	times_note
+	echo "1..$n"
+	[ "$fails" -eq 0 ]
+}
