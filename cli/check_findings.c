@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* check_findings.c - findings of check's judge: records, kernel stacks, the "how" text */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,8 +84,11 @@ int ck_add_stack(struct uck_finding *f, __s32 sid, __u32 kind, unsigned long lon
 	for (i = 0; i < f->nstacks; i++) {
 		s = &f->stacks[i];
 		if (s->stack_id == sid && s->kind == kind) {
-			s->count += count;
-			s->total += total;
+			/* thousands of bounded amounts: saturate, never wrap */
+			if (__builtin_add_overflow(s->count, count, &s->count))
+				s->count = ~0ULL;
+			if (__builtin_add_overflow(s->total, total, &s->total))
+				s->total = total < 0 ? LLONG_MIN : LLONG_MAX;
 			return 0;
 		}
 	}

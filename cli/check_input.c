@@ -67,6 +67,7 @@ static void bound_capture(struct uck_capture *c, int *err)
 int ck_input_bounded(const struct uck_input *in, struct uck_input *out)
 {
 	struct uck_agg_kv *agg;
+	struct uck_item_kv *items;
 	struct uck_over_kv *over;
 	struct uck_pend_kv *pend;
 	struct uck_free_kv *freed;
@@ -79,6 +80,7 @@ int ck_input_bounded(const struct uck_input *in, struct uck_input *out)
 	bound_capture(&out->base, &err);
 	bound_capture(&out->fin, &err);
 	out->agg = agg = dup_arr(in->agg, in->nagg, sizeof(*agg), &err);
+	out->items = items = dup_arr(in->items, in->nitems, sizeof(*items), &err);
 	out->over = over = dup_arr(in->over, in->nover, sizeof(*over), &err);
 	out->pend = pend = dup_arr(in->pend, in->npend, sizeof(*pend), &err);
 	out->freed = freed = dup_arr(in->freed, in->nfreed, sizeof(*freed), &err);
@@ -94,6 +96,8 @@ int ck_input_bounded(const struct uck_input *in, struct uck_input *out)
 		agg[i].v.total = ck_bound(agg[i].v.total);
 		agg[i].v.extreme = ck_bound(agg[i].v.extreme);
 	}
+	for (i = 0; i < in->nitems; i++)
+		items[i].k.f.amount = ck_bound(items[i].k.f.amount);
 	for (i = 0; i < in->nover; i++) {
 		over[i].v.count = bound_u(over[i].v.count);
 		over[i].v.total = ck_bound(over[i].v.total);
@@ -132,6 +136,7 @@ void ck_input_free(struct uck_input *b)
 	free(b->fin.inv);
 	free(b->fin.tally);
 	free((void *)b->agg);
+	free((void *)b->items);
 	free((void *)b->over);
 	free((void *)b->pend);
 	free((void *)b->freed);
