@@ -388,7 +388,12 @@ struct {
 	__type(value, struct window);
 } checking SEC(".maps");
 
-/* Entry of a charge or uncharge function (self: 1) or a limit check (0). */
+/*
+ * Entry of a charge or uncharge function (self: 1) or a limit check (0).
+ * Read gen, then busy; a changer bumps busy, then gen: whoever's gen bump
+ * the reader saw, its busy bump is seen too (the __sync ops are full
+ * barriers), so no changer in flight goes unnoticed.
+ */
 static __always_inline void window_open(void *map, __u32 type, int self)
 {
 	struct window w = { .type = type };
@@ -396,43 +401,52 @@ static __always_inline void window_open(void *map, __u32 type, int self)
 
 	if (type >= UCT_NTYPES)
 		return;
-	w.busy = *(volatile __s64 *)&busy[tidx(type)];
-	w.gen = *(volatile __u64 *)&gen[tidx(type)];
+	w.gen = __sync_fetch_and_add(&gen[tidx(type)], 0);
+	w.busy = __sync_fetch_and_add(&busy[tidx(type)], 0);
 	if (bpf_map_update_elem(map, &tid, &w, BPF_ANY)) {
 		count(UCK_CNT_PEND_FULL);
 		return;	/* without a marker its return changes nothing */
 	}
 	if (self) {
-		__sync_fetch_and_add(&gen[tidx(type)], 1);
 		__sync_fetch_and_add(&busy[tidx(type)], 1);
+		__sync_fetch_and_add(&gen[tidx(type)], 1);
 	}
 }
 
-/* Its return: true when nothing else of that type changed meanwhile. */
-static __always_inline bool window_close(void *map, __u32 type, int self)
+/* After the re-read: true when no other change of that type overlapped
+ * anything between the entry and now (the re-read included). */
+static __always_inline bool window_clean(void *map, __u32 type, int self)
 {
 	__u32 tid = cur_tid();
 	struct window *w = bpf_map_lookup_elem(map, &tid);
-	bool clean;
 
 	if (!w || w->type != type || type >= UCT_NTYPES)
 		return false;
-	clean = w->busy == 0 && *(volatile __u64 *)&gen[tidx(type)] == w->gen + self &&
-		*(volatile __s64 *)&busy[tidx(type)] == self;
+	return w->busy == 0 && __sync_fetch_and_add(&gen[tidx(type)], 0) == w->gen + self &&
+	       __sync_fetch_and_add(&busy[tidx(type)], 0) == self;
+}
+
+/* The function's return: drop the marker (and our part of busy). */
+static __always_inline void window_end(void *map, __u32 type, int self)
+{
+	__u32 tid = cur_tid();
+	struct window *w = bpf_map_lookup_elem(map, &tid);
+
+	if (!w || w->type != type || type >= UCT_NTYPES)
+		return;
 	if (self)
 		__sync_fetch_and_add(&busy[tidx(type)], -1);
 	bpf_map_delete_elem(map, &tid);
-	return clean;
 }
 
 /*
  * A charge of amount to uc. leaf: the leaf's value after it as the kernel
  * returned it (-1 unknown); kernel_over: the charge function said a level
  * is over; check_levels: the kernel compared the levels (not an override);
- * clean: no other change of this type overlapped it (see window_close).
+ * the window of this call is checked after the re-read (see window_clean).
  */
 static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type, long amount,
-				      long leaf, bool kernel_over, bool check_levels, bool clean)
+				      long leaf, bool kernel_over, bool check_levels)
 {
 	__u32 tid = cur_tid();
 	struct uck_pend *p, np = {};
@@ -460,11 +474,11 @@ static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type,
 	if (!kernel_over && leaf <= lim0) {
 		/* the kernel said within and the leaf it returned is: only
 		 * a re-read can tell a level above over, if nothing raced */
-		if (!clean) {
+		first_over(uc, type, UCT_LONG_MAX, 0, &w);
+		if (!window_clean(&changing, type, 1)) {
 			count(UCK_CNT_RACED);
 			return;
 		}
-		first_over(uc, type, UCT_LONG_MAX, 0, &w);
 		if (w.level < 0)
 			return;
 		np.flags = UCK_E_LEVEL | UCK_E_SAID_WITHIN;
@@ -537,18 +551,16 @@ static __always_inline void on_uncharge(void *ctx, struct ucounts *uc, __u32 typ
 SEC("fexit/inc_rlimit_ucounts")
 int BPF_PROG(ck_inc, struct ucounts *uc, enum rlimit_type type, long v, long ret)
 {
-	bool clean = window_close(&changing, type, 1);
-
 	/* ret: LONG_MAX when a level went over, else the leaf's new value */
-	on_charge(ctx, uc, type, v, ret == UCT_LONG_MAX ? -1 : ret, ret == UCT_LONG_MAX, true,
-		  clean);
+	on_charge(ctx, uc, type, v, ret == UCT_LONG_MAX ? -1 : ret, ret == UCT_LONG_MAX, true);
+	window_end(&changing, type, 1);
 	return 0;
 }
 
 SEC("fexit/dec_rlimit_ucounts")
 int BPF_PROG(ck_dec, struct ucounts *uc, enum rlimit_type type, long v, __u64 ret_reg)
 {
-	window_close(&changing, type, 1);
+	window_end(&changing, type, 1);
 	on_uncharge(ctx, uc, type, v, 0);
 	return 0;
 }
@@ -557,12 +569,13 @@ SEC("fexit/inc_rlimit_get_ucounts")
 int BPF_PROG(ck_inc_get, struct ucounts *uc, enum rlimit_type type, __u64 override_reg,
 	     long ret)
 {
-	bool clean = window_close(&changing, type, 1);
 	struct uct_key k;
 	__s32 sid;
 
-	if (!uc || type >= UCT_NTYPES)
+	if (!uc || type >= UCT_NTYPES) {
+		window_end(&changing, type, 1);
 		return 0;
+	}
 	if (!ret) {
 		/* a level was over (or a reference wrapped): the kernel
 		 * unwound every level itself, nothing changed */
@@ -570,11 +583,13 @@ int BPF_PROG(ck_inc_get, struct ucounts *uc, enum rlimit_type type, __u64 overri
 		sid = stack_id(ctx);
 		uc_key(uc, &k);
 		agg_add(&k, type, UCK_K_REFUSED, sid, 1, 0);
+		window_end(&changing, type, 1);
 		return 0;
 	}
 	/* ret: the leaf's new value; override_rlimit (bool, low byte): no
 	 * level is compared */
-	on_charge(ctx, uc, type, 1, ret, false, !(__u8)override_reg, clean);
+	on_charge(ctx, uc, type, 1, ret, false, !(__u8)override_reg);
+	window_end(&changing, type, 1);
 	return 0;
 }
 
@@ -582,7 +597,7 @@ int BPF_PROG(ck_inc_get, struct ucounts *uc, enum rlimit_type type, __u64 overri
 SEC("fexit/dec_rlimit_put_ucounts")
 int BPF_PROG(ck_dec_put_ret, struct ucounts *uc, enum rlimit_type type)
 {
-	window_close(&changing, type, 1);
+	window_end(&changing, type, 1);
 	return 0;
 }
 
@@ -619,7 +634,7 @@ int BPF_PROG(ck_dec_put, struct ucounts *uc, enum rlimit_type type)
 /* fork, execve and set*uid() NPROC checks; said_over is what the kernel
  * decided */
 static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlimit_type type,
-					bool said_over, bool clean)
+					bool said_over)
 {
 	__u32 tid = cur_tid();
 	struct uck_pend *p;
@@ -646,11 +661,11 @@ static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlim
 	/* the kernel said "within": is every level really within? The leaf
 	 * against the caller's actual rlimit, not the argument; a re-read is
 	 * what the check saw only if nothing of this type changed meanwhile */
-	if (!clean) {
+	first_over(uc, type, leaf_limit(type), 0, &w);
+	if (!window_clean(&checking, type, 0)) {
 		count(UCK_CNT_RACED);
 		return 0;
 	}
-	first_over(uc, type, leaf_limit(type), 0, &w);
 	if (w.level < 0)
 		return 0;
 	uc_key(uc, &k);
@@ -669,7 +684,9 @@ SEC("fexit/is_rlimit_overlimit")
 int BPF_PROG(ck_overlimit, struct ucounts *uc, enum rlimit_type type, unsigned long rlimit,
 	     __u64 ret_reg)
 {
-	return on_overlimit(ctx, uc, type, (__u8)ret_reg, window_close(&checking, type, 0));
+	on_overlimit(ctx, uc, type, (__u8)ret_reg);
+	window_end(&checking, type, 0);
+	return 0;
 }
 
 SEC("fentry/is_rlimit_overlimit")
@@ -685,7 +702,9 @@ SEC("fexit/ucounts_overlimit")
 int BPF_PROG(ck_ucounts_overlimit, struct ucounts *uc, enum rlimit_type type,
 	     unsigned long rlimit, void *over, __u64 ret_reg)
 {
-	return on_overlimit(ctx, uc, type, (__u8)ret_reg, window_close(&checking, type, 0));
+	on_overlimit(ctx, uc, type, (__u8)ret_reg);
+	window_end(&checking, type, 0);
+	return 0;
 }
 
 SEC("fentry/ucounts_overlimit")
