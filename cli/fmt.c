@@ -55,41 +55,198 @@ bool uct_is_unlimited(long long v)
 	return v >= LONG_MAX;
 }
 
-char *uct_fmt_num(char *buf, size_t len, long long v)
+int uct_fmt_u64(char *buf, unsigned long long v)
+{
+	char tmp[24];
+	int n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = 0;
+	return n;
+}
+
+int uct_fmt_i64(char *buf, long long v)
+{
+	if (v >= 0)
+		return uct_fmt_u64(buf, (unsigned long long)v);
+	buf[0] = '-';
+	return 1 + uct_fmt_u64(buf + 1, -(unsigned long long)v);
+}
+
+void uct_sb_spaces(struct uct_sb *b, int n)
+{
+	static const char sp[] = "                                                                ";
+
+	while (n > 0) {
+		int k = n < (int)sizeof(sp) - 1 ? n : (int)sizeof(sp) - 1;
+
+		uct_sb_put(b, sp, (size_t)k);
+		n -= k;
+	}
+}
+
+void uct_sb_u64(struct uct_sb *b, unsigned long long v)
+{
+	char d[24];
+
+	uct_sb_put(b, d, (size_t)uct_fmt_u64(d, v));
+}
+
+void uct_sb_i64(struct uct_sb *b, long long v)
+{
+	char d[24];
+
+	uct_sb_put(b, d, (size_t)uct_fmt_i64(d, v));
+}
+
+void uct_sb_milli(struct uct_sb *b, double v)
+{
+	unsigned long long ms;
+	char d[64];
+
+	if (!(v > -9e15 && v < 9e15)) {	/* NaN, or past what fits: printf */
+		snprintf(d, sizeof(d), "%.3f", v);
+		uct_sb_str(b, d);
+		return;
+	}
+	if (v < 0) {
+		uct_sb_char(b, '-');
+		v = -v;
+	}
+	ms = (unsigned long long)(v * 1000 + 0.5);
+	uct_sb_u64(b, ms / 1000);
+	uct_fmt_u64(d, 1000 + ms % 1000);
+	d[0] = '.';
+	uct_sb_put(b, d, 4);
+}
+
+void uct_sb_json_str(struct uct_sb *b, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+
+	uct_sb_char(b, '"');
+	for (; *p; p++) {
+		char e[8] = "\\u00";
+
+		if (*p == '\\' || *p == '"') {
+			e[1] = (char)*p;
+			uct_sb_put(b, e, 2);
+		} else if (*p == '\n') {
+			uct_sb_put(b, "\\n", 2);
+		} else if (*p == '\r') {
+			uct_sb_put(b, "\\r", 2);
+		} else if (*p == '\t') {
+			uct_sb_put(b, "\\t", 2);
+		} else if (*p < 0x20 || *p >= 0x7f) {
+			e[4] = hex[*p >> 4];
+			e[5] = hex[*p & 15];
+			uct_sb_put(b, e, 6);
+		} else {
+			uct_sb_char(b, (char)*p);
+		}
+	}
+	uct_sb_char(b, '"');
+}
+
+/* num / den rounded to nearest, ties to even: what printf does with a
+ * value it holds exactly */
+static unsigned long long div_round(unsigned __int128 num, unsigned __int128 den)
+{
+	unsigned __int128 q = num / den, r = num % den;
+
+	if (2 * r > den || (2 * r == den && (q & 1)))
+		q++;
+	return (unsigned long long)q;
+}
+
+/* snprintf(buf, len, "%s", s) for s of n bytes, without the printf */
+static char *copy_out(char *buf, size_t len, const char *s, int n)
+{
+	size_t k = (size_t)n < len ? (size_t)n : len - 1;
+
+	memcpy(buf, s, k);
+	buf[k] = 0;
+	return buf;
+}
+
+/* The printf version, for magnitudes a double does not hold exactly */
+static void fmt_num_double(char *buf, size_t len, long long v)
 {
 	static const char suffix[] = "KMGTPE";
-	double d;
-	int i;
+	double d = (double)v;
+	int i = -1;
 
-	if (uct_is_unlimited(v)) {
-		snprintf(buf, len, "inf");
-		return buf;
-	}
-	if (v > -10000 && v < 10000) {
-		snprintf(buf, len, "%lld", v);
-		return buf;
-	}
-	d = (double)v;
-	i = -1;
 	do {
 		d /= 1024.0;
 		i++;
 	} while ((d >= 999.95 || d <= -999.95) && i < 5);
-	/* one decimal while it fits in 4 characters */
 	if (d < 99.95 && d > -99.95)
 		snprintf(buf, len, "%.1f%c", d, suffix[i]);
 	else
 		snprintf(buf, len, "%.0f%c", d, suffix[i]);
-	return buf;
+}
+
+/*
+ * The same text as printf("%.1f%c") of v / 1024^k would give, in integer
+ * arithmetic: this runs for several cells of every row of every refresh,
+ * and printf's float path was most of a refresh's cost at 10,000 rows.
+ * v / 1024^k is exact in a double below 2^53, and 999.95 and 99.95 are
+ * never equal to it (1024^k has no factor 5), so the comparisons and the
+ * rounding (ties to even) below are printf's.
+ */
+char *uct_fmt_num(char *buf, size_t len, long long v)
+{
+	static const char suffix[] = "KMGTPE";
+	unsigned __int128 den = 1;
+	unsigned long long a, q;
+	char tmp[32];
+	int n = 0, i = -1;
+
+	if (!len)
+		return buf;
+	if (uct_is_unlimited(v)) {
+		snprintf(buf, len, "inf");
+		return buf;
+	}
+	if (v > -10000 && v < 10000)
+		return copy_out(buf, len, tmp, uct_fmt_i64(tmp, v));
+	a = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	if (a >= 1ULL << 53) {
+		fmt_num_double(buf, len, v);
+		return buf;
+	}
+	do {
+		den *= 1024;
+		i++;
+	} while ((unsigned __int128)a * 20 >= 19999 * den && i < 5);
+	if (v < 0)
+		tmp[n++] = '-';
+	/* one decimal while it fits in 4 characters */
+	if ((unsigned __int128)a * 20 < 1999 * den) {
+		q = div_round((unsigned __int128)a * 10, den);
+		n += uct_fmt_u64(tmp + n, q / 10);
+		tmp[n++] = '.';
+		tmp[n++] = (char)('0' + q % 10);
+	} else {
+		n += uct_fmt_u64(tmp + n, div_round(a, den));
+	}
+	tmp[n++] = suffix[i];
+	return copy_out(buf, len, tmp, n);
 }
 
 char *uct_fmt_signed(char *buf, size_t len, long long v)
 {
 	char tmp[32];
 
-	uct_fmt_num(tmp, sizeof(tmp), v);
-	snprintf(buf, len, "%s%s", v > 0 ? "+" : "", tmp);
-	return buf;
+	tmp[0] = '+';
+	uct_fmt_num(tmp + (v > 0), sizeof(tmp) - 1, v);
+	return copy_out(buf, len, tmp, (int)strlen(tmp));
 }
 
 /*

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include "common.h"
 
 /* "nproc", "msgqueue", "sigpending", "memlock" (JSON, metrics, options) */
@@ -16,6 +17,58 @@ const char *uct_type_header(int type);
 const char *uct_type_unit(int type);
 /* Type from its name (case-insensitive, unique prefix ok); -1 if none. */
 int uct_type_parse(const char *s);
+
+/* Decimal text of v in buf (room for 21 bytes), NUL-terminated; returns
+ * its length. Much cheaper than snprintf for the views' many numbers. */
+int uct_fmt_u64(char *buf, unsigned long long v);
+int uct_fmt_i64(char *buf, long long v);
+
+/*
+ * Text built in a caller's buffer, without printf: the views format every
+ * row on every refresh, and printf was most of a refresh's cost at 10,000
+ * rows. Appends never overflow: what does not fit in len - 1 bytes is
+ * dropped (as snprintf would) and counted in lost; p stays NUL-terminated.
+ */
+struct uct_sb {
+	char *p;
+	size_t len, n, lost;
+};
+#define UCT_SB_INIT(buf) { (buf), sizeof(buf), 0, 0 }
+
+static inline void uct_sb_put(struct uct_sb *b, const char *s, size_t n)
+{
+	size_t room = b->len - 1 - b->n;
+
+	if (n > room) {
+		b->lost += n - room;
+		n = room;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
+static inline void uct_sb_str(struct uct_sb *b, const char *s)
+{
+	uct_sb_put(b, s, strlen(s));
+}
+
+static inline void uct_sb_char(struct uct_sb *b, char c)
+{
+	if (b->n + 1 < b->len) {
+		b->p[b->n++] = c;
+		b->p[b->n] = 0;
+	} else {
+		b->lost++;
+	}
+}
+void uct_sb_spaces(struct uct_sb *b, int n);
+void uct_sb_u64(struct uct_sb *b, unsigned long long v);
+void uct_sb_i64(struct uct_sb *b, long long v);
+/* v with three decimals ("%.3f"), rounded to the nearest thousandth */
+void uct_sb_milli(struct uct_sb *b, double v);
+/* s as a JSON string, quoted and escaped like uct_json_str() */
+void uct_sb_json_str(struct uct_sb *b, const char *s);
 
 /* Compact number: exact below 10000, else 12.3K / 456M / 7.8G / 1.2T;
  * LONG_MAX (the kernel's "unlimited") prints as "inf". Returns buf. */

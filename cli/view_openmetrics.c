@@ -6,21 +6,34 @@
  * atomically). Unlimited limits are +Inf.
  */
 #include <stdio.h>
+#include <string.h>
 #include "fmt.h"
 #include "views.h"
 
-static void row_labels(FILE *f, const struct uct_row *r, int type)
+/* {ns="..",level="..",uid="..",type=".."}: built without printf, as
+ * every row gets several lines per type (see struct uct_sb) */
+static void row_labels(struct uct_sb *b, const struct uct_row *r, int type)
 {
-	fprintf(f, "{ns=\"%u\",level=\"%u\",uid=\"%u\",type=\"%s\"}", r->rec.ns_inum,
-		r->rec.level, r->rec.uid, uct_type_name(type));
+	uct_sb_str(b, "{ns=\"");
+	uct_sb_u64(b, r->rec.ns_inum);
+	uct_sb_str(b, "\",level=\"");
+	uct_sb_u64(b, r->rec.level);
+	uct_sb_str(b, "\",uid=\"");
+	uct_sb_u64(b, r->rec.uid);
+	uct_sb_str(b, "\",type=\"");
+	uct_sb_str(b, uct_type_name(type));
+	uct_sb_str(b, "\"}");
 }
 
-static void value(FILE *f, long long v)
+static void value(struct uct_sb *b, long long v)
 {
-	if (uct_is_unlimited(v))
-		fputs(" +Inf\n", f);
-	else
-		fprintf(f, " %lld\n", v);
+	if (uct_is_unlimited(v)) {
+		uct_sb_str(b, " +Inf\n");
+	} else {
+		uct_sb_char(b, ' ');
+		uct_sb_i64(b, v);
+		uct_sb_char(b, '\n');
+	}
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *help)
@@ -32,6 +45,8 @@ static void family(FILE *f, const char *name, const char *type, const char *help
  * 2 denials, 3 limit_hits, 4 charges, 5 uncharges (counters). */
 static void per_row(FILE *f, const struct uct_model *m, const char *sample, int which)
 {
+	char buf[2048];
+	struct uct_sb b = UCT_SB_INIT(buf);
 	size_t i;
 	int t;
 
@@ -40,24 +55,28 @@ static void per_row(FILE *f, const struct uct_model *m, const char *sample, int 
 
 		if (!r->visible || !m->ns[r->ns].visible)
 			continue;
+		b.n = 0;
 		for (t = 0; t < UCT_NTYPES; t++) {
 			unsigned long long n;
 
 			if (which == 1 && r->limit[t] < 0)
 				continue;
-			fputs(sample, f);
-			row_labels(f, r, t);
+			uct_sb_str(&b, sample);
+			row_labels(&b, r, t);
 			switch (which) {
-			case 0: value(f, r->rec.value[t]); continue;
-			case 1: value(f, r->limit[t]); continue;
+			case 0: value(&b, r->rec.value[t]); continue;
+			case 1: value(&b, r->limit[t]); continue;
 			case 2: n = r->st.denials[t]; break;
 			case 3: n = r->st.limit_hits[t]; break;
 			case 4: n = r->st.charges[t]; break;
 			default: n = r->st.uncharges[t]; break;
 			}
 			/* a counter is a count: never negative, never +Inf */
-			fprintf(f, " %llu\n", n);
+			uct_sb_char(&b, ' ');
+			uct_sb_u64(&b, n);
+			uct_sb_char(&b, '\n');
 		}
+		fwrite_unlocked(b.p, 1, b.n, f);
 	}
 }
 
@@ -84,9 +103,15 @@ void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_v
 		if (!ns->visible)
 			continue;
 		for (t = 0; t < UCT_NTYPES; t++) {
-			fprintf(f, "ucounttop_ns_rlimit_max{ns=\"%u\",level=\"%u\",owner_uid=\"%u\",type=\"%s\"}",
-				ns->inum, ns->level, ns->owner_uid, uct_type_name(t));
-			value(f, ns->max[t]);
+			char buf[256];
+			struct uct_sb b = UCT_SB_INIT(buf);
+
+			snprintf(buf, sizeof(buf),
+				 "ucounttop_ns_rlimit_max{ns=\"%u\",level=\"%u\",owner_uid=\"%u\",type=\"%s\"}",
+				 ns->inum, ns->level, ns->owner_uid, uct_type_name(t));
+			b.n = strlen(buf);
+			value(&b, ns->max[t]);
+			fputs(buf, f);
 		}
 	}
 	family(f, "ucounttop_denials", "counter", "Refused charges from this row since ucounttop attached.");

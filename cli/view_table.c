@@ -59,32 +59,48 @@ int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_
 	return 4;
 }
 
+/* s right-aligned in w columns ("%*s") */
+static void lb_right(struct uct_sb *b, const char *s, int w)
+{
+	size_t n = strlen(s);
+
+	uct_sb_spaces(b, w - (int)n);
+	uct_sb_put(b, s, n);
+}
+
 static void line_name(char *buf, size_t len, const struct uct_model *m,
 		      const struct uct_view_ctx *c, const struct uct_line *ln)
 {
+	struct uct_sb b = { buf, len, 0, 0 };
 	int ind = ln->depth * 2;
-	/* tty: "-" expanded / "+" collapsed, toggled with e */
-	const char *mark = "";
 
+	buf[0] = 0;
 	/* the name column is at most NAME_MAX_W wide: indenting all 34
 	 * levels would push the name of a deep namespace out of it, leaving
 	 * a line of numbers with no name; past IND_MAX the level is in the
 	 * name (L<level>) only */
 	if (ind > IND_MAX)
 		ind = IND_MAX;
+	uct_sb_spaces(&b, ind);
 	if (ln->is_ns) {
 		const struct uct_nsinfo *ns = &m->ns[ln->index];
 
+		/* tty: "-" expanded / "+" collapsed, toggled with e */
 		if (c->tty)
-			mark = ns->collapsed ? "+ " : "- ";
-		if (ns->root)
-			snprintf(buf, len, "%*s%sns %u L%u init", ind, "", mark, ns->inum,
-				 ns->level);
-		else
-			snprintf(buf, len, "%*s%sns %u L%u o%u", ind, "", mark, ns->inum,
-				 ns->level, ns->owner_uid);
+			uct_sb_str(&b, ns->collapsed ? "+ " : "- ");
+		uct_sb_str(&b, "ns ");
+		uct_sb_u64(&b, ns->inum);
+		uct_sb_str(&b, " L");
+		uct_sb_u64(&b, ns->level);
+		if (ns->root) {
+			uct_sb_str(&b, " init");
+		} else {
+			uct_sb_str(&b, " o");
+			uct_sb_u64(&b, ns->owner_uid);
+		}
 	} else {
-		snprintf(buf, len, "%*suid %u", ind, "", m->rows[ln->index].rec.uid);
+		uct_sb_str(&b, "uid ");
+		uct_sb_u64(&b, m->rows[ln->index].rec.uid);
 	}
 }
 
@@ -120,14 +136,15 @@ static void cat(char *buf, size_t len, const char *s)
 		snprintf(buf + n, len - n, "%s", s);
 }
 
-/* VALUE[+CHANGE]/LIMIT. Up to 20 characters ("-99.9K-99.9K/-99.9K"),
- * wider than CELL_W: callers put a space before each cell, so that a wide
- * one pushes the rest of the line right instead of running into its
- * neighbour ("2/4" then "2048+2048/800K" must not read "2/42048+2048"). */
-static void cell(char *out, size_t len, long long value, bool have_value, long long delta,
+/* " VALUE[+CHANGE]/LIMIT", right-aligned in CELL_W. Up to 20 characters
+ * ("-99.9K-99.9K/-99.9K"), wider than CELL_W: the space before each cell
+ * makes a wide one push the rest of the line right instead of running into
+ * its neighbour ("2/4" then "2048+2048/800K" must not read "2/42048+2048"). */
+static void cell(struct uct_sb *b, long long value, bool have_value, long long delta,
 		 long long limit, bool have_limit)
 {
-	char v[24] = "-", d[24] = "", l[24] = "-";
+	char v[24] = "-", d[24] = "", l[24] = "-", out[80];
+	struct uct_sb o = UCT_SB_INIT(out);
 
 	if (have_value)
 		uct_fmt_num(v, sizeof(v), value);
@@ -135,7 +152,12 @@ static void cell(char *out, size_t len, long long value, bool have_value, long l
 		uct_fmt_signed(d, sizeof(d), delta);
 	if (have_limit)
 		uct_fmt_num(l, sizeof(l), limit);
-	snprintf(out, len, "%s%s/%s", v, d, l);
+	uct_sb_str(&o, v);
+	uct_sb_str(&o, d);
+	uct_sb_str(&o, "/");
+	uct_sb_str(&o, l);
+	uct_sb_str(b, " ");
+	lb_right(b, out, CELL_W - 1);
 }
 
 void uct_table_header(char *buf, size_t len, const struct uct_model *m,
@@ -160,55 +182,66 @@ void uct_table_header(char *buf, size_t len, const struct uct_model *m,
 void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		    const struct uct_view_ctx *c, const struct uct_line *ln, int name_w)
 {
-	char name[128], tmp[64], cb[48];
+	struct uct_sb b = { buf, len, 0, 0 };
+	char name[128], cb[48];
+	size_t nlen;
 	int t;
 
+	buf[0] = 0;
+	/* "%-*.*s": the name cut or padded to name_w */
 	line_name(name, sizeof(name), m, c, ln);
-	snprintf(buf, len, "%-*.*s", name_w, name_w, name);
+	nlen = strlen(name);
+	if (name_w < 0)
+		name_w = 0;
+	if (nlen > (size_t)name_w)
+		nlen = (size_t)name_w;
+	uct_sb_put(&b, name, nlen);
+	uct_sb_spaces(&b, name_w - (int)nlen);
 	if (ln->is_ns) {
 		const struct uct_nsinfo *ns = &m->ns[ln->index];
 		const struct uct_row *cr = ns->creator_row >= 0 ? &m->rows[ns->creator_row] : NULL;
 
-		for (t = 0; t < UCT_NTYPES; t++) {
-			cell(cb, sizeof(cb), cr ? cr->rec.value[t] : 0, cr != NULL, 0,
-			     ns->max[t], true);
-			snprintf(tmp, sizeof(tmp), " %*s", CELL_W - 1, cb);
-			cat(buf, len, tmp);
-		}
+		for (t = 0; t < UCT_NTYPES; t++)
+			cell(&b, cr ? cr->rec.value[t] : 0, cr != NULL, 0, ns->max[t], true);
 		return;
 	}
 	{
 		const struct uct_row *r = &m->rows[ln->index];
 		unsigned long long den = 0;
 		double rate = 0;
-		char flags[FLAG_W + 1] = "";
+		char flags[FLAG_W + 1];
+		int nf = 0;
 
 		for (t = 0; t < UCT_NTYPES; t++) {
 			/* a row that created no namespace is limited by its tasks' own rlimits */
 			long long lim = r->limit[t] >= 0 ? r->limit[t] : r->caller_limit[t];
 
-			cell(cb, sizeof(cb), r->rec.value[t], true, r->delta[t], lim, lim >= 0);
-			snprintf(tmp, sizeof(tmp), " %*s", CELL_W - 1, cb);
-			cat(buf, len, tmp);
+			cell(&b, r->rec.value[t], true, r->delta[t], lim, lim >= 0);
 			den += r->st.denials[t];
 			rate += r->event_rate[t];
 		}
 		if (r->flags & UCT_F_DENIALS)
-			strcat(flags, "D");
+			flags[nf++] = 'D';
 		if (r->flags & UCT_F_OVER)
-			strcat(flags, "O");
+			flags[nf++] = 'O';
 		if (r->flags & UCT_F_IMBALANCED)
-			strcat(flags, "I");
+			flags[nf++] = 'I';
 		if (r->flags & UCT_F_NEW)
-			strcat(flags, "N");
+			flags[nf++] = 'N';
+		flags[nf] = 0;
 		/* a count: at most LLONG_MAX - 1, which uct_fmt_num() would
 		 * otherwise show negative or as "inf" (8.0E either way) */
 		uct_fmt_num(cb, sizeof(cb), den < LLONG_MAX ? (long long)den : LLONG_MAX - 1);
-		snprintf(tmp, sizeof(tmp), " %*s %-*s", DENY_W - 1, cb, FLAG_W, flags);
-		cat(buf, len, tmp);
+		uct_sb_str(&b, " ");
+		lb_right(&b, cb, DENY_W - 1);
+		uct_sb_str(&b, " ");
+		uct_sb_str(&b, flags);
+		uct_sb_spaces(&b, FLAG_W - nf);
 		if (c->events) {
+			char tmp[64];
+
 			snprintf(tmp, sizeof(tmp), "%*.0f", RATE_W, rate);
-			cat(buf, len, tmp);
+			uct_sb_str(&b, tmp);
 		}
 	}
 }
@@ -234,7 +267,8 @@ void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ct
 	for (k = 0; k < m->nlines; k++) {
 		uct_table_line(buf, sizeof(buf), m, c, &m->lines[k], w);
 		rstrip(buf);
-		fprintf(f, "%s\n", buf);
+		fputs_unlocked(buf, f);
+		fputc_unlocked('\n', f);
 	}
 	fputc('\n', f);
 	fflush(f);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <ctype.h>
+#include <limits.h>
+#include <string.h>
 #include <cmocka.h>
 #include "fmt.h"
 #include "model.h"
@@ -371,6 +373,98 @@ static void test_fmt_num(void **state)
 	assert_string_equal(uct_fmt_signed(b, sizeof(b), 0), "0");
 }
 
+/* uct_fmt_num() as it was, with printf's float formatting: the integer
+ * version must print the same text for every value */
+static void fmt_num_printf(char *buf, size_t len, long long v)
+{
+	static const char suffix[] = "KMGTPE";
+	double d;
+	int i;
+
+	if (uct_is_unlimited(v)) {
+		snprintf(buf, len, "inf");
+		return;
+	}
+	if (v > -10000 && v < 10000) {
+		snprintf(buf, len, "%lld", v);
+		return;
+	}
+	d = (double)v;
+	i = -1;
+	do {
+		d /= 1024.0;
+		i++;
+	} while ((d >= 999.95 || d <= -999.95) && i < 5);
+	if (d < 99.95 && d > -99.95)
+		snprintf(buf, len, "%.1f%c", d, suffix[i]);
+	else
+		snprintf(buf, len, "%.0f%c", d, suffix[i]);
+}
+
+static void expect_num(long long v)
+{
+	char got[32], want[32];
+
+	uct_fmt_num(got, sizeof(got), v);
+	fmt_num_printf(want, sizeof(want), v);
+	if (strcmp(got, want))
+		fail_msg("uct_fmt_num(%lld) = \"%s\", printf gives \"%s\"", v, got, want);
+}
+
+static void test_fmt_num_matches_printf(void **state)
+{
+	unsigned long long x = 88172645463325252ULL;
+	long long v, p;
+	int k, i;
+
+	(void)state;
+	/* every value up to 3M, both signs: all K cells and the first M ones */
+	for (v = 0; v <= 3000000; v++) {
+		expect_num(v);
+		expect_num(-v);
+	}
+	/* around each power-of-1024 boundary and the 99.95 / 999.95 edges */
+	for (p = 1024, k = 0; k < 5; k++, p *= 1024) {
+		long long edges[] = { p, 100 * p, 1000 * p, p * 1999 / 20, p * 19999 / 20 };
+
+		for (i = 0; i < (int)ARRAY_SIZE(edges); i++)
+			for (v = edges[i] - 3000; v <= edges[i] + 3000; v++) {
+				expect_num(v);
+				expect_num(-v);
+			}
+	}
+	/* ties: v * 10 / 1024 exactly .5 (10.25K prints 10.2K, 10.75K 10.8K) */
+	for (v = 256; v < 1000000; v += 512)
+		expect_num(v);
+	/* random magnitudes up to and past 2^53 (xorshift64) */
+	for (i = 0; i < 1000000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = (long long)(x >> (x % 63 + 1));
+		expect_num(v);
+		expect_num(-v);
+	}
+	expect_num(LLONG_MAX - 1);
+	expect_num(LLONG_MIN + 1);
+	expect_num(LLONG_MIN);
+}
+
+static void test_fmt_int(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_int_equal(uct_fmt_u64(b, 0), 1);
+	assert_string_equal(b, "0");
+	assert_int_equal(uct_fmt_u64(b, 18446744073709551615ULL), 20);
+	assert_string_equal(b, "18446744073709551615");
+	assert_int_equal(uct_fmt_i64(b, LLONG_MIN), 20);
+	assert_string_equal(b, "-9223372036854775808");
+	assert_int_equal(uct_fmt_i64(b, -7), 2);
+	assert_string_equal(b, "-7");
+}
+
 static void test_type_names(void **state)
 {
 	assert_int_equal(uct_type_parse("nproc"), UCT_NPROC);
@@ -401,6 +495,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
+		cmocka_unit_test(test_fmt_num_matches_printf),
+		cmocka_unit_test(test_fmt_int),
 		cmocka_unit_test(test_type_names),
 	};
 
