@@ -48,6 +48,19 @@ struct {
 
 struct uct_evcount zero_ev = {};
 
+/* The per-CPU slots in front of evcounts (see struct uct_evslot). Sized
+ * and mapped by user space; evcache_cpus is set once the free program is
+ * attached: CPUs at or above it (all, while 0) use the hash. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);		/* cpus * UCT_EVCACHE_SLOTS */
+	__type(key, __u32);
+	__type(value, struct uct_evslot);
+} evcache SEC(".maps");
+
+__u32 evcache_cpus = 0;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);	/* --ringbuf-kb */
@@ -141,23 +154,59 @@ static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u3
 }
 
 /*
+ * The slot of an object in one CPU's part of evcache: a hash of its name
+ * (namespace inode, uid), which no two live objects share and which never
+ * changes for one. (Not of its address: the verifier allows no arithmetic
+ * on a pointer.) Two direct loads through BTF pointers, no helper call.
+ */
+static __always_inline __u32 evslot_of(struct ucounts *uc)
+{
+	__u64 name = (__u64)uc->ns->ns.inum << 32 | uc->uid.val;
+
+	return (name * 0x9E3779B97F4A7C15ULL) >> (64 - UCT_EVCACHE_BITS);
+}
+
+/* This CPU's counts of uc: its cache slot (claimed when empty), or the
+ * per-CPU hash when the slot holds another object or the cache is off. */
+static __always_inline struct uct_evcount *ev_counts(struct ucounts *uc)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), i;
+	__u64 key = (__u64)uc;
+	struct uct_evcount *e;
+	struct uct_evslot *s;
+
+	if (cpu < evcache_cpus) {
+		i = cpu * UCT_EVCACHE_SLOTS + evslot_of(uc);
+		s = bpf_map_lookup_elem(&evcache, &i);
+		if (s && s->id == key)
+			return &s->c;
+		if (s && !s->id) {
+			/* ours alone to claim: zero first, then publish */
+			__builtin_memset(&s->c, 0, sizeof(s->c));
+			asm volatile("" ::: "memory");
+			s->id = key;
+			return &s->c;
+		}
+	}
+	e = bpf_map_lookup_elem(&evcounts, &key);
+	if (e)
+		return e;
+	bpf_map_update_elem(&evcounts, &key, &zero_ev, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&evcounts, &key);
+}
+
+/*
  * One charge (charge: true) or uncharge of delta to uc, on this CPU's
  * copy: nothing shared is written, no atomics. NULL-safe on a full map
  * (counted as stats_full).
  */
 static __always_inline void ev_count(struct ucounts *uc, __u32 type, long delta, bool charge)
 {
-	__u64 key = (__u64)uc;
-	struct uct_evcount *e;
+	struct uct_evcount *e = ev_counts(uc);
 
-	e = bpf_map_lookup_elem(&evcounts, &key);
 	if (!e) {
-		bpf_map_update_elem(&evcounts, &key, &zero_ev, BPF_NOEXIST);
-		e = bpf_map_lookup_elem(&evcounts, &key);
-		if (!e) {
-			count(UCT_CNT_STATS_FULL);
-			return;
-		}
+		count(UCT_CNT_STATS_FULL);
+		return;
 	}
 	if (charge) {
 		e->charges[tidx(type)] += 1;
@@ -165,6 +214,26 @@ static __always_inline void ev_count(struct ucounts *uc, __u32 type, long delta,
 	} else {
 		e->uncharges[tidx(type)] += 1;
 		e->uncharged[tidx(type)] += delta;
+	}
+}
+
+/* A freed object leaves every CPU's cache: its slot on each CPU is emptied
+ * if it is still the object's. No charge of it can run any more (it had no
+ * reference left); a CPU claiming the slot for another object meanwhile
+ * finds it empty only after this exchange. */
+static __always_inline void ev_forget(struct ucounts *uc)
+{
+	__u32 cpu, i, slot = evslot_of(uc);
+	__u64 key = (__u64)uc;
+	struct uct_evslot *s;
+
+	for (cpu = 0; cpu < UCT_EVCACHE_MAX_CPUS; cpu++) {
+		if (cpu >= evcache_cpus)
+			break;
+		i = cpu * UCT_EVCACHE_SLOTS + slot;
+		s = bpf_map_lookup_elem(&evcache, &i);
+		if (s)
+			__sync_val_compare_and_swap(&s->id, key, 0);
 	}
 }
 
@@ -313,6 +382,7 @@ int BPF_PROG(tp_free, struct ucounts *uc)
 	emit(ctx, uc, UCT_EV_FREE, 0, 0, 0, -1, -1);
 	bpf_map_delete_elem(&stats, &key);
 	bpf_map_delete_elem(&evcounts, &key);
+	ev_forget(uc);
 	return 0;
 }
 

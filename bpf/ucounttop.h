@@ -110,6 +110,26 @@ struct uct_evcount {
 	__s64 uncharged[UCT_NTYPES];
 };
 
+/*
+ * In front of that hash, a direct-mapped cache: UCT_EVCACHE_SLOTS slots per
+ * CPU in one array (cpu * UCT_EVCACHE_SLOTS + slot), a slot chosen by the
+ * address. An array lookup is inlined by the verifier; a hash lookup hashes
+ * the key and walks a bucket, which was most of what a charge cost. A slot
+ * is claimed (id set) only by its own CPU and only when empty; the
+ * ucounts_free program empties every CPU's slot of the freed object, so a
+ * new object at the same address starts from zero. A busy slot sends the
+ * charge to the hash: user space adds both, by id. Without ucounts_free the
+ * cache stays off (evcache_cpus 0), as nothing could empty it.
+ */
+#define UCT_EVCACHE_BITS	8
+#define UCT_EVCACHE_SLOTS	(1u << UCT_EVCACHE_BITS)
+#define UCT_EVCACHE_MAX_CPUS	64	/* CPUs above use the hash */
+
+struct uct_evslot {
+	__u64 id;			/* struct ucounts address, 0: empty */
+	struct uct_evcount c;
+};
+
 /* uct_event.kind */
 #define UCT_EV_CHARGE	1
 #define UCT_EV_UNCHARGE	2

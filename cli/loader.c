@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -337,7 +338,7 @@ static int pin_all(struct uct_loader *l, char *msg, size_t len)
 	struct ucounttop_bpf *s = l->skel;
 	struct { struct bpf_map *map; const char *name; } maps[] = {
 		{ s->maps.stats, "stats" }, { s->maps.evcounts, "evcounts" },
-		{ s->maps.seen, "seen" },
+		{ s->maps.evcache, "evcache" }, { s->maps.seen, "seen" },
 		{ s->maps.events, "events" }, { s->maps.bss, "counters" },
 	};
 	char path[PATH_MAX + 64];
@@ -387,8 +388,8 @@ static int pin_all(struct uct_loader *l, char *msg, size_t len)
 static void unpin_all(struct uct_loader *l)
 {
 	struct ucounttop_bpf *s = l->skel;
-	struct bpf_map *maps[] = { s->maps.stats, s->maps.evcounts, s->maps.seen, s->maps.events,
-				   s->maps.bss };
+	struct bpf_map *maps[] = { s->maps.stats, s->maps.evcounts, s->maps.evcache, s->maps.seen,
+				   s->maps.events, s->maps.bss };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(maps); i++)
@@ -415,6 +416,30 @@ int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, s
 	retry = *o;
 	retry.force_task_iter = true;
 	return loader_open(l, &retry, msg, len);
+}
+
+/*
+ * Turn the per-CPU slots on once the program that empties them on a free is
+ * attached; without it (or without the mapping) every charge goes to the
+ * hash, which tp_free or LRU eviction keep right.
+ */
+static void evcache_start(struct uct_loader *l)
+{
+	size_t sz = l->evcache_slots * sizeof(struct uct_evslot);
+	void *p;
+
+	if (!l->evcache_slots || !*l->progs[P_FREE].link) {
+		l->evcache_slots = 0;
+		return;
+	}
+	p = mmap(NULL, sz, PROT_READ, MAP_SHARED, bpf_map__fd(l->skel->maps.evcache), 0);
+	if (p == MAP_FAILED) {
+		l->evcache_slots = 0;
+		return;
+	}
+	l->evcache = p;
+	__atomic_store_n(&l->skel->bss->evcache_cpus, l->evcache_slots / UCT_EVCACHE_SLOTS,
+			 __ATOMIC_RELEASE);
 }
 
 static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
@@ -444,6 +469,17 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 		bpf_map__set_type(l->skel->maps.stats, BPF_MAP_TYPE_LRU_HASH);
 		bpf_map__set_type(l->skel->maps.evcounts, BPF_MAP_TYPE_LRU_PERCPU_HASH);
 	}
+	/* the slots in front of evcounts, one set per CPU (up to a bound) */
+	if (o->events && l->progs[P_FREE].want) {
+		int ncpus = libbpf_num_possible_cpus();
+
+		if (ncpus > UCT_EVCACHE_MAX_CPUS)
+			ncpus = UCT_EVCACHE_MAX_CPUS;
+		if (ncpus > 0)
+			l->evcache_slots = (size_t)ncpus * UCT_EVCACHE_SLOTS;
+	}
+	if (l->evcache_slots)
+		bpf_map__set_max_entries(l->skel->maps.evcache, l->evcache_slots);
 	bpf_map__set_max_entries(l->skel->maps.seen, o->max_entries);
 	/* the ring buffer only carries trace events: keep it tiny otherwise */
 	bpf_map__set_max_entries(l->skel->maps.events,
@@ -461,6 +497,7 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 	if (err)
 		return err;
 	l->iter_link = *l->progs[l->progs[P_SNAP_UCOUNTS].want ? P_SNAP_UCOUNTS : P_SNAP_TASK].link;
+	evcache_start(l);
 	if (o->pin_dir) {
 		snprintf(l->pin_dir, sizeof(l->pin_dir), "%s", o->pin_dir);
 		l->keep_pinned = o->keep_pinned;
@@ -484,6 +521,9 @@ void uct_loader_close(struct uct_loader *l)
 	free(l->snap_buf);
 	uct_dump_free(&l->stats);
 	uct_dump_free(&l->evcounts);
+	if (l->evcache)
+		munmap(l->evcache, l->evcache_slots * sizeof(struct uct_evslot));
+	free(l->evs);
 	free(l->merged);
 	memset(l, 0, sizeof(*l));
 }
@@ -551,32 +591,90 @@ static int kv_id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The charge counts of one per-CPU entry, summed over the CPUs. */
-static void evcount_sum(const struct uct_dump *d, const char *e, struct uct_stat *st)
+static int ev_id_cmp(const void *a, const void *b)
 {
-	int cpu, t;
+	__u64 x = ((const struct uct_ev_kv *)a)->id, y = ((const struct uct_ev_kv *)b)->id;
 
-	for (cpu = 0; cpu < d->ncpus; cpu++) {
-		const struct uct_evcount *c = (const void *)(e + d->voff + cpu * d->cpu_stride);
+	return x < y ? -1 : x > y;
+}
 
-		for (t = 0; t < UCT_NTYPES; t++) {
-			st->charges[t] += c->charges[t];
-			st->uncharges[t] += c->uncharges[t];
-			st->charged[t] += c->charged[t];
-			st->uncharged[t] += c->uncharged[t];
-		}
+static void evcount_add(struct uct_evcount *to, const struct uct_evcount *c)
+{
+	int t;
+
+	for (t = 0; t < UCT_NTYPES; t++) {
+		to->charges[t] += c->charges[t];
+		to->uncharges[t] += c->uncharges[t];
+		to->charged[t] += c->charged[t];
+		to->uncharged[t] += c->uncharged[t];
 	}
 }
 
 /*
+ * The charge counts by object: the per-CPU hash (each entry summed over the
+ * CPUs) and every CPU's claimed cache slots, sorted by id with one entry
+ * per id. Its length, or -errno.
+ */
+static long collect_evcounts(struct uct_loader *l)
+{
+	size_t n = 0, i, cap;
+	int err, cpu;
+
+	l->evcounts.percpu = 1;
+	err = uct_dump_map(bpf_map__fd(l->skel->maps.evcounts), &l->evcounts);
+	if (err)
+		return err;
+	cap = l->evcounts.n + l->evcache_slots;
+	if (cap > l->evs_cap) {
+		struct uct_ev_kv *p = realloc(l->evs, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		l->evs = p;
+		l->evs_cap = cap;
+	}
+	for (i = 0; i < l->evcounts.n; i++) {
+		const char *e = l->evcounts.elems + i * l->evcounts.esz;
+
+		memset(&l->evs[n], 0, sizeof(l->evs[n]));
+		l->evs[n].id = *(const __u64 *)e;
+		for (cpu = 0; cpu < l->evcounts.ncpus; cpu++)
+			evcount_add(&l->evs[n].c, (const void *)(e + l->evcounts.voff +
+								 cpu * l->evcounts.cpu_stride));
+		n++;
+	}
+	/* A slot may be emptied and claimed again while it is copied: the
+	 * same tear as a map read of a value being updated, no worse. */
+	for (i = 0; i < l->evcache_slots; i++) {
+		const struct uct_evslot *s = &l->evcache[i];
+		__u64 id = __atomic_load_n(&s->id, __ATOMIC_ACQUIRE);
+
+		if (!id)
+			continue;
+		l->evs[n].id = id;
+		l->evs[n].c = s->c;
+		n++;
+	}
+	qsort(l->evs, n, sizeof(*l->evs), ev_id_cmp);
+	for (i = 0, cap = 0; i < n; i++) {
+		if (cap && l->evs[cap - 1].id == l->evs[i].id)
+			evcount_add(&l->evs[cap - 1].c, &l->evs[i].c);
+		else
+			l->evs[cap++] = l->evs[i];
+	}
+	return (long)cap;
+}
+
+/*
  * The stats map (refusals; entries made for a known object) and, with
- * --events, the per-CPU charge counts (entries named by address only),
- * merged by address and sorted by it.
+ * --events, the charge counts (entries named by address only), merged by
+ * address and sorted by it.
  */
 int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t *n)
 {
 	const struct uct_stat_kv *st;
-	size_t i, cnt;
+	size_t i, cnt, nstats;
+	long nev = 0;
 	int err;
 
 	l->stats.esz = sizeof(struct uct_stat_kv);
@@ -584,14 +682,12 @@ int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t
 	err = uct_dump_map(bpf_map__fd(l->skel->maps.stats), &l->stats);
 	if (err)
 		return err;
-	cnt = l->stats.n;
 	if (l->events) {
-		l->evcounts.percpu = 1;
-		err = uct_dump_map(bpf_map__fd(l->skel->maps.evcounts), &l->evcounts);
-		if (err)
-			return err;
-		cnt += l->evcounts.n;
+		nev = collect_evcounts(l);
+		if (nev < 0)
+			return (int)nev;
 	}
+	cnt = l->stats.n + (size_t)nev;
 	if (cnt > l->merged_cap) {
 		struct uct_stat_kv *p = realloc(l->merged, cnt * sizeof(*p));
 
@@ -602,20 +698,28 @@ int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t
 	}
 	st = (const struct uct_stat_kv *)l->stats.elems;
 	memcpy(l->merged, st, l->stats.n * sizeof(*st));
-	cnt = l->stats.n;
+	nstats = cnt = l->stats.n;
 	qsort(l->merged, cnt, sizeof(*l->merged), kv_id_cmp);
-	for (i = 0; l->events && i < l->evcounts.n; i++) {
-		const char *e = l->evcounts.elems + i * l->evcounts.esz;
-		struct uct_stat_kv key = { .id = *(const __u64 *)e }, *hit;
+	for (i = 0; i < (size_t)nev; i++) {
+		const struct uct_ev_kv *e = &l->evs[i];
+		struct uct_stat_kv key = { .id = e->id }, *hit;
+		struct uct_stat *to;
+		int t;
 
-		hit = bsearch(&key, l->merged, l->stats.n, sizeof(key), kv_id_cmp);
+		hit = bsearch(&key, l->merged, nstats, sizeof(key), kv_id_cmp);
 		if (!hit) {
 			/* charged, never refused: named by its address only */
 			hit = &l->merged[cnt++];
 			memset(hit, 0, sizeof(*hit));
 			hit->id = key.id;
 		}
-		evcount_sum(&l->evcounts, e, &hit->st);
+		to = &hit->st;
+		for (t = 0; t < UCT_NTYPES; t++) {
+			to->charges[t] += e->c.charges[t];
+			to->uncharges[t] += e->c.uncharges[t];
+			to->charged[t] += e->c.charged[t];
+			to->uncharged[t] += e->c.uncharged[t];
+		}
 	}
 	l->events_seen = 0;
 	for (i = 0; i < cnt; i++)

@@ -35,6 +35,12 @@ struct ring_buffer;
 struct ucounttop_bpf;
 struct bpf_link;
 
+/* One object's charge counts, summed over the CPUs (user space only) */
+struct uct_ev_kv {
+	__u64 id;
+	struct uct_evcount c;
+};
+
 struct uct_loader {
 	struct ucounttop_bpf *skel;
 	struct uct_features feat;
@@ -52,6 +58,10 @@ struct uct_loader {
 	size_t snap_cap;
 	struct uct_dump stats;		/* stats map read buffer */
 	struct uct_dump evcounts;	/* per-CPU charge counts (--events) */
+	struct uct_evslot *evcache;	/* mmap of the per-CPU slots, or NULL */
+	size_t evcache_slots;		/* ncpus * UCT_EVCACHE_SLOTS */
+	struct uct_ev_kv *evs;		/* evcounts + evcache, folded by id */
+	size_t evs_cap;
 	struct uct_stat_kv *merged;	/* stats + summed evcounts, by id */
 	size_t merged_cap;
 	unsigned long long events_seen;	/* their charges + uncharges */

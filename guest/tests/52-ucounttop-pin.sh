@@ -24,14 +24,16 @@ check "pinned stats map appears" [ -e $P/stats ]
 for k in 1 2 3; do /bin/true; done
 sleep 1
 ls $P > $T/ls
-check "pinned: maps stats, evcounts, seen, counters and the links" \
-	[ -n "$(grep -x stats $T/ls)" -a -n "$(grep -x evcounts $T/ls)" -a -n "$(grep -x counters $T/ls)" -a -n "$(grep '^link_' $T/ls)" ]
+check "pinned: maps stats, evcounts, evcache, seen, counters and the links" \
+	[ -n "$(grep -x stats $T/ls)" -a -n "$(grep -x evcounts $T/ls)" -a -n "$(grep -x evcache $T/ls)" -a -n "$(grep -x counters $T/ls)" -a -n "$(grep '^link_' $T/ls)" ]
 $BPFTOOL map dump pinned $P/stats > $T/dump 2>&1
 rc=$?
 check "bpftool map dump pinned $P/stats exits 0" [ $rc -eq 0 ]
-$BPFTOOL map dump pinned $P/evcounts > $T/evdump 2>&1
-check "the per-CPU charge counts dump is BTF-formatted (per cpu, charges)" \
-	[ -n "$(grep '"cpu"' $T/evdump)" -a -n "$(grep charges $T/evdump)" ]
+$BPFTOOL map dump pinned $P/evcache > $T/evdump 2>&1
+check "the charge counts' per-CPU slots dump is BTF-formatted (id, charges)" \
+	[ -n "$(grep '"id"' $T/evdump)" -a -n "$(grep charges $T/evdump)" ]
+$BPFTOOL map dump pinned $P/evcounts > $T/evhash 2>&1
+check "bpftool map dump pinned $P/evcounts (slots taken) exits 0" [ $? -eq 0 ]
 $BPFTOOL map dump pinned $P/counters > $T/counters 2>&1
 check "bpftool map dump pinned $P/counters shows the drop counters" [ -n "$(grep counters $T/counters)" ]
 link=$(grep '^link_' $T/ls | head -n 1)
