@@ -24,6 +24,9 @@ const volatile bool emit_events = false;	/* trace: fill the ring buffer */
 const volatile bool want_stack = false;		/* trace --stack */
 const volatile __u32 filter_ns = 0;		/* trace --ns (0: all) */
 const volatile __s64 filter_uid = -1;		/* trace --uid (-1: all) */
+/* trace: wake the reader only once this much is queued (0: every event);
+ * it polls on its own every 100 ms, which bounds the delay */
+const volatile __u32 wakeup_bytes = 0;
 
 /* --- state --------------------------------------------------------------- */
 __u64 counters[UCT_NCOUNTERS] = {};	/* UCT_CNT_* */
@@ -124,7 +127,8 @@ static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u3
 
 	if (!event_wanted(uc))
 		return;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	/* the stack only when asked: a record without it is a third the size */
+	e = bpf_ringbuf_reserve(&events, want_stack ? sizeof(*e) : UCT_EVENT_NOSTACK_SIZE, 0);
 	if (!e) {
 		count(UCT_CNT_RB_DROPS);
 		return;
@@ -150,7 +154,10 @@ static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u3
 
 		e->nstack = n > 0 ? (__u64)n / 8 : 0;
 	}
-	bpf_ringbuf_submit(e, 0);
+	if (wakeup_bytes && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wakeup_bytes)
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	else
+		bpf_ringbuf_submit(e, 0);
 }
 
 /*

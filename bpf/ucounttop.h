@@ -155,8 +155,10 @@ struct uct_event {
 	__s32 nstack;		/* kernel frames in stack[], --stack only */
 	__u32 pad;
 	char comm[UCT_COMM_LEN];
-	__u64 stack[UCT_MAX_STACK];
+	__u64 stack[UCT_MAX_STACK];	/* only in records of trace --stack */
 };
+/* The size of a record without stack[] (trace without --stack) */
+#define UCT_EVENT_NOSTACK_SIZE	__builtin_offsetof(struct uct_event, stack)
 
 /*
  * Indexes into the counters[] array in .bss (see ucounttop.bpf.c). The

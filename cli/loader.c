@@ -327,6 +327,9 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	uct_progs_autoload(l->progs, l->nprogs);
 	l->skel->rodata->emit_events = o->cmd == UCT_CMD_TRACE;
 	l->skel->rodata->want_stack = o->stack;
+	/* trace: one wake-up per quarter of the ring, not per event; the
+	 * reader's 100 ms poll takes the rest */
+	l->skel->rodata->wakeup_bytes = o->cmd == UCT_CMD_TRACE ? o->ringbuf_kb * 1024 / 4 : 0;
 	l->skel->rodata->filter_ns = (__u32)o->ns_filter;
 	l->skel->rodata->filter_uid = o->uid_filter;
 	l->skel->rodata->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
@@ -756,5 +759,14 @@ int uct_loader_open_events(struct uct_loader *l, uct_event_fn cb, void *ctx)
 
 int uct_loader_poll_events(struct uct_loader *l, int timeout_ms)
 {
-	return ring_buffer__poll(l->rb, timeout_ms);
+	int n = ring_buffer__poll(l->rb, timeout_ms), more;
+
+	/* records submitted without a wake-up (trace's batching) do not make
+	 * the ring ready for epoll: take them once the wait is over */
+	if (n < 0 && n != -EINTR)
+		return n;
+	more = ring_buffer__consume(l->rb);
+	if (more < 0)
+		return more;
+	return (n > 0 ? n : 0) + more;
 }

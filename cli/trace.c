@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "ksyms.h"
 #include "trace.h"
 #include "trace_fmt.h"
@@ -30,7 +31,7 @@ static int on_event(void *arg, void *data, size_t size)
 	char line[256];
 	int i;
 
-	if (size < sizeof(*e))
+	if (size < UCT_EVENT_NOSTACK_SIZE)
 		return 0;
 	if (t->o->count && t->printed >= t->o->count)
 		return 0;
@@ -40,7 +41,7 @@ static int on_event(void *arg, void *data, size_t size)
 		return 0;
 	uct_trace_line(line, sizeof(line), e, t->boot_to_wall);
 	printf("%s\n", line);
-	for (i = 0; i < e->nstack && i < UCT_MAX_STACK; i++) {
+	for (i = 0; size == sizeof(*e) && i < e->nstack && i < UCT_MAX_STACK; i++) {
 		unsigned long long off = 0;
 		const char *name = uct_ksyms_lookup(t->ksyms, e->stack[i], &off);
 
@@ -63,7 +64,12 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 	double end = 0;
 	int err;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* a terminal sees each line at once; a file or pipe gets them in
+	 * blocks, flushed after every poll (at most 100 ms late) */
+	if (isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	else
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	if (o->stack) {
 		t.ksyms = uct_ksyms_load("/proc/kallsyms");
 		if (!t.ksyms)
@@ -83,6 +89,14 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 	printf("%s\n", uct_trace_header());
 	while (!*stop) {
 		err = uct_loader_poll_events(l, 100);
+		/* the reader went away (`| head`): a normal end, as in the view */
+		if (fflush(stdout) || ferror(stdout)) {
+			if (errno != EPIPE) {
+				fprintf(stderr, "ucounttop: writing output: %s\n", strerror(errno));
+				err = -errno;
+			}
+			break;
+		}
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "ucounttop: polling the ring buffer: %s\n", strerror(-err));
 			break;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* trace_fmt.c - text of `ucounttop trace` lines. */
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include "fmt.h"
 #include "trace_fmt.h"
@@ -52,6 +53,9 @@ static void result(char *buf, size_t len, const struct uct_event *e)
 	}
 }
 
+static time_t last_sec;
+static char last_tb[16];
+
 void uct_trace_line(char *buf, size_t len, const struct uct_event *e, double boot_to_wall)
 {
 	double t = e->ts_ns / 1e9 + boot_to_wall;
@@ -61,8 +65,13 @@ void uct_trace_line(char *buf, size_t len, const struct uct_event *e, double boo
 	struct tm tm;
 	int i;
 
-	localtime_r(&sec, &tm);
-	strftime(tb, sizeof(tb), "%H:%M:%S", &tm);
+	/* one conversion per second, not per line */
+	if (sec != last_sec || !last_tb[0]) {
+		localtime_r(&sec, &tm);
+		strftime(last_tb, sizeof(last_tb), "%H:%M:%S", &tm);
+		last_sec = sec;
+	}
+	memcpy(tb, last_tb, sizeof(tb));
 	/* comm may hold anything: keep the line one line */
 	for (i = 0; i < UCT_COMM_LEN && e->comm[i]; i++)
 		comm[i] = (e->comm[i] >= 0x20 && e->comm[i] < 0x7f) ? e->comm[i] : '?';
