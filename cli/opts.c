@@ -110,7 +110,9 @@ void uct_usage(FILE *f, const char *prog)
 "\n"
 "Exit status: 0 ok, 1 runtime failure, 2 invalid options, 3 missing privilege\n"
 "(run as root, or with CAP_BPF and CAP_PERFMON), 4 kernel or system lacks a\n"
-"required feature (BTF at /sys/kernel/btf/vmlinux, a kernel function, bpffs).\n",
+"required feature (BTF at /sys/kernel/btf/vmlinux, a kernel function, bpffs).\n"
+"\n"
+"See ucounttop(8) (man -l cli/ucounttop.8 on the host).\n",
 		prog);
 }
 

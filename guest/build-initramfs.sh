@@ -44,6 +44,15 @@ done
 for f in "$OUT"/bpf/*.bpf.o; do
 	[ -f "$f" ] && install -m 0644 "$f" "$ROOT/uct/bpf/"
 done
+# ucounttop(8): the source, and a plain-text rendering, since the guest's
+# busybox has neither man nor groff (read it with less). No completion
+# file: the guest's shell is busybox sh, not bash.
+install -D -m 0644 "$UCT_ROOT/cli/ucounttop.8" "$ROOT/usr/share/man/man8/ucounttop.8"
+if command -v groff > /dev/null; then
+	mkdir -p "$ROOT/usr/share/man/cat8"
+	LC_ALL=C groff -man -Tascii -P-cbou "$UCT_ROOT/cli/ucounttop.8" \
+		> "$ROOT/usr/share/man/cat8/ucounttop.8"
+fi
 if [ -d "$OUT/modules" ]; then
 	mkdir -p "$ROOT/uct/modules"
 	cp -a "$OUT/modules/." "$ROOT/uct/modules/"

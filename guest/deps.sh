@@ -11,6 +11,7 @@ PACKAGES=(
 	qemu-system-x86 busybox-static            # the guest
 	clang llvm bpftool libbpf-dev zlib1g-dev libzstd-dev   # BPF + static ucounttop
 	libcmocka-dev                             # host unit tests
+	man-db groff-base                         # ucounttop(8): rendering, the man page test
 	libclang-rt-14-dev                        # libFuzzer + sanitizer runtimes (cli fuzz targets)
 )
 

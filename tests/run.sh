@@ -48,6 +48,9 @@ host_suite checkpatch "$UCT_ROOT/tests/host/checkpatch.sh"
 host_suite splat-scan "$UCT_ROOT/tests/host/splat-scan-test.sh"
 host_suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
 if [ -f "$UCT_ROOT/cli/Makefile" ]; then
+	# ucounttop(8) and the bash completion against --help, the option
+	# parser and the exit codes (runs the host build, never loads BPF)
+	host_suite manpage "$UCT_ROOT/tests/host/manpage.sh"
 	host_suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
 		make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
 	# the same suites under ASan+UBSan: any report fails the suite

@@ -488,6 +488,8 @@ static void test_help_text(void **state)
 	assert_non_null(strstr(buf, "Exit status: 0 ok, 1 runtime failure, 2 invalid options, 3"));
 	assert_non_null(strstr(buf, "--events"));
 	assert_non_null(strstr(buf, "COST"));
+	/* and points to the manual */
+	assert_non_null(strstr(buf, "See ucounttop(8)"));
 	free(buf);
 }
 
