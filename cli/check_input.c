@@ -111,6 +111,12 @@ int ck_input_bounded(const struct uck_input *in, struct uck_input *out)
 	}
 	for (i = 0; i < in->nfreed; i++) {
 		freed[i].v.count = bound_u(freed[i].v.count);
+		/* levels are 0 .. UCT_MAX_LEVELS - 1, and the judge names
+		 * the parent's as level - 1 */
+		if (freed[i].v.level >= UCT_MAX_LEVELS)
+			freed[i].v.level = UCT_MAX_LEVELS - 1;
+		if (freed[i].v.nanc > UCK_MAX_ANC)
+			freed[i].v.nanc = UCK_MAX_ANC;
 		for (t = 0; t < NT; t++)
 			freed[i].v.value[t] = ck_bound(freed[i].v.value[t]);
 	}
