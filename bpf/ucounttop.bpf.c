@@ -317,6 +317,38 @@ int snap_task(struct bpf_iter__task *ctx)
 	return snap_task_body(ctx);
 }
 
+/* A soft limit in counter units (memlock: pages, as user_shm_lock()). */
+static __always_inline __s64 soft_limit(struct task_struct *task, int rlim, bool pages)
+{
+	__u64 v = BPF_CORE_READ(task, signal, rlim[rlim].rlim_cur);
+
+	if (v >= UCT_LONG_MAX)
+		return UCT_LONG_MAX;
+	return pages ? (__s64)(v >> page_shift) : (__s64)v;
+}
+
+/* Each process's own rlimits and the ucounts it charges (struct uct_tlim):
+ * what /proc/PID/limits and /proc/PID/status would say, without opening
+ * two files per process on every refresh. */
+SEC("iter/task")
+int task_limits(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct uct_tlim tl;
+
+	if (!task || BPF_CORE_READ(task, pid) != BPF_CORE_READ(task, tgid))
+		return 0;
+	tl.id = (__u64)BPF_CORE_READ(task, real_cred, ucounts);
+	if (!tl.id)
+		return 0;
+	tl.rlim[UCT_NPROC] = soft_limit(task, RLIMIT_NPROC_, false);
+	tl.rlim[UCT_MSGQUEUE] = soft_limit(task, RLIMIT_MSGQUEUE_, false);
+	tl.rlim[UCT_SIGPENDING] = soft_limit(task, RLIMIT_SIGPENDING_, false);
+	tl.rlim[UCT_MEMLOCK] = soft_limit(task, RLIMIT_MEMLOCK_, true);
+	bpf_seq_write(ctx->meta->seq, &tl, sizeof(tl));
+	return 0;
+}
+
 /* ---- cheap hooks: rare events only ------------------------------------------ */
 
 /* fork/execve/set*uid() limit checks (NPROC): over means over a limit. */

@@ -66,6 +66,18 @@ struct uct_rec {
 	__s64 ns_max[UCT_NTYPES];	/* ns->rlimit_max[] */
 };
 
+/*
+ * The live view's leaf limits: one record per process (thread-group
+ * leader), from iter/task, naming the ucounts its real cred charges and
+ * its own soft rlimits of the four types (the leaf level of a charge is
+ * checked against the charging task's rlimit, which no ucounts holds).
+ * Counter units: memlock in pages; unlimited is UCT_LONG_MAX.
+ */
+struct uct_tlim {
+	__u64 id;			/* cred->ucounts of the task */
+	__s64 rlim[UCT_NTYPES];
+};
+
 /* A row by name: (namespace inode, uid). */
 struct uct_key {
 	__u32 ns_inum;

@@ -204,7 +204,7 @@ int uct_check_bpffs(const char *dir, char *msg, size_t len)
 enum {
 	P_SNAP_UCOUNTS, P_SNAP_TASK, P_OVERLIMIT, P_UCOUNTS_OVERLIMIT, P_REFUSED, P_ALLOC,
 	P_FREE, P_CHARGE, P_UNCHARGE, P_INC, P_DEC, P_INC_GET, P_DEC_PUT, P_SIG_GENERATE,
-	P_COUNT
+	P_TASK_LIMITS, P_COUNT
 };
 
 /* Every program of ucounttop.bpf.c, none chosen yet. */
@@ -228,6 +228,7 @@ static void prog_table(struct uct_loader *l)
 	PROG(P_INC_GET, inc_get_exit);
 	PROG(P_DEC_PUT, dec_put_entry);
 	PROG(P_SIG_GENERATE, sig_generate);
+	PROG(P_TASK_LIMITS, task_limits);
 #undef PROG
 	l->nprogs = P_COUNT;
 }
@@ -271,6 +272,12 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 			 "iter/ucounts nor iter/task)");
 		return UCT_EXIT_KERNEL;
 	}
+
+	/* the live view's leaf limits: an iterator pass instead of two /proc
+	 * files per process per refresh */
+	if (o->cmd == UCT_CMD_TOP && f->iter_task)
+		want(l, P_TASK_LIMITS, true, "leaf limits read from /proc/PID/limits, two files "
+		     "per process per refresh");
 
 	/* refusals: exact from our series, else the NPROC checks */
 	if (use_tp_refused) {
@@ -500,6 +507,7 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 	if (err)
 		return err;
 	l->iter_link = *l->progs[l->progs[P_SNAP_UCOUNTS].want ? P_SNAP_UCOUNTS : P_SNAP_TASK].link;
+	l->tlim_link = *l->progs[P_TASK_LIMITS].link;
 	evcache_start(l);
 	if (o->pin_dir) {
 		snprintf(l->pin_dir, sizeof(l->pin_dir), "%s", o->pin_dir);
@@ -522,6 +530,7 @@ void uct_loader_close(struct uct_loader *l)
 		ucounttop_bpf__destroy(l->skel);
 	}
 	free(l->snap_buf);
+	free(l->tlim_buf);
 	uct_dump_free(&l->stats);
 	uct_dump_free(&l->evcounts);
 	if (l->evcache)
@@ -584,6 +593,21 @@ int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_
 		return err;
 	*recs = (const struct uct_rec *)l->snap_buf;
 	*n = used / sizeof(struct uct_rec);
+	return 0;
+}
+
+int uct_loader_task_limits(struct uct_loader *l, const struct uct_tlim **v, size_t *n)
+{
+	size_t used;
+	int err;
+
+	if (!l->tlim_link)
+		return -ENOENT;
+	err = uct_read_iter(l->tlim_link, &l->tlim_buf, &l->tlim_cap, &used);
+	if (err)
+		return err;
+	*v = (const struct uct_tlim *)l->tlim_buf;
+	*n = used / sizeof(struct uct_tlim);
 	return 0;
 }
 

@@ -54,6 +54,9 @@ struct uct_loader {
 	struct ring_buffer *rb;
 	char pin_dir[PATH_MAX];
 	bool pinned, keep_pinned;
+	struct bpf_link *tlim_link;	/* task_limits iterator, or NULL */
+	char *tlim_buf;			/* its read buffer */
+	size_t tlim_cap;
 	char *snap_buf;			/* snapshot read buffer */
 	size_t snap_cap;
 	struct uct_dump stats;		/* stats map read buffer */
@@ -109,5 +112,8 @@ void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES]
 typedef int (*uct_event_fn)(void *ctx, void *data, size_t size);
 int uct_loader_open_events(struct uct_loader *l, uct_event_fn cb, void *ctx);
 int uct_loader_poll_events(struct uct_loader *l, int timeout_ms);
+/* Every process's leaf limits (struct uct_tlim) from the task_limits
+ * iterator; -ENOENT when it is not loaded (read /proc instead). */
+int uct_loader_task_limits(struct uct_loader *l, const struct uct_tlim **v, size_t *n);
 
 #endif /* UCT_LOADER_H */

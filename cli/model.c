@@ -668,21 +668,38 @@ int uct_model_relayout(struct uct_model *m)
 	return 0;
 }
 
+/* A process's soft limits lower its row's leaf limits (the smallest wins) */
+static void lower_caller_limits(struct uct_row *row, const long long rlim[UCT_NTYPES])
+{
+	int t;
+
+	for (t = 0; t < UCT_NTYPES; t++)
+		if (row->caller_limit[t] < 0 || rlim[t] < row->caller_limit[t])
+			row->caller_limit[t] = rlim[t];
+}
+
+void uct_model_set_caller_limits_by_id(struct uct_model *m, const struct uct_tlim *tl,
+				       size_t n)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		r = find_row_by_id(m, tl[i].id);
+		if (r >= 0)
+			lower_caller_limits(&m->rows[r], (const long long *)tl[i].rlim);
+	}
+}
+
 void uct_model_set_caller_limits(struct uct_model *m, const struct uct_task_limits *tl,
 				 size_t n)
 {
 	size_t i;
-	int r, t;
+	int r;
 
 	for (i = 0; i < n; i++) {
 		r = uct_model_find_row(m, tl[i].ns_inum, tl[i].uid);
-		if (r < 0)
-			continue;
-		for (t = 0; t < UCT_NTYPES; t++) {
-			long long *cl = &m->rows[r].caller_limit[t];
-
-			if (*cl < 0 || tl[i].rlim[t] < *cl)
-				*cl = tl[i].rlim[t];
-		}
+		if (r >= 0)
+			lower_caller_limits(&m->rows[r], tl[i].rlim);
 	}
 }

@@ -161,6 +161,9 @@ int uct_model_find_row(const struct uct_model *m, __u32 ns_inum, __u32 uid);
  * caller_limit to the smallest among its tasks; call after each update.
  */
 struct uct_task_limits;
+/* The same from the task_limits iterator: rows named by their ucounts */
+void uct_model_set_caller_limits_by_id(struct uct_model *m, const struct uct_tlim *tl,
+				       size_t n);
 void uct_model_set_caller_limits(struct uct_model *m, const struct uct_task_limits *tl,
 				 size_t n);
 int uct_model_find_ns(const struct uct_model *m, __u32 ns_inum);

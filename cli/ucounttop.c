@@ -142,11 +142,15 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 	if (!err) {
 		/* the stats of freed objects are gone; these totals are not */
 		uct_loader_denials(l, m->total_denials);
+		const struct uct_tlim *bl;
 		struct uct_task_limits *tl = NULL;
 		size_t ntl = 0;
 
-		/* best effort: without /proc the leaf limits just show "-" */
-		if (uct_read_task_limits("/proc", &tl, &ntl) == 0)
+		/* best effort: without the iterator or /proc the leaf limits
+		 * just show "-" */
+		if (uct_loader_task_limits(l, &bl, &ntl) == 0)
+			uct_model_set_caller_limits_by_id(m, bl, ntl);
+		else if (uct_read_task_limits("/proc", &tl, &ntl) == 0)
 			uct_model_set_caller_limits(m, tl, ntl);
 		free(tl);
 	}

@@ -477,6 +477,33 @@ static void test_caller_limits(void **state)
 	teardown_model(m);
 }
 
+/* The same from the task_limits iterator, whose records name the row by
+ * its ucounts address: a record of a freed-and-reused name or of an
+ * unknown address touches nothing. */
+static void test_caller_limits_by_id(void **state)
+{
+	struct uct_rec recs[8];
+	size_t n;
+	struct uct_model *m = setup_model(&n, recs);
+	struct uct_tlim tl[] = {
+		{ test_id(200, 1002), { 3, 1000, 50, 16 } },
+		{ test_id(200, 1002), { 7, 500, 60, 2 } },
+		{ test_id(100, 1001), { INF, INF, 40, 8 } },
+		{ test_id(999, 1002), { 1, 1, 1, 1 } },	/* no such object */
+	};
+
+	uct_model_set_caller_limits_by_id(m, tl, 4);
+	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_NPROC], 3);
+	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MSGQUEUE], 500);
+	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_SIGPENDING], 50);
+	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MEMLOCK], 2);
+	assert_true(row(m, 100, 1001)->caller_limit[UCT_NPROC] == INF);
+	assert_int_equal(row(m, 100, 1001)->caller_limit[UCT_MEMLOCK], 8);
+	assert_int_equal(row(m, 1, 0)->caller_limit[UCT_NPROC], -1);
+	assert_int_equal(row(m, 100, 1002)->limit[UCT_NPROC], 4);
+	teardown_model(m);
+}
+
 static void test_parse_limits(void **state)
 {
 	const char *text =
@@ -516,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_sort_names),
 		cmocka_unit_test(test_caller_limits),
+		cmocka_unit_test(test_caller_limits_by_id),
 		cmocka_unit_test(test_parse_limits),
 	};
 
