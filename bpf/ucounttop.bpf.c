@@ -107,13 +107,18 @@ static __always_inline void touch(struct uct_stat *st)
 	bpf_get_current_comm(st->last_comm, sizeof(st->last_comm));
 }
 
+/*
+ * The trace path reads the object through BTF pointers (every caller's uc
+ * is a program argument, or loaded from one): plain loads the verifier
+ * guards, not a bpf_probe_read_kernel() call each as BPF_CORE_READ makes.
+ */
 static __always_inline bool event_wanted(struct ucounts *uc)
 {
 	if (!emit_events)
 		return false;
-	if (filter_ns && uc_ns_inum(uc) != filter_ns)
+	if (filter_ns && uc->ns->ns.inum != filter_ns)
 		return false;
-	if (filter_uid >= 0 && uc_uid(uc) != (__u32)filter_uid)
+	if (filter_uid >= 0 && uc->uid.val != (__u32)filter_uid)
 		return false;
 	return true;
 }
@@ -137,9 +142,9 @@ static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u3
 	e->ts_ns = bpf_ktime_get_boot_ns();
 	e->pid = id >> 32;
 	e->tid = (__u32)id;
-	e->ns_inum = uc_ns_inum(uc);
-	e->uid = uc_uid(uc);
-	e->level = uc_level(uc);
+	e->ns_inum = uc->ns->ns.inum;
+	e->uid = uc->uid.val;
+	e->level = uc->ns->level;
 	e->kind = kind;
 	e->type = type;
 	e->at_level = at_level;
@@ -528,7 +533,8 @@ int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_str
 
 	if (result != TRACE_SIGNAL_OVERFLOW_FAIL_ && result != TRACE_SIGNAL_LOSE_INFO_)
 		return 0;
-	uc = BPF_CORE_READ(task, real_cred, ucounts);
+	/* loaded, not probe-read: emit() needs a BTF pointer */
+	uc = task->real_cred->ucounts;
 	if (!uc)
 		return 0;
 	note_denied(ctx, uc, UCT_SIGPENDING, uc_value(uc, UCT_SIGPENDING), -1,
