@@ -53,6 +53,9 @@ static inline struct uct_rec mkrec(__u32 ns, __u32 level, __u32 uid, __u32 pns, 
 	r.parent_ns_inum = pns;
 	r.parent_uid = puid;
 	r.owner_uid = owner;
+	/* uids mapped to themselves, as uct-workload's namespaces map them */
+	r.ns_uid = uid;
+	r.owner_ns_uid = owner;
 	r.refcount = 1;
 	r.flags = pns ? UCT_REC_ITER : (UCT_REC_ITER | UCT_REC_ROOT);
 	r.value[UCT_NPROC] = nproc;
