@@ -425,7 +425,9 @@ static void test_fmt_num_matches_printf(void **state)
 	}
 	/* around each power-of-1024 boundary and the 99.95 / 999.95 edges */
 	for (p = 1024, k = 0; k < 5; k++, p *= 1024) {
-		long long edges[] = { p, 100 * p, 1000 * p, p * 1999 / 20, p * 19999 / 20 };
+		/* p / 4 * 19999 / 5 is p * 19999 / 20 without overflowing at
+		 * p = 2^50 */
+		long long edges[] = { p, 100 * p, 1000 * p, p * 1999 / 20, p / 4 * 19999 / 5 };
 
 		for (i = 0; i < (int)ARRAY_SIZE(edges); i++)
 			for (v = edges[i] - 3000; v <= edges[i] + 3000; v++) {
