@@ -363,6 +363,7 @@ static int build_ns(struct uct_model *m)
 		ns->inum = r->ns_inum;
 		ns->level = r->level;
 		ns->owner_uid = r->owner_uid;
+		ns->owner_ns_uid = r->owner_ns_uid;
 		ns->parent_inum = r->parent_ns_inum;
 		ns->creator_uid = r->parent_uid;
 		ns->root = r->flags & UCT_REC_ROOT;
@@ -555,6 +556,10 @@ static int row_order(const void *a, const void *b, void *arg)
 	}
 	if (kx != ky)
 		return kx > ky ? -1 : 1;	/* biggest first */
+	/* ties, and the uid key: by the uid shown (unmapped ones last),
+	 * then by kuid, which tells unmapped ones apart */
+	if (uct_row_uid(m, x) != uct_row_uid(m, y))
+		return uct_row_uid(m, x) < uct_row_uid(m, y) ? -1 : 1;
 	return x->rec.uid < y->rec.uid ? -1 : x->rec.uid > y->rec.uid;
 }
 

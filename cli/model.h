@@ -62,6 +62,7 @@ struct uct_row {
 
 struct uct_nsinfo {
 	__u32 inum, level, owner_uid;
+	__u32 owner_ns_uid;		/* owner as the parent maps it, UCT_NO_UID: unmapped */
 	__u32 parent_inum, creator_uid;	/* creator row = (parent_inum, creator_uid) */
 	bool root;			/* the init namespace (no parent) */
 	long long max[UCT_NTYPES];	/* ns->rlimit_max[] */
@@ -115,7 +116,8 @@ struct uct_model {
 	enum uct_sort sort;
 	int type_filter;		/* -1: all; else rows with that counter != 0 */
 	long long ns_filter;		/* 0: all; else that ns and its subtree */
-	long long uid_filter;		/* -1: all */
+	long long uid_filter;		/* -1: all; else that global kuid */
+	bool show_kuid;			/* --kuid: show and sort by global kuids */
 
 	/* status of the last update */
 	unsigned long iteration;	/* updates so far */
@@ -170,6 +172,21 @@ void uct_model_toggle_collapse(struct uct_model *m, __u32 ns_inum);
 
 const char *uct_sort_name(enum uct_sort s);
 int uct_sort_parse(const char *s);	/* -1 if unknown */
+
+/*
+ * The uid a row is shown and sorted by: the uid its own namespace maps the
+ * kuid to (UCT_NO_UID: it maps none), or with show_kuid the global kuid.
+ */
+static inline __u32 uct_row_uid(const struct uct_model *m, const struct uct_row *r)
+{
+	return m->show_kuid ? r->rec.uid : r->rec.ns_uid;
+}
+
+/* The same for a namespace's owner, as its parent namespace maps it. */
+static inline __u32 uct_ns_owner(const struct uct_model *m, const struct uct_nsinfo *ns)
+{
+	return m->show_kuid ? ns->owner_uid : ns->owner_ns_uid;
+}
 
 /* Flag names: "denials", "over_limit", "imbalanced", "new". */
 const char *uct_flag_name(unsigned flag);

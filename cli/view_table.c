@@ -14,7 +14,9 @@
  * A uid line shows value[+change]/limit, the limit being the smallest
  * rlimit_max of the namespaces this row created; for a row that created
  * none, the smallest rlimit of its live tasks (the leaf check), "-" if it
- * has no live task.
+ * has no live task. uids (and owners, o<uid>) are shown as the row's own
+ * namespace (the owner's parent) maps them, as its processes know them;
+ * --kuid shows the global kuids instead.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -28,7 +30,8 @@
 #define RATE_W	7
 #define NAME_MIN 16
 #define NAME_MAX_W 48
-/* room left for "- ns 4026532046 L33 o4294967294" (31) */
+/* room left for "- ns 4026532046 L33 o4294967294" (31; an owner its
+ * parent does not map, which create_user_ns() refuses, would be longer) */
 #define IND_MAX	16
 
 int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
@@ -52,7 +55,8 @@ int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_
 		snprintf(nsb, sizeof(nsb), "%lld", m->ns_filter);
 	if (m->uid_filter >= 0)
 		snprintf(uidb, sizeof(uidb), "%lld", m->uid_filter);
-	fprintf(f, "sort %s  type %s  ns %s  uid %s  hooks %s\n", uct_sort_name(m->sort),
+	/* --uid filters by global kuid, whatever the rows show */
+	fprintf(f, "sort %s  type %s  ns %s  kuid %s  hooks %s\n", uct_sort_name(m->sort),
 		m->type_filter >= 0 ? uct_type_name(m->type_filter) : "all", nsb, uidb,
 		c->hooks ? c->hooks : "-");
 	fprintf(f, "degraded: %s\n", c->degraded && *c->degraded ? c->degraded : "none");
@@ -66,6 +70,20 @@ static void lb_right(struct uct_sb *b, const char *s, int w)
 
 	uct_sb_spaces(b, w - (int)n);
 	uct_sb_put(b, s, n);
+}
+
+/* A uid as shown (see uct_row_uid()); one the namespace does not map is
+ * "-" with its kuid, "-(k1000)", so that two such rows stay apart and
+ * the name stays one word */
+static void sb_uid(struct uct_sb *b, __u32 shown, __u32 kuid)
+{
+	if (shown != UCT_NO_UID) {
+		uct_sb_u64(b, shown);
+		return;
+	}
+	uct_sb_str(b, "-(k");
+	uct_sb_u64(b, kuid);
+	uct_sb_char(b, ')');
 }
 
 static void line_name(char *buf, size_t len, const struct uct_model *m,
@@ -96,11 +114,13 @@ static void line_name(char *buf, size_t len, const struct uct_model *m,
 			uct_sb_str(&b, " init");
 		} else {
 			uct_sb_str(&b, " o");
-			uct_sb_u64(&b, ns->owner_uid);
+			sb_uid(&b, uct_ns_owner(m, ns), ns->owner_uid);
 		}
 	} else {
+		const struct uct_row *r = &m->rows[ln->index];
+
 		uct_sb_str(&b, "uid ");
-		uct_sb_u64(&b, m->rows[ln->index].rec.uid);
+		sb_uid(&b, uct_row_uid(m, r), r->rec.uid);
 	}
 }
 

@@ -29,6 +29,8 @@ static const char *const help_text[] = {
 	"ns line:  CREATOR-VALUE/NS-MAX, the creator's row against this namespace's",
 	"          rlimit_max: what the kernel compares on every charge from inside",
 	"uid line: VALUE[+CHANGE]/LIMIT ('-': only the caller's own rlimit applies)",
+	"uids as each namespace maps them (-(kN): it maps none to kuid N), owners",
+	"as the parent maps them; --kuid shows global uids",
 	"DENY: refused charges since start.  FLAG: D denials, O over limit,",
 	"I imbalanced (value < sum of child namespaces' rows), N new",
 	"Units: NPROC processes, MSGQUEUE bytes, SIGPENDING signals, MEMLOCK pages",

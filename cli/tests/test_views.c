@@ -120,9 +120,12 @@ static void test_json_rows(void **state)
 				    "\"memlock\":0}"));
 	/* namespaces: init has no parent; LONG_MAX stays exact */
 	assert_non_null(strstr(out, "{\"ns\":1,\"level\":0,\"owner_uid\":0,\"parent_ns\":null,"
-				    "\"creator_uid\":null,\"max\":{\"nproc\":9223372036854775807,"));
+				    "\"creator_uid\":null,\"owner_ns_uid\":0,"
+				    "\"max\":{\"nproc\":9223372036854775807,"));
 	assert_non_null(strstr(out, "{\"ns\":100,\"level\":1,\"owner_uid\":1001,\"parent_ns\":1,"
-				    "\"creator_uid\":1001,\"max\":{\"nproc\":5,"));
+				    "\"creator_uid\":1001,\"owner_ns_uid\":1001,\"max\":{\"nproc\":5,"));
+	/* the uid inside comes after the kuid's keys, before refcount */
+	assert_non_null(strstr(out, "\"parent_uid\":1002,\"ns_uid\":1002,\"refcount\":1,"));
 	assert_non_null(strstr(out, "\"used\":{\"nproc\":6,"));
 	/* no per-event fields without --events */
 	assert_null(strstr(out, "\"charges\""));
@@ -296,6 +299,122 @@ static void test_table_deny_huge(void **state)
 	assert_non_null(strstr(strstr(out, "\n  uid 0 "), "  8.0E D"));
 	assert_null(strstr(out, " -8.0E"));
 	assert_null(strstr(out, " inf D"));
+}
+
+/* ---- uids as namespaces map them ---- */
+
+static void names_update(struct fx *f)
+{
+	struct uct_rec recs[16];
+	size_t n = names_snapshot(recs);
+
+	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
+}
+
+/* The table names rows and owners as their namespaces know them. */
+static void test_table_ns_uids(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	names_update(f);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "\n  uid 1000 "));
+	assert_non_null(strstr(out, "\n  ns 10 L1 o1000 "));
+	assert_non_null(strstr(out, "\n    uid 0 "));
+	assert_non_null(strstr(out, "\n    uid 2000 "));
+	/* the owner of 20 as its parent, namespace 10, maps it */
+	assert_non_null(strstr(out, "\n    ns 20 L2 o2000 "));
+	/* sorted by the uid shown: 3000, then the unmapped one */
+	assert_non_null(strstr(out, "\n      uid 3000 "));
+	assert_true(strstr(out, "uid 3000 ") < strstr(out, "uid -(k1500) "));
+	assert_null(strstr(out, "uid 1500"));
+	/* the summary names what --uid filters by */
+	assert_non_null(strstr(out, "  kuid all  "));
+}
+
+/* Unmapped: "-" and the kuid, one word, so the rows stay apart. */
+static void test_table_unmapped_uid(void **state)
+{
+	struct fx *f = *state;
+	char buf[512];
+	size_t i;
+	int w, seen = 0;
+
+	names_update(f);
+	w = uct_table_name_width(&f->m, &f->c);
+	for (i = 0; i < f->m.nlines; i++) {
+		uct_table_line(buf, sizeof(buf), &f->m, &f->c, &f->m.lines[i], w);
+		if (strstr(buf, "uid -(k1500) ")) {
+			seen++;
+			/* its cells follow the name: nproc 1, all of it new
+			 * since the fixture's snapshot, no limit */
+			assert_non_null(strstr(buf, "-(k1500)       1+1/-         0/-"));
+		}
+	}
+	assert_int_equal(seen, 1);
+}
+
+/* --kuid: the global kuids, as before, in kuid order. */
+static void test_table_kuid(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	f->m.show_kuid = true;
+	names_update(f);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "\n    ns 20 L2 o1000 "));
+	assert_non_null(strstr(out, "\n    uid 900 "));
+	assert_non_null(strstr(out, "\n      uid 1500 "));
+	assert_true(strstr(out, "\n      uid 1000 ") < strstr(out, "\n      uid 1500 "));
+	assert_null(strstr(out, "uid 2000"));
+	assert_null(strstr(out, "uid 3000"));
+	assert_null(strstr(out, "-(k"));
+}
+
+/* JSON: uid stays the kuid; ns_uid and owner_ns_uid are added, null when
+ * unmapped; --kuid changes nothing there. */
+static void test_json_ns_uids(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		f->m.show_kuid = pass;
+		names_update(f);
+		out = render(f, uct_view_json);
+		assert_true(json_valid(out));
+		assert_non_null(strstr(out, "{\"ns\":20,\"level\":2,\"uid\":1000,\"parent_ns\":10,"
+					    "\"parent_uid\":1000,\"ns_uid\":3000,\"refcount\":1,"));
+		assert_non_null(strstr(out, "{\"ns\":20,\"level\":2,\"uid\":1500,\"parent_ns\":10,"
+					    "\"parent_uid\":1000,\"ns_uid\":null,"));
+		assert_non_null(strstr(out, "{\"ns\":10,\"level\":1,\"uid\":1000,\"parent_ns\":1,"
+					    "\"parent_uid\":1000,\"ns_uid\":2000,"));
+		assert_non_null(strstr(out, "{\"ns\":1,\"level\":0,\"uid\":1000,\"parent_ns\":null,"
+					    "\"parent_uid\":null,\"ns_uid\":1000,"));
+		assert_non_null(strstr(out, "{\"ns\":20,\"level\":2,\"owner_uid\":1000,"
+					    "\"parent_ns\":10,\"creator_uid\":1000,"
+					    "\"owner_ns_uid\":2000,\"max\":"));
+		assert_non_null(strstr(out, "{\"ns\":10,\"level\":1,\"owner_uid\":1000,"
+					    "\"parent_ns\":1,\"creator_uid\":1000,"
+					    "\"owner_ns_uid\":1000,\"max\":"));
+	}
+}
+
+/* OpenMetrics keeps its labels: uid is the kuid. */
+static void test_openmetrics_kuid_labels(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	names_update(f);
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"20\",level=\"2\",uid=\"1000\","
+				    "type=\"nproc\"} 1\n"));
+	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"20\",level=\"2\",uid=\"1500\","));
+	assert_null(strstr(out, "uid=\"3000\""));
 }
 
 /* ---- OpenMetrics ---- */
@@ -494,6 +613,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_deny_huge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_wide_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_deep_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_ns_uids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_unmapped_uid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_kuid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_ns_uids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_openmetrics_kuid_labels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
