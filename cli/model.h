@@ -65,7 +65,7 @@ struct uct_nsinfo {
 	__u32 owner_ns_uid;		/* owner as the parent maps it, UCT_NO_UID: unmapped */
 	__u32 parent_inum, creator_uid;	/* creator row = (parent_inum, creator_uid) */
 	bool root;			/* the init namespace (no parent) */
-	long long max[UCT_NTYPES];	/* ns->rlimit_max[] */
+	long long max[UCT_NTYPES];	/* ns->rlimit_max[], as compared: MEMLOCK in pages */
 	int parent;			/* index into model.ns, -1 if not in snapshot */
 	int creator_row;		/* index into model.rows, -1 if not in snapshot */
 	int *rows;			/* row indexes, sorted by the sort key */
@@ -118,6 +118,9 @@ struct uct_model {
 	long long ns_filter;		/* 0: all; else that ns and its subtree */
 	long long uid_filter;		/* -1: all; else that global kuid */
 	bool show_kuid;			/* --kuid: show and sort by global kuids */
+	/* MEMLOCK is counted in pages of 1 << page_shift bytes; the table
+	 * shows bytes */
+	int page_shift;
 
 	/* status of the last update */
 	unsigned long iteration;	/* updates so far */
@@ -187,6 +190,16 @@ static inline __u32 uct_ns_owner(const struct uct_model *m, const struct uct_nsi
 {
 	return m->show_kuid ? ns->owner_uid : ns->owner_ns_uid;
 }
+
+/* The page shift: 12 (4 KiB) unless set, and never one past 1 GiB pages. */
+static inline int uct_page_shift(const struct uct_model *m)
+{
+	return m->page_shift > 0 && m->page_shift <= 30 ? m->page_shift : 12;
+}
+
+/* A MEMLOCK amount (pages) in bytes, saturated just short of LONG_MAX,
+ * which stays: it means unlimited. */
+long long uct_pages_to_bytes(const struct uct_model *m, long long pages);
 
 /* Flag names: "denials", "over_limit", "imbalanced", "new". */
 const char *uct_flag_name(unsigned flag);

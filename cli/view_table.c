@@ -2,10 +2,11 @@
 /*
  * view_table.c - the text table shared by batch mode and the tty view.
  *
- *   NAME                      NPROC    MSGQUEUE  SIGPENDING     MEMLOCK  DENY FLAG
+ *   NAME                      NPROC MSGQUEUE(B)  SIGPENDING  MEMLOCK(B)  DENY FLAG
+ *   (ns lines: creator row/namespace max; uid lines: value[+change]/limit)
  *   ns 4026531837 L0 init      -/inf       -/inf       -/inf       -/inf
  *     uid 0                   41/-         0/-         0/-         0/-      0
- *     ns 4026532201 L1 o1001   5/inf    1.0K/800K      2/7.5K      3/8.0M
+ *     ns 4026532201 L1 o1001   5/inf    1.0K/800K      2/7.5K   12K/8.0M
  *       uid 1001            3+1/-        0/-         2/-         0/-      0 N
  *
  * A namespace line shows, per counter, the value of its creator's row
@@ -180,6 +181,23 @@ static void cell(struct uct_sb *b, long long value, bool have_value, long long d
 	lb_right(b, out, CELL_W - 1);
 }
 
+/*
+ * One unit per column: MEMLOCK is counted in pages but shown in bytes, as
+ * MSGQUEUE is, on uid and namespace lines alike (K/M/G of the same
+ * kind); the header says so.
+ */
+static const char *const col_label[UCT_NTYPES] = {
+	[UCT_NPROC] = "NPROC",
+	[UCT_MSGQUEUE] = "MSGQUEUE(B)",
+	[UCT_SIGPENDING] = "SIGPENDING",
+	[UCT_MEMLOCK] = "MEMLOCK(B)",
+};
+
+static long long in_unit(const struct uct_model *m, int type, long long v)
+{
+	return type == UCT_MEMLOCK ? uct_pages_to_bytes(m, v) : v;
+}
+
 void uct_table_header(char *buf, size_t len, const struct uct_model *m,
 		      const struct uct_view_ctx *c, int name_w)
 {
@@ -188,7 +206,7 @@ void uct_table_header(char *buf, size_t len, const struct uct_model *m,
 
 	snprintf(buf, len, "%-*s", name_w, "NAME");
 	for (t = 0; t < UCT_NTYPES; t++) {
-		snprintf(tmp, sizeof(tmp), "%*s", CELL_W, uct_type_header(t));
+		snprintf(tmp, sizeof(tmp), "%*s", CELL_W, col_label[t]);
 		cat(buf, len, tmp);
 	}
 	snprintf(tmp, sizeof(tmp), "%*s %-*s", DENY_W, "DENY", FLAG_W, "FLAG");
@@ -197,6 +215,13 @@ void uct_table_header(char *buf, size_t len, const struct uct_model *m,
 		snprintf(tmp, sizeof(tmp), "%*s", RATE_W, "EV/s");
 		cat(buf, len, tmp);
 	}
+}
+
+void uct_table_legend(char *buf, size_t len, const struct uct_model *m,
+		      const struct uct_view_ctx *c)
+{
+	/* the two kinds of line mean different things in the same cells */
+	snprintf(buf, len, "%s", UCT_TABLE_LEGEND);
 }
 
 void uct_table_line(char *buf, size_t len, const struct uct_model *m,
@@ -222,7 +247,8 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		const struct uct_row *cr = ns->creator_row >= 0 ? &m->rows[ns->creator_row] : NULL;
 
 		for (t = 0; t < UCT_NTYPES; t++)
-			cell(&b, cr ? cr->rec.value[t] : 0, cr != NULL, 0, ns->max[t], true);
+			cell(&b, cr ? in_unit(m, t, cr->rec.value[t]) : 0, cr != NULL, 0,
+			     in_unit(m, t, ns->max[t]), true);
 		return;
 	}
 	{
@@ -236,7 +262,8 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 			/* a row that created no namespace is limited by its tasks' own rlimits */
 			long long lim = r->limit[t] >= 0 ? r->limit[t] : r->caller_limit[t];
 
-			cell(&b, r->rec.value[t], true, r->delta[t], lim, lim >= 0);
+			cell(&b, in_unit(m, t, r->rec.value[t]), true, in_unit(m, t, r->delta[t]),
+			     lim >= 0 ? in_unit(m, t, lim) : lim, lim >= 0);
 			den += r->st.denials[t];
 			rate += r->event_rate[t];
 		}
@@ -283,6 +310,8 @@ void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ct
 	uct_table_summary(f, m, c);
 	uct_table_header(buf, sizeof(buf), m, c, w);
 	rstrip(buf);
+	fprintf(f, "%s\n", buf);
+	uct_table_legend(buf, sizeof(buf), m, c);
 	fprintf(f, "%s\n", buf);
 	for (k = 0; k < m->nlines; k++) {
 		uct_table_line(buf, sizeof(buf), m, c, &m->lines[k], w);

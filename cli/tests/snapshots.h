@@ -65,7 +65,7 @@ static inline struct uct_rec mkrec(__u32 ns, __u32 level, __u32 uid, __u32 pns, 
 	r.ns_max[UCT_NPROC] = max_nproc;
 	r.ns_max[UCT_MSGQUEUE] = 819200;
 	r.ns_max[UCT_SIGPENDING] = 7671;
-	r.ns_max[UCT_MEMLOCK] = 8388608;
+	r.ns_max[UCT_MEMLOCK] = 2048;	/* pages: 8 MiB, as the series stores it */
 	return r;
 }
 
