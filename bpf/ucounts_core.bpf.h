@@ -230,6 +230,76 @@ static __always_inline struct ucounts *chain_at(struct ucounts *uc, int level)
 	return NULL;
 }
 
+/* ---- uids as a namespace maps them ----------------------------------------- */
+
+/* include/linux/user_namespace.h: extents held inline in uid_gid_map, and
+ * the most a map can have (the rest are in forward[]/reverse[]) */
+#define UCT_MAP_BASE_EXTENTS	5
+#define UCT_MAP_MAX_EXTENTS	340
+
+struct uct_idmap_walk {
+	__u64 base;		/* address of the first struct uid_gid_extent */
+	__u32 kuid;
+	__u32 id;		/* the result, UCT_NO_UID until an extent maps kuid */
+};
+
+/* One extent of the walk: stop (1) at the extent that holds kuid, or when
+ * it cannot be read. */
+static long idmap_extent(__u32 i, void *arg)
+{
+	struct uct_idmap_walk *w = arg;
+	struct uid_gid_extent *e;
+	__u32 lower, count;
+
+	e = (void *)(w->base + (__u64)i * bpf_core_type_size(struct uid_gid_extent));
+	if (bpf_core_read(&lower, sizeof(lower), &e->lower_first) ||
+	    bpf_core_read(&count, sizeof(count), &e->count))
+		return 1;
+	/* lower <= kuid < lower + count, without overflowing the sum */
+	if (w->kuid - lower < count) {
+		w->id = BPF_CORE_READ(e, first) + (w->kuid - lower);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * from_kuid(ns, kuid): the uid ns's uid_map gives kuid, UCT_NO_UID when it
+ * maps none to it. map_write() publishes nr_extents only after the
+ * extents, and a map is written once, so a reader sees none of it or all.
+ * Up to UCT_MAP_BASE_EXTENTS extents are inline (extent[]), more are in
+ * forward[] (sorted by first, but every extent is looked at anyway). The
+ * walk is a bpf_loop() of at most UCT_MAP_MAX_EXTENTS steps: the verifier
+ * checks its body once per call instead of once per step, which matters
+ * inside the task iterator's chain walk (UCT_MAX_LEVELS records).
+ */
+static __always_inline __u32 ns_from_kuid(struct user_namespace *ns, __u32 kuid)
+{
+	struct uct_idmap_walk w = { .kuid = kuid, .id = UCT_NO_UID };
+	__u32 nr;
+
+	/* the initial namespace maps every valid uid to itself */
+	if (!BPF_CORE_READ(ns, parent))
+		return kuid;
+	nr = BPF_CORE_READ(ns, uid_map.nr_extents);
+	if (nr <= UCT_MAP_BASE_EXTENTS) {
+		w.base = (__u64)ns + bpf_core_field_offset(struct user_namespace, uid_map) +
+			 bpf_core_field_offset(struct uid_gid_map, extent);
+	} else {
+		/* forward[] since 4.15 (6397fac4915a); before, at most 5 */
+		if (!bpf_core_field_exists(struct uid_gid_map, forward))
+			return UCT_NO_UID;
+		w.base = (__u64)BPF_CORE_READ(ns, uid_map.forward);
+		if (!w.base)
+			return UCT_NO_UID;
+		if (nr > UCT_MAP_MAX_EXTENTS)
+			nr = UCT_MAP_MAX_EXTENTS;
+	}
+	if (nr)
+		bpf_loop(nr, idmap_extent, &w, 0);
+	return w.id;
+}
+
 /* ---- snapshots ------------------------------------------------------------ */
 
 /* One struct ucounts as a snapshot record. */
@@ -237,6 +307,7 @@ static __always_inline void fill_rec(struct uct_rec *r, struct ucounts *uc, __u3
 {
 	struct user_namespace *ns = BPF_CORE_READ(uc, ns);
 	struct ucounts *parent = BPF_CORE_READ(ns, ucounts);
+	struct user_namespace *pns;
 
 	__builtin_memset(r, 0, sizeof(*r));
 	r->id = (__u64)uc;
@@ -256,6 +327,11 @@ static __always_inline void fill_rec(struct uct_rec *r, struct ucounts *uc, __u3
 	/* both arrays have UCT_NTYPES entries */
 	bpf_core_read(r->value, sizeof(r->value), &uc->rlimit);
 	bpf_core_read(r->ns_max, sizeof(r->ns_max), &ns->rlimit_max);
+	/* the uids as the namespace (and, for the owner, its parent) show
+	 * them: what the row's own processes see as their uid */
+	r->ns_uid = ns_from_kuid(ns, r->uid);
+	pns = BPF_CORE_READ(ns, parent);
+	r->owner_ns_uid = pns ? ns_from_kuid(pns, r->owner_uid) : r->owner_uid;
 }
 
 static __always_inline void snap_write(struct seq_file *seq, struct ucounts *uc, __u32 flags);

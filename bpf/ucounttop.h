@@ -39,6 +39,10 @@
 #define UCT_COMM_LEN	16
 #define UCT_MAX_STACK	24
 
+/* uct_rec.ns_uid, owner_ns_uid: the namespace maps no uid to this kuid
+ * (from_kuid() returns (uid_t)-1, the overflow uid of the views) */
+#define UCT_NO_UID	0xffffffffu
+
 /* uct_rec.flags */
 #define UCT_REC_ROOT	0x1	/* ns->ucounts == NULL: the init namespace */
 #define UCT_REC_TASK	0x2	/* found through a task's cred (iter/task) */
@@ -62,6 +66,11 @@ struct uct_rec {
 	__u32 owner_uid;	/* ns->owner (global kuid) */
 	__u32 refcount;		/* ucounts->count */
 	__u32 flags;		/* UCT_REC_* */
+	__u32 ns_uid;		/* uid as ns's uid_map gives it: from_kuid(ns, uid),
+				 * UCT_NO_UID when ns maps none to it */
+	__u32 owner_ns_uid;	/* the owner as the parent namespace sees it:
+				 * from_kuid(ns->parent, owner); owner_uid for
+				 * the root */
 	__s64 value[UCT_NTYPES];	/* ucounts->rlimit[] */
 	__s64 ns_max[UCT_NTYPES];	/* ns->rlimit_max[] */
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* model.c - the ucounts tree built from one snapshot (see model.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -37,11 +38,27 @@ const char *uct_flag_name(unsigned flag)
 	return "?";
 }
 
+long long uct_pages_to_bytes(const struct uct_model *m, long long pages)
+{
+	int shift = uct_page_shift(m);
+	long long most = (LLONG_MAX - 1) >> shift;
+
+	if (pages == LLONG_MAX)
+		return pages;
+	if (pages > most)
+		return LLONG_MAX - 1;
+	if (pages < -most)
+		return -(LLONG_MAX - 1);
+	/* a left shift of a negative value is undefined */
+	return pages * (1LL << shift);
+}
+
 void uct_model_init(struct uct_model *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->type_filter = -1;
 	m->uid_filter = -1;
+	m->page_shift = 12;
 }
 
 static void free_ns_lists(struct uct_model *m)
@@ -363,10 +380,15 @@ static int build_ns(struct uct_model *m)
 		ns->inum = r->ns_inum;
 		ns->level = r->level;
 		ns->owner_uid = r->owner_uid;
+		ns->owner_ns_uid = r->owner_ns_uid;
 		ns->parent_inum = r->parent_ns_inum;
 		ns->creator_uid = r->parent_uid;
 		ns->root = r->flags & UCT_REC_ROOT;
 		memcpy(ns->max, r->ns_max, sizeof(ns->max));
+		/* MEMLOCK's cap is compared with the page counter as it is:
+		 * pages with the series' patch 1; a stock kernel copies the
+		 * creator's rlimit in bytes there, and so enforces 4096 times
+		 * it. Kept as compared, which is what the kernel enforces. */
 		ns->collapsed = is_collapsed(m, ns->inum);
 		ns->nrows = (int)(j - i);
 		ns->rows = malloc(ns->nrows * sizeof(int));
@@ -555,6 +577,10 @@ static int row_order(const void *a, const void *b, void *arg)
 	}
 	if (kx != ky)
 		return kx > ky ? -1 : 1;	/* biggest first */
+	/* ties, and the uid key: by the uid shown (unmapped ones last),
+	 * then by kuid, which tells unmapped ones apart */
+	if (uct_row_uid(m, x) != uct_row_uid(m, y))
+		return uct_row_uid(m, x) < uct_row_uid(m, y) ? -1 : 1;
 	return x->rec.uid < y->rec.uid ? -1 : x->rec.uid > y->rec.uid;
 }
 

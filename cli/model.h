@@ -62,9 +62,10 @@ struct uct_row {
 
 struct uct_nsinfo {
 	__u32 inum, level, owner_uid;
+	__u32 owner_ns_uid;		/* owner as the parent maps it, UCT_NO_UID: unmapped */
 	__u32 parent_inum, creator_uid;	/* creator row = (parent_inum, creator_uid) */
 	bool root;			/* the init namespace (no parent) */
-	long long max[UCT_NTYPES];	/* ns->rlimit_max[] */
+	long long max[UCT_NTYPES];	/* ns->rlimit_max[], as compared: MEMLOCK in pages */
 	int parent;			/* index into model.ns, -1 if not in snapshot */
 	int creator_row;		/* index into model.rows, -1 if not in snapshot */
 	int *rows;			/* row indexes, sorted by the sort key */
@@ -115,7 +116,11 @@ struct uct_model {
 	enum uct_sort sort;
 	int type_filter;		/* -1: all; else rows with that counter != 0 */
 	long long ns_filter;		/* 0: all; else that ns and its subtree */
-	long long uid_filter;		/* -1: all */
+	long long uid_filter;		/* -1: all; else that global kuid */
+	bool show_kuid;			/* --kuid: show and sort by global kuids */
+	/* MEMLOCK is counted in pages of 1 << page_shift bytes; the table
+	 * shows bytes */
+	int page_shift;
 
 	/* status of the last update */
 	unsigned long iteration;	/* updates so far */
@@ -173,6 +178,31 @@ void uct_model_toggle_collapse(struct uct_model *m, __u32 ns_inum);
 
 const char *uct_sort_name(enum uct_sort s);
 int uct_sort_parse(const char *s);	/* -1 if unknown */
+
+/*
+ * The uid a row is shown and sorted by: the uid its own namespace maps the
+ * kuid to (UCT_NO_UID: it maps none), or with show_kuid the global kuid.
+ */
+static inline __u32 uct_row_uid(const struct uct_model *m, const struct uct_row *r)
+{
+	return m->show_kuid ? r->rec.uid : r->rec.ns_uid;
+}
+
+/* The same for a namespace's owner, as its parent namespace maps it. */
+static inline __u32 uct_ns_owner(const struct uct_model *m, const struct uct_nsinfo *ns)
+{
+	return m->show_kuid ? ns->owner_uid : ns->owner_ns_uid;
+}
+
+/* The page shift: 12 (4 KiB) unless set, and never one past 1 GiB pages. */
+static inline int uct_page_shift(const struct uct_model *m)
+{
+	return m->page_shift > 0 && m->page_shift <= 30 ? m->page_shift : 12;
+}
+
+/* A MEMLOCK amount (pages) in bytes, saturated just short of LONG_MAX,
+ * which stays: it means unlimited. */
+long long uct_pages_to_bytes(const struct uct_model *m, long long pages);
 
 /* Flag names: "denials", "over_limit", "imbalanced", "new". */
 const char *uct_flag_name(unsigned flag);

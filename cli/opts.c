@@ -29,6 +29,11 @@ void uct_usage(FILE *f, const char *prog)
 "             maximum (the comparison the kernel makes on every charge from inside)\n"
 "  uid line   VALUE[+CHANGE]/LIMIT: CHANGE since the last refresh; LIMIT is the\n"
 "             cap enforced at this level ('-': only the caller's own rlimit)\n"
+"  units      one per column: MSGQUEUE(B) and MEMLOCK(B) in bytes (K/M/G:\n"
+"             powers of 1024; the kernel counts MEMLOCK in pages, as JSON and\n"
+"             OpenMetrics show it), NPROC processes, SIGPENDING signals\n"
+"  uids       as each row's namespace maps them, -(kN) if it maps none to\n"
+"             kuid N; owners (oN) as the parent namespace maps them\n"
 "  DENY       refused charges since ucounttop started\n"
 "  FLAG       D denials  O over limit  I imbalanced (value < sum of the rows of\n"
 "             the namespaces it created: a leak or double uncharge)  N new\n"
@@ -44,7 +49,11 @@ void uct_usage(FILE *f, const char *prog)
 "  -o, --output FILE      write each refresh to FILE, replaced atomically\n"
 "                         (node_exporter textfile collector: FILE.prom)\n"
 "      --ns INUM          only namespace INUM (as in /proc/PID/ns/user) and below\n"
-"      --uid UID          only rows of global uid UID\n"
+"      --uid UID          only rows of global uid (kuid) UID, whatever the table\n"
+"                         shows\n"
+"      --kuid             show global uids (kuids) in the table, as the kernel\n"
+"                         and trace name them, instead of uids as each row's\n"
+"                         namespace maps them (JSON has both: uid, ns_uid)\n"
 "  -t, --type TYPE        only rows with a non-zero TYPE counter\n"
 "                         (nproc, msgqueue, sigpending, memlock)\n"
 "  -s, --sort KEY         uid, nproc, msgqueue, sigpending, memlock, denials, change\n"
@@ -119,7 +128,7 @@ void uct_usage(FILE *f, const char *prog)
 enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_STACK, OPT_DURATION, OPT_COUNT,
-	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT,
+	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_KUID,
 };
 
 static const struct option longopts[] = {
@@ -131,6 +140,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "ns", required_argument, NULL, OPT_NS },
 	{ "uid", required_argument, NULL, OPT_UID },
+	{ "kuid", no_argument, NULL, OPT_KUID },
 	{ "type", required_argument, NULL, 't' },
 	{ "sort", required_argument, NULL, 's' },
 	{ "events", no_argument, NULL, OPT_EVENTS },
@@ -178,6 +188,8 @@ static const struct {
 	{ 'o', "-o/--output", IN_TOP | IN_CHECK },
 	{ OPT_NS, "--ns", IN_TOP | IN_TRACE },
 	{ OPT_UID, "--uid", IN_TOP | IN_TRACE },
+	/* trace and check always print kuids */
+	{ OPT_KUID, "--kuid", IN_TOP },
 	{ 't', "-t/--type", IN_TOP | IN_TRACE },
 	{ 's', "-s/--sort", IN_TOP },
 	/* trace always hooks every charge; check has its own hooks */
@@ -373,6 +385,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 				BAD("--uid needs a numeric uid in 0..4294967294, got '%s'", optarg);
 			o->uid_filter = (long long)u;
 			break;
+		case OPT_KUID: o->kuid = true; break;
 		case 't':
 			o->type_filter = uct_type_parse(optarg);
 			if (o->type_filter < 0)

@@ -17,7 +17,8 @@ struct uct_opts {
 	long iterations;		/* -n, -1 = until interrupted */
 	const char *output_file;	/* -o: replace FILE atomically per iteration */
 	long long ns_filter;		/* --ns, 0 = all */
-	long long uid_filter;		/* --uid, -1 = all */
+	long long uid_filter;		/* --uid (a global kuid), -1 = all */
+	bool kuid;			/* --kuid: the table shows kuids */
 	int type_filter;		/* -t, -1 = all */
 	enum uct_sort sort;		/* -s */
 	bool events;			/* --events: per-event hooks */

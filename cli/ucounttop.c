@@ -174,6 +174,9 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 	m.type_filter = o->type_filter;
 	m.ns_filter = o->ns_filter;
 	m.uid_filter = o->uid_filter;
+	m.show_kuid = o->kuid;
+	/* MEMLOCK is counted in pages of this size; the table shows bytes */
+	m.page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
 	if (tty_mode) {
 		c.tty = true;
 		uct_tty_geometry(&c);

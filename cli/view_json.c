@@ -42,6 +42,16 @@ static void key_opt(struct uct_sb *b, const char *key, long long v)
 		uct_sb_str(b, "null");
 }
 
+/* ,"KEY":UID or ,"KEY":null for a uid the namespace does not map */
+static void key_uid(struct uct_sb *b, const char *key, __u32 uid)
+{
+	uct_sb_str(b, key);
+	if (uid != UCT_NO_UID)
+		uct_sb_u64(b, uid);
+	else
+		uct_sb_str(b, "null");
+}
+
 static void flags_json(struct uct_sb *b, unsigned flags)
 {
 	static const unsigned all[] = { UCT_F_DENIALS, UCT_F_OVER, UCT_F_IMBALANCED, UCT_F_NEW };
@@ -90,6 +100,8 @@ static void ns_json(struct uct_sb *b, const struct uct_model *m, const struct uc
 		key_u64(b, ",\"parent_ns\":", ns->parent_inum);
 		key_u64(b, ",\"creator_uid\":", ns->creator_uid);
 	}
+	/* the owner as the parent namespace maps it (owner_uid is the kuid) */
+	key_uid(b, ",\"owner_ns_uid\":", ns->owner_ns_uid);
 	uct_sb_str(b, ",\"max\":");
 	for (t = 0; t < UCT_NTYPES; t++)
 		v[t] = ns->max[t];
@@ -122,6 +134,9 @@ static void row_json(struct uct_sb *b, const struct uct_model *m, const struct u
 		key_u64(b, ",\"parent_ns\":", rec->parent_ns_inum);
 		key_u64(b, ",\"parent_uid\":", rec->parent_uid);
 	}
+	/* "uid" stays the kuid (scripts match it); this is the uid the
+	 * row's processes see in their namespace */
+	key_uid(b, ",\"ns_uid\":", rec->ns_uid);
 	key_u64(b, ",\"refcount\":", rec->refcount);
 	for (t = 0; t < UCT_NTYPES; t++) {
 		uct_sb_str(b, ",\"");

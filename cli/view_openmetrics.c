@@ -93,10 +93,16 @@ void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_v
 	       "(nproc: processes, msgqueue: bytes, sigpending: signals, memlock: pages).");
 	per_row(f, m, "ucounttop_rlimit_value", 0);
 	family(f, "ucounttop_rlimit_limit", "gauge",
-	       "Limit enforced at this level: smallest rlimit_max of the namespaces this row created.");
+	       "Limit enforced at this level: smallest rlimit_max of the namespaces this row created "
+	       "(in the value's unit, memlock in pages).");
 	per_row(f, m, "ucounttop_rlimit_limit", 1);
+	/* as the kernel compares it with the counter: memlock in pages; a
+	 * kernel without the series' patch 1 stores the rlimit's bytes there */
 	family(f, "ucounttop_ns_rlimit_max", "gauge",
-	       "Per-namespace maximum ns->rlimit_max[] (memlock is stored as bytes but compared with pages).");
+	       "Per-namespace maximum ns->rlimit_max[] as the kernel compares it with the counter "
+	       "(nproc: processes, msgqueue: bytes, sigpending: signals, memlock: pages; a kernel "
+	       "without the ucounttop series copies the creator's RLIMIT_MEMLOCK in bytes, "
+	       "so that the cap it enforces is as many pages).");
 	for (i = 0; i < m->nns; i++) {
 		const struct uct_nsinfo *ns = &m->ns[i];
 

@@ -2,10 +2,11 @@
 /*
  * view_table.c - the text table shared by batch mode and the tty view.
  *
- *   NAME                      NPROC    MSGQUEUE  SIGPENDING     MEMLOCK  DENY FLAG
+ *   NAME                      NPROC MSGQUEUE(B)  SIGPENDING  MEMLOCK(B)  DENY FLAG
+ *   (ns lines: creator row/namespace max; uid lines: value[+change]/limit)
  *   ns 4026531837 L0 init      -/inf       -/inf       -/inf       -/inf
  *     uid 0                   41/-         0/-         0/-         0/-      0
- *     ns 4026532201 L1 o1001   5/inf    1.0K/800K      2/7.5K      3/8.0M
+ *     ns 4026532201 L1 o1001   5/inf    1.0K/800K      2/7.5K   12K/8.0M
  *       uid 1001            3+1/-        0/-         2/-         0/-      0 N
  *
  * A namespace line shows, per counter, the value of its creator's row
@@ -14,7 +15,9 @@
  * A uid line shows value[+change]/limit, the limit being the smallest
  * rlimit_max of the namespaces this row created; for a row that created
  * none, the smallest rlimit of its live tasks (the leaf check), "-" if it
- * has no live task.
+ * has no live task. uids (and owners, o<uid>) are shown as the row's own
+ * namespace (the owner's parent) maps them, as its processes know them;
+ * --kuid shows the global kuids instead.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -28,7 +31,8 @@
 #define RATE_W	7
 #define NAME_MIN 16
 #define NAME_MAX_W 48
-/* room left for "- ns 4026532046 L33 o4294967294" (31) */
+/* room left for "- ns 4026532046 L33 o4294967294" (31; an owner its
+ * parent does not map, which create_user_ns() refuses, would be longer) */
 #define IND_MAX	16
 
 int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
@@ -52,7 +56,8 @@ int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_
 		snprintf(nsb, sizeof(nsb), "%lld", m->ns_filter);
 	if (m->uid_filter >= 0)
 		snprintf(uidb, sizeof(uidb), "%lld", m->uid_filter);
-	fprintf(f, "sort %s  type %s  ns %s  uid %s  hooks %s\n", uct_sort_name(m->sort),
+	/* --uid filters by global kuid, whatever the rows show */
+	fprintf(f, "sort %s  type %s  ns %s  kuid %s  hooks %s\n", uct_sort_name(m->sort),
 		m->type_filter >= 0 ? uct_type_name(m->type_filter) : "all", nsb, uidb,
 		c->hooks ? c->hooks : "-");
 	fprintf(f, "degraded: %s\n", c->degraded && *c->degraded ? c->degraded : "none");
@@ -66,6 +71,20 @@ static void lb_right(struct uct_sb *b, const char *s, int w)
 
 	uct_sb_spaces(b, w - (int)n);
 	uct_sb_put(b, s, n);
+}
+
+/* A uid as shown (see uct_row_uid()); one the namespace does not map is
+ * "-" with its kuid, "-(k1000)", so that two such rows stay apart and
+ * the name stays one word */
+static void sb_uid(struct uct_sb *b, __u32 shown, __u32 kuid)
+{
+	if (shown != UCT_NO_UID) {
+		uct_sb_u64(b, shown);
+		return;
+	}
+	uct_sb_str(b, "-(k");
+	uct_sb_u64(b, kuid);
+	uct_sb_char(b, ')');
 }
 
 static void line_name(char *buf, size_t len, const struct uct_model *m,
@@ -96,11 +115,13 @@ static void line_name(char *buf, size_t len, const struct uct_model *m,
 			uct_sb_str(&b, " init");
 		} else {
 			uct_sb_str(&b, " o");
-			uct_sb_u64(&b, ns->owner_uid);
+			sb_uid(&b, uct_ns_owner(m, ns), ns->owner_uid);
 		}
 	} else {
+		const struct uct_row *r = &m->rows[ln->index];
+
 		uct_sb_str(&b, "uid ");
-		uct_sb_u64(&b, m->rows[ln->index].rec.uid);
+		sb_uid(&b, uct_row_uid(m, r), r->rec.uid);
 	}
 }
 
@@ -160,6 +181,23 @@ static void cell(struct uct_sb *b, long long value, bool have_value, long long d
 	lb_right(b, out, CELL_W - 1);
 }
 
+/*
+ * One unit per column: MEMLOCK is counted in pages but shown in bytes, as
+ * MSGQUEUE is, on uid and namespace lines alike (K/M/G of the same
+ * kind); the header says so.
+ */
+static const char *const col_label[UCT_NTYPES] = {
+	[UCT_NPROC] = "NPROC",
+	[UCT_MSGQUEUE] = "MSGQUEUE(B)",
+	[UCT_SIGPENDING] = "SIGPENDING",
+	[UCT_MEMLOCK] = "MEMLOCK(B)",
+};
+
+static long long in_unit(const struct uct_model *m, int type, long long v)
+{
+	return type == UCT_MEMLOCK ? uct_pages_to_bytes(m, v) : v;
+}
+
 void uct_table_header(char *buf, size_t len, const struct uct_model *m,
 		      const struct uct_view_ctx *c, int name_w)
 {
@@ -168,7 +206,7 @@ void uct_table_header(char *buf, size_t len, const struct uct_model *m,
 
 	snprintf(buf, len, "%-*s", name_w, "NAME");
 	for (t = 0; t < UCT_NTYPES; t++) {
-		snprintf(tmp, sizeof(tmp), "%*s", CELL_W, uct_type_header(t));
+		snprintf(tmp, sizeof(tmp), "%*s", CELL_W, col_label[t]);
 		cat(buf, len, tmp);
 	}
 	snprintf(tmp, sizeof(tmp), "%*s %-*s", DENY_W, "DENY", FLAG_W, "FLAG");
@@ -177,6 +215,13 @@ void uct_table_header(char *buf, size_t len, const struct uct_model *m,
 		snprintf(tmp, sizeof(tmp), "%*s", RATE_W, "EV/s");
 		cat(buf, len, tmp);
 	}
+}
+
+void uct_table_legend(char *buf, size_t len, const struct uct_model *m,
+		      const struct uct_view_ctx *c)
+{
+	/* the two kinds of line mean different things in the same cells */
+	snprintf(buf, len, "%s", UCT_TABLE_LEGEND);
 }
 
 void uct_table_line(char *buf, size_t len, const struct uct_model *m,
@@ -202,7 +247,8 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		const struct uct_row *cr = ns->creator_row >= 0 ? &m->rows[ns->creator_row] : NULL;
 
 		for (t = 0; t < UCT_NTYPES; t++)
-			cell(&b, cr ? cr->rec.value[t] : 0, cr != NULL, 0, ns->max[t], true);
+			cell(&b, cr ? in_unit(m, t, cr->rec.value[t]) : 0, cr != NULL, 0,
+			     in_unit(m, t, ns->max[t]), true);
 		return;
 	}
 	{
@@ -216,7 +262,8 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 			/* a row that created no namespace is limited by its tasks' own rlimits */
 			long long lim = r->limit[t] >= 0 ? r->limit[t] : r->caller_limit[t];
 
-			cell(&b, r->rec.value[t], true, r->delta[t], lim, lim >= 0);
+			cell(&b, in_unit(m, t, r->rec.value[t]), true, in_unit(m, t, r->delta[t]),
+			     lim >= 0 ? in_unit(m, t, lim) : lim, lim >= 0);
 			den += r->st.denials[t];
 			rate += r->event_rate[t];
 		}
@@ -263,6 +310,8 @@ void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ct
 	uct_table_summary(f, m, c);
 	uct_table_header(buf, sizeof(buf), m, c, w);
 	rstrip(buf);
+	fprintf(f, "%s\n", buf);
+	uct_table_legend(buf, sizeof(buf), m, c);
 	fprintf(f, "%s\n", buf);
 	for (k = 0; k < m->nlines; k++) {
 		uct_table_line(buf, sizeof(buf), m, c, &m->lines[k], w);

@@ -29,9 +29,12 @@ static const char *const help_text[] = {
 	"ns line:  CREATOR-VALUE/NS-MAX, the creator's row against this namespace's",
 	"          rlimit_max: what the kernel compares on every charge from inside",
 	"uid line: VALUE[+CHANGE]/LIMIT ('-': only the caller's own rlimit applies)",
+	"uids as each namespace maps them (-(kN): it maps none to kuid N), owners",
+	"as the parent maps them; --kuid shows global uids",
 	"DENY: refused charges since start.  FLAG: D denials, O over limit,",
 	"I imbalanced (value < sum of child namespaces' rows), N new",
-	"Units: NPROC processes, MSGQUEUE bytes, SIGPENDING signals, MEMLOCK pages",
+	"Units: NPROC processes, MSGQUEUE and MEMLOCK bytes (B; the kernel counts",
+	"MEMLOCK in pages), SIGPENDING signals; K/M/G/T are powers of 1024",
 	"",
 	"Press any key to go back.",
 };
@@ -78,8 +81,8 @@ void uct_tty_geometry(struct uct_view_ctx *c)
 		if (ws.ws_row)
 			c->height = ws.ws_row;
 	}
-	if (c->height < SUMMARY_LINES + 3)
-		c->height = SUMMARY_LINES + 3;
+	if (c->height < SUMMARY_LINES + 4)
+		c->height = SUMMARY_LINES + 4;
 }
 
 /* Write s cut to the screen width, then clear to end of line. */
@@ -95,7 +98,7 @@ static void put_line(FILE *f, const char *s, int width, bool reverse)
 
 static int table_rows(const struct uct_view_ctx *c)
 {
-	return c->height - SUMMARY_LINES - 2;	/* column header, key line */
+	return c->height - SUMMARY_LINES - 3;	/* column header, legend, key line */
 }
 
 static void clamp_cursor(struct uct_model *m, struct uct_view_ctx *c)
@@ -148,6 +151,8 @@ void uct_tty_render(struct uct_tty *t, struct uct_model *m, struct uct_view_ctx 
 	w = uct_table_name_width(m, c);
 	uct_table_header(line, sizeof(line), m, c, w);
 	put_line(f, line, c->width, true);
+	uct_table_legend(line, sizeof(line), m, c);
+	put_line(f, line, c->width, false);
 	rows = table_rows(c);
 	for (i = c->scroll; i < (int)m->nlines && i < c->scroll + rows; i++) {
 		uct_table_line(line, sizeof(line), m, c, &m->lines[i], w);

@@ -36,9 +36,15 @@ int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c
 /* Column header / one display line, without newline, at most len-1 chars. */
 void uct_table_header(char *buf, size_t len, const struct uct_model *m,
 		      const struct uct_view_ctx *c, int name_w);
+/* The line under the header: what a cell of each kind of line holds. */
+#define UCT_TABLE_LEGEND \
+	"(ns lines: creator row/namespace max; uid lines: value[+change]/limit)"
+void uct_table_legend(char *buf, size_t len, const struct uct_model *m,
+		      const struct uct_view_ctx *c);
 void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		    const struct uct_view_ctx *c, const struct uct_line *ln, int name_w);
-/* Batch: summary, header, every line, blank line. No escape sequences. */
+/* Batch: summary, header, legend, every line, blank line. No escape
+ * sequences. */
 void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c);
 
 /* ---- JSON (view_json.c): one document on one line. ---- */

@@ -11,7 +11,7 @@
 #   /usr/share/bash-completion/completions/ucounttop
 
 _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
-	-o --output --ns --uid -t --type -s --sort --events --pin --keep-pinned
+	-o --output --ns --uid --kuid -t --type -s --sort --events --pin --keep-pinned
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version'
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration

@@ -23,6 +23,7 @@
 #define FM_UID_FILTER	0x10	/* --uid: the uid of record pick_uid */
 #define FM_COLLAPSE	0x20	/* tty: collapse record pick_ns's namespace */
 #define FM_CALLER	0x40	/* caller limits from the records */
+#define FM_KUID		0x80	/* --kuid, page shift pad[0] % 40 */
 
 struct fuzz_model_hdr {
 	uint8_t sort;		/* % UCT_SORT_COUNT */

@@ -132,14 +132,14 @@ static void check_openmetrics(const char *s, size_t n)
 }
 
 /*
- * The batch table: after the header, every line names its namespace or
- * uid ("ns ..." or "uid ..."), and a uid line's DENY, after the four
- * cells, is a count. Prints the line before giving up.
+ * The batch table: after the header and its legend, every line names its
+ * namespace or uid ("ns ..." or "uid ..."), and a uid line's DENY, after
+ * the four cells, is a count. Prints the line before giving up.
  */
 static void check_batch(char *text)
 {
 	char *line, *save = NULL;
-	bool table = false;
+	bool table = false, legend = false;
 
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char copy[512], *tok, *s2 = NULL;
@@ -147,6 +147,11 @@ static void check_batch(char *text)
 
 		if (!table) {
 			table = !strncmp(line, "NAME ", 5);
+			continue;
+		}
+		if (!legend) {
+			CHECK(!strcmp(line, UCT_TABLE_LEGEND));
+			legend = true;
 			continue;
 		}
 		snprintf(copy, sizeof(copy), "%s", line);
@@ -198,6 +203,8 @@ static void render_all(struct uct_model *m, struct uct_view_ctx *c, bool tty)
 	CHECK(w >= 8);
 	uct_table_header(line, sizeof(line), m, c, w);
 	plain_text(line, strlen(line));
+	uct_table_legend(line, sizeof(line), m, c);
+	plain_text(line, strlen(line));
 	for (i = 0; i < m->nlines; i++) {
 		uct_table_line(line, sizeof(line), m, c, &m->lines[i], w);
 		CHECK(strlen(line) < sizeof(line));
@@ -246,6 +253,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		m.ns_filter = recs[h.pick_ns % nrec].ns_inum;
 	if (nrec && (h.flags & FM_UID_FILTER))
 		m.uid_filter = recs[h.pick_uid % nrec].uid;
+	if (h.flags & FM_KUID) {
+		/* shifts past the model's bound included: it must hold */
+		m.show_kuid = true;
+		m.page_shift = h.pad[0] % 40;
+	}
 	memset(&c, 0, sizeof(c));
 	c.snapshot_src = "iter/ucounts";
 	c.hooks = "tp_btf:ucounts_rlimit_refused";

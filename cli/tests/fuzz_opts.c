@@ -102,6 +102,7 @@ static void parse(const uint8_t *data, size_t size, char *buf, char **argv, stru
 			CHECK(o->cmd_argv > argv && o->cmd_argv < argv + argc);
 			CHECK(o->output == UCT_OUT_TTY || o->output == UCT_OUT_JSON);
 			CHECK(!o->stack && !o->duration && !o->count && !o->events && !o->pin_dir);
+			CHECK(!o->kuid);
 			CHECK(o->ns_filter == 0 && o->uid_filter == -1 && o->type_filter == -1);
 		} else {
 			CHECK(!o->cmd_argv);
@@ -110,7 +111,7 @@ static void parse(const uint8_t *data, size_t size, char *buf, char **argv, stru
 		if (o->cmd == UCT_CMD_TRACE) {
 			CHECK(o->events && o->output == UCT_OUT_TTY && !o->output_file);
 			CHECK(o->delay == 1.0 && o->iterations == -1 && o->sort == 0);
-			CHECK(!o->force_task_iter);
+			CHECK(!o->force_task_iter && !o->kuid);
 		}
 		if (o->cmd == UCT_CMD_TOP) {
 			CHECK(!o->stack && !o->duration && !o->count && o->ringbuf_kb == 256);

@@ -141,6 +141,17 @@ static void model_seeds(void)
 				.win = { 0, 6, 1, 6, 0, 4 }, .step = 100 };
 	model("refresh-events-tty", &h, recs, n, st, 3);
 
+	/* uids as namespaces map them, an unmapped one; --kuid, 64 KiB pages */
+	n = names_snapshot(more);
+	more[0].value[UCT_MEMLOCK] = 3;
+	h = (struct fuzz_model_hdr){ .sort = UCT_SORT_UID, .flags = FM_TTY, .updates = 1,
+				.width = 80, .win = { 0, 5 } };
+	model("ns-uids", &h, more, n, st, 0);
+	h.flags = FM_TTY | FM_KUID;
+	h.pad[0] = 16;
+	model("kuid-64k-pages", &h, more, n, st, 0);
+	n = base_snapshot(recs);
+
 	/* filters and collapse: --ns 100, --uid 1002, -t msgqueue */
 	h = (struct fuzz_model_hdr){ .sort = UCT_SORT_MSGQUEUE, .type = 1 + UCT_MSGQUEUE,
 				.flags = FM_NS_FILTER | FM_UID_FILTER | FM_COLLAPSE | FM_TTY, .updates = 1, .width = 60,

@@ -53,6 +53,9 @@ static inline struct uct_rec mkrec(__u32 ns, __u32 level, __u32 uid, __u32 pns, 
 	r.parent_ns_inum = pns;
 	r.parent_uid = puid;
 	r.owner_uid = owner;
+	/* uids mapped to themselves, as uct-workload's namespaces map them */
+	r.ns_uid = uid;
+	r.owner_ns_uid = owner;
 	r.refcount = 1;
 	r.flags = pns ? UCT_REC_ITER : (UCT_REC_ITER | UCT_REC_ROOT);
 	r.value[UCT_NPROC] = nproc;
@@ -62,7 +65,7 @@ static inline struct uct_rec mkrec(__u32 ns, __u32 level, __u32 uid, __u32 pns, 
 	r.ns_max[UCT_NPROC] = max_nproc;
 	r.ns_max[UCT_MSGQUEUE] = 819200;
 	r.ns_max[UCT_SIGPENDING] = 7671;
-	r.ns_max[UCT_MEMLOCK] = 8388608;
+	r.ns_max[UCT_MEMLOCK] = 2048;	/* pages: 8 MiB, as the series stores it */
 	return r;
 }
 
@@ -77,6 +80,35 @@ static inline size_t base_snapshot(struct uct_rec *recs)
 	recs[n++] = mkrec(1, 0, 0, 0, 0, 0, 10, 0, 0, 0, INF);
 	recs[n++] = mkrec(100, 1, 1002, 1, 1001, 1001, 3, 2048, 0, 0, 5);
 	recs[n++] = mkrec(1, 0, 1002, 0, 0, 0, 2, 0, 0, 0, INF);
+	return n;
+}
+
+/*
+ * uids as namespaces map them (issue 11): kuid 1000 creates namespace 10
+ * and is uid 2000 in it ("2000 1000 1"), creates namespace 20 there and
+ * is uid 3000 in it ("3000 2000 1"). Namespace 20 also has a row of kuid
+ * 1500, which it does not map (a process that has not written its map
+ * yet, say), and namespace 10 a row of kuid 900, mapped to 0.
+ *
+ *   ns 1 L0 (init)            uid 1000 (kuid 1000): nproc 3
+ *     ns 10 L1 owner 1000     uid 2000 (kuid 1000): nproc 3; uid 0 (kuid 900)
+ *       ns 20 L2 owner 2000   uid 3000 (kuid 1000): nproc 1; uid - (kuid 1500)
+ */
+static inline size_t names_snapshot(struct uct_rec *recs)
+{
+	size_t n = 0;
+
+	recs[n++] = mkrec(20, 2, 1500, 10, 1000, 1000, 1, 0, 0, 0, 50);
+	recs[n - 1].ns_uid = UCT_NO_UID;
+	recs[n - 1].owner_ns_uid = 2000;
+	recs[n++] = mkrec(20, 2, 1000, 10, 1000, 1000, 1, 0, 0, 0, 50);
+	recs[n - 1].ns_uid = 3000;
+	recs[n - 1].owner_ns_uid = 2000;
+	recs[n++] = mkrec(10, 1, 1000, 1, 1000, 1000, 3, 0, 0, 0, 60);
+	recs[n - 1].ns_uid = 2000;
+	recs[n++] = mkrec(10, 1, 900, 1, 1000, 1000, 1, 0, 0, 0, 60);
+	recs[n - 1].ns_uid = 0;
+	recs[n++] = mkrec(1, 0, 1000, 0, 0, 0, 5, 0, 0, 0, INF);
 	return n;
 }
 

@@ -390,6 +390,55 @@ static void test_filters(void **state)
 	teardown_model(m);
 }
 
+/* uids as namespaces map them: --uid still means the kuid; rows sort by
+ * the uid shown, unmapped ones last; the owner is kept as its parent maps
+ * it. */
+static void test_ns_uids(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_model m;
+	size_t n = names_snapshot(recs), i, rows = 0;
+	int ns20;
+
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 1.0), 0);
+	ns20 = uct_model_find_ns(&m, 20);
+	assert_true(ns20 >= 0);
+	assert_int_equal(m.ns[ns20].owner_uid, 1000);
+	assert_int_equal(m.ns[ns20].owner_ns_uid, 2000);
+	assert_int_equal(uct_ns_owner(&m, &m.ns[ns20]), 2000);
+	/* ns 20: uid 3000 (kuid 1000) before the unmapped kuid 1500 */
+	assert_int_equal(m.rows[m.ns[ns20].rows[0]].rec.ns_uid, 3000);
+	assert_int_equal(m.rows[m.ns[ns20].rows[1]].rec.ns_uid, UCT_NO_UID);
+	assert_int_equal(uct_row_uid(&m, &m.rows[m.ns[ns20].rows[1]]), UCT_NO_UID);
+	/* ns 10: uid 0 (kuid 900) before uid 2000 (kuid 1000) */
+	assert_int_equal(m.rows[m.ns[uct_model_find_ns(&m, 10)].rows[0]].rec.uid, 900);
+
+	/* --kuid: by kuid, the owner as the kernel names it */
+	m.show_kuid = true;
+	assert_int_equal(uct_model_relayout(&m), 0);
+	assert_int_equal(uct_ns_owner(&m, &m.ns[ns20]), 1000);
+	assert_int_equal(m.rows[m.ns[ns20].rows[0]].rec.uid, 1000);
+	assert_int_equal(uct_row_uid(&m, &m.rows[m.ns[ns20].rows[1]]), 1500);
+
+	/* --uid 1000 is the kuid: the three rows of the chain, not "uid 0" */
+	m.show_kuid = false;
+	m.uid_filter = 1000;
+	assert_int_equal(uct_model_relayout(&m), 0);
+	for (i = 0; i < m.nlines; i++) {
+		if (!m.lines[i].is_ns) {
+			assert_int_equal(m.rows[m.lines[i].index].rec.uid, 1000);
+			rows++;
+		}
+	}
+	assert_int_equal(rows, 3);
+	/* an ns uid is not a kuid: nothing of kuid 2000 */
+	m.uid_filter = 2000;
+	assert_int_equal(uct_model_relayout(&m), 0);
+	assert_int_equal(m.nlines, 0);
+	uct_model_free(&m);
+}
+
 static void test_sort_and_collapse(void **state)
 {
 	struct uct_rec recs[16];
@@ -538,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_address_only_entries),
 		cmocka_unit_test(test_parent_circle_shown),
 		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_ns_uids),
 		cmocka_unit_test(test_sort_and_collapse),
 		cmocka_unit_test(test_orphan_namespace),
 		cmocka_unit_test(test_empty),

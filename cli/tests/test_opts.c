@@ -97,6 +97,7 @@ static void test_defaults(void **state)
 	assert_int_equal(o.type_filter, -1);
 	assert_int_equal(o.ns_filter, 0);
 	assert_false(o.events);
+	assert_false(o.kuid);		/* uids as each namespace maps them */
 	assert_int_equal(o.max_entries, 10240);
 	assert_int_equal(o.ringbuf_kb, 256);
 	assert_true(o.settle == 3.0);
@@ -110,7 +111,7 @@ static void test_values(void **state)
 
 	assert_int_equal(parse(&o, "-b", "-d", "0.5", "-n", "3", "--ns", "4026531837",
 			       "--uid", "1000", "-t", "sigpending", "-s", "change",
-			       "--events", "--max-entries", "4096", NULL), -1);
+			       "--events", "--max-entries", "4096", "--kuid", NULL), -1);
 	assert_int_equal(o.output, UCT_OUT_BATCH);
 	assert_true(o.delay == 0.5);
 	assert_int_equal(o.iterations, 3);
@@ -119,6 +120,8 @@ static void test_values(void **state)
 	assert_int_equal(o.type_filter, UCT_SIGPENDING);
 	assert_int_equal(o.sort, UCT_SORT_CHANGE);
 	assert_true(o.events);
+	assert_true(o.kuid);
+	assert_int_equal(o.uid_filter, 1000);	/* --uid is a kuid either way */
 	assert_int_equal(o.max_entries, 4096);
 
 	assert_int_equal(parse(&o, "--json", "-n1", NULL), -1);
@@ -356,6 +359,8 @@ static void test_scope(void **state)
 		{ { "check", "--sort", "uid", "true" }, "-s/--sort applies to the live view only, not to 'check'" },
 		{ { "trace", "--events" }, "--events applies to the live view only, not to 'trace'" },
 		{ { "check", "--events", "true" }, "--events applies to the live view only, not to 'check'" },
+		{ { "trace", "--kuid" }, "--kuid applies to the live view only, not to 'trace'" },
+		{ { "check", "--kuid", "true" }, "--kuid applies to the live view only, not to 'check'" },
 		/* live view and check */
 		{ { "trace", "--json" }, "--json applies to the live view and 'check' only, not to 'trace'" },
 		{ { "trace", "-o", "f" }, "-o/--output applies to the live view and 'check' only, not to 'trace'" },
@@ -399,7 +404,7 @@ static void test_scope_accepted(void **state)
 	struct uct_opts o;
 
 	assert_int_equal(parse(&o, "top", "-b", "-d", "1", "-n", "1", "-o", "f", "--ns", "1",
-			       "--uid", "0", "-t", "nproc", "-s", "uid", "--events", "--pin", "/p",
+			       "--uid", "0", "--kuid", "-t", "nproc", "-s", "uid", "--events", "--pin", "/p",
 			       "--keep-pinned", "--max-entries", "64", "--task-iter",
 			       "--no-tracepoints", "-v", NULL), -1);
 	assert_int_equal(o.cmd, UCT_CMD_TOP);

@@ -120,9 +120,12 @@ static void test_json_rows(void **state)
 				    "\"memlock\":0}"));
 	/* namespaces: init has no parent; LONG_MAX stays exact */
 	assert_non_null(strstr(out, "{\"ns\":1,\"level\":0,\"owner_uid\":0,\"parent_ns\":null,"
-				    "\"creator_uid\":null,\"max\":{\"nproc\":9223372036854775807,"));
+				    "\"creator_uid\":null,\"owner_ns_uid\":0,"
+				    "\"max\":{\"nproc\":9223372036854775807,"));
 	assert_non_null(strstr(out, "{\"ns\":100,\"level\":1,\"owner_uid\":1001,\"parent_ns\":1,"
-				    "\"creator_uid\":1001,\"max\":{\"nproc\":5,"));
+				    "\"creator_uid\":1001,\"owner_ns_uid\":1001,\"max\":{\"nproc\":5,"));
+	/* the uid inside comes after the kuid's keys, before refcount */
+	assert_non_null(strstr(out, "\"parent_uid\":1002,\"ns_uid\":1002,\"refcount\":1,"));
 	assert_non_null(strstr(out, "\"used\":{\"nproc\":6,"));
 	/* no per-event fields without --events */
 	assert_null(strstr(out, "\"charges\""));
@@ -175,11 +178,13 @@ static void test_batch(void **state)
 	assert_null(strchr(out, '\033'));	/* no escape sequences */
 	for (p = out; *p; p++)
 		lines += *p == '\n';
-	assert_int_equal(lines, 4 + 1 + 9 + 1);	/* summary, header, lines, blank */
-	assert_non_null(strstr(out, "NPROC"));
-	assert_non_null(strstr(out, "MSGQUEUE"));
-	assert_non_null(strstr(out, "SIGPENDING"));
-	assert_non_null(strstr(out, "MEMLOCK"));
+	/* summary, header, legend, lines, blank */
+	assert_int_equal(lines, 4 + 2 + 9 + 1);
+	/* the unit of each byte column in its label */
+	assert_non_null(strstr(out, "\nNAME                 "));
+	assert_non_null(strstr(out, "   NPROC MSGQUEUE(B)  SIGPENDING  MEMLOCK(B)  DENY FLAG\n"));
+	/* then the legend of the two kinds of line */
+	assert_non_null(strstr(out, " DENY FLAG\n" UCT_TABLE_LEGEND "\nns 1 L0 init "));
 	assert_non_null(strstr(out, "\n  ns 100 L1 o1001"));	/* no tty markers */
 	/* (1,1001): 6/5, over limit -> flag O */
 	assert_non_null(strstr(out, "6/5"));
@@ -197,6 +202,8 @@ static void test_table_fits_80(void **state)
 	f->c.width = 80;
 	w = uct_table_name_width(&f->m, &f->c);
 	uct_table_header(buf, sizeof(buf), &f->m, &f->c, w);
+	assert_true(strlen(buf) <= 80);
+	uct_table_legend(buf, sizeof(buf), &f->m, &f->c);
 	assert_true(strlen(buf) <= 80);
 	for (i = 0; i < f->m.nlines; i++) {
 		uct_table_line(buf, sizeof(buf), &f->m, &f->c, &f->m.lines[i], w);
@@ -296,6 +303,263 @@ static void test_table_deny_huge(void **state)
 	assert_non_null(strstr(strstr(out, "\n  uid 0 "), "  8.0E D"));
 	assert_null(strstr(out, " -8.0E"));
 	assert_null(strstr(out, " inf D"));
+}
+
+/* ---- MEMLOCK: counted in pages, shown in bytes ---- */
+
+/* (1,1001) locks 7 pages (+extra), (100,1001) 2 of them and (100,1002) 5;
+ * namespaces cap MEMLOCK at 2048 pages (8 MiB), as the series stores it;
+ * shift: the page size */
+static void memlock_update(struct fx *f, int shift, long long extra, double now)
+{
+	struct uct_rec recs[16];
+	size_t n = base_snapshot(recs), i;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i].ns_inum == 1 && recs[i].uid == 1001)
+			recs[i].value[UCT_MEMLOCK] = 7 + extra;
+		if (recs[i].ns_inum == 100 && recs[i].uid == 1001)
+			recs[i].value[UCT_MEMLOCK] = 2;
+		if (recs[i].ns_inum == 100 && recs[i].uid == 1002)
+			recs[i].value[UCT_MEMLOCK] = 5;
+	}
+	f->m.page_shift = shift;
+	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, now), 0);
+}
+
+/* Both kinds of line in bytes, with MSGQUEUE's suffixes. */
+static void test_table_memlock_bytes(void **state)
+{
+	struct fx *f = *state;
+	char buf[512], *l;
+	const char *out;
+	size_t i;
+	int w;
+
+	memlock_update(f, 12, 0, 1001.0);
+	memlock_update(f, 12, 1, 1002.0);	/* +1 page */
+	out = render(f, uct_view_batch);
+	/* uid line (1,1001): 8 pages, +1, against the 2048 of ns 100 */
+	l = strstr(out, "\n  uid 1001 ");
+	assert_non_null(l);
+	assert_non_null(strstr(l, " 32.0K+4096/8.0M     0 O\n"));
+	/* namespace line of 100: its creator row (1,1001) against its max */
+	l = strstr(out, "\n  ns 100 L1 o1001 ");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "  32.0K/8.0M\n"));
+	/* (100,1002) against the max of ns 200, which it created */
+	assert_non_null(strstr(strstr(out, "\n    uid 1002 "), "  20.0K/8.0M     0\n"));
+	/* a row that created nothing: no limit */
+	l = strstr(out, "\n    uid 1001 ");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "    8192/-     0"));
+	/* no page counts left in the MEMLOCK column */
+	w = uct_table_name_width(&f->m, &f->c);
+	for (i = 0; i < f->m.nlines; i++) {
+		uct_table_line(buf, sizeof(buf), &f->m, &f->c, &f->m.lines[i], w);
+		assert_null(strstr(buf, "/2048"));
+		assert_null(strstr(buf, " 4+1/"));
+	}
+	/* the leaf limit of a row's own tasks (pages) in bytes too */
+	f->m.rows[uct_model_find_row(&f->m, 100, 1001)].caller_limit[UCT_MEMLOCK] = 16;
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(strstr(out, "\n    uid 1001 "), " 8192/64.0K     0"));
+
+	/* 64 KiB pages: the same pages are 16 times the bytes */
+	memlock_update(f, 16, 0, 1003.0);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(strstr(out, "\n  ns 100 L1 o1001 "), "   448K/128M\n"));
+}
+
+/* Bytes never wrap: a page count past LONG_MAX bytes is shown as the
+ * largest count, not negative and not "inf"; unlimited stays "inf". */
+static void test_table_memlock_saturates(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[16];
+	size_t n = base_snapshot(recs), i;
+	const char *out;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i].ns_inum == 1 && recs[i].uid == 1001)
+			recs[i].value[UCT_MEMLOCK] = 1LL << 53;
+		if (recs[i].ns_inum == 100)
+			recs[i].ns_max[UCT_MEMLOCK] = INF;
+	}
+	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(strstr(out, "\n  ns 100 L1 o1001 "), "  8.0E/inf\n"));
+	assert_null(strstr(out, "-8.0E"));
+	assert_int_equal(uct_pages_to_bytes(&f->m, -(1LL << 53)), -(LLONG_MAX - 1));
+	assert_int_equal(uct_pages_to_bytes(&f->m, INF), INF);
+	assert_int_equal(uct_pages_to_bytes(&f->m, -3), -3 * 4096);
+}
+
+/* A kernel without the series' patch 1 copies an 8 MiB rlimit into the
+ * cap as 8388608 and compares it with pages: the table shows the cap it
+ * enforces, 8388608 pages (32 GiB); JSON and OpenMetrics the number. */
+static void test_memlock_stock_cap(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[16];
+	size_t n = base_snapshot(recs), i;
+	const char *out;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i].ns_inum == 1 && recs[i].uid == 1001)
+			recs[i].value[UCT_MEMLOCK] = 3000;	/* 2048 would refuse it */
+		recs[i].ns_max[UCT_MEMLOCK] = recs[i].ns_inum == 1 ? INF : 8388608;
+	}
+	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
+	assert_int_equal(f->m.ns[uct_model_find_ns(&f->m, 100)].max[UCT_MEMLOCK], 8388608);
+	assert_true(f->m.ns[uct_model_find_ns(&f->m, 1)].max[UCT_MEMLOCK] == INF);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(strstr(out, "\n  ns 100 L1 o1001 "), " 11.7M/32.0G\n"));
+	out = render(f, uct_view_json);
+	assert_non_null(strstr(out, "\"memlock\":{\"value\":3000,\"limit\":8388608,"));
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "ucounttop_ns_rlimit_max{ns=\"100\",level=\"1\",owner_uid=\"1001\","
+				    "type=\"memlock\"} 8388608\n"));
+}
+
+/* JSON and OpenMetrics keep MEMLOCK in pages, and say so. */
+static void test_memlock_pages_in_json_and_metrics(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	memlock_update(f, 12, 0, 1001.0);
+	out = render(f, uct_view_json);
+	assert_non_null(strstr(out, "\"memlock\":{\"value\":7,\"limit\":2048,"));
+	assert_non_null(strstr(out, "\"max\":{\"nproc\":5,\"msgqueue\":819200,"
+				    "\"sigpending\":7671,\"memlock\":2048}"));
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"1\",level=\"0\",uid=\"1001\","
+				    "type=\"memlock\"} 7\n"));
+	assert_non_null(strstr(out, "# HELP ucounttop_rlimit_value Current struct ucounts "
+				    "rlimit counter per user namespace and uid (nproc: processes, "
+				    "msgqueue: bytes, sigpending: signals, memlock: pages).\n"));
+	assert_non_null(strstr(out, "# HELP ucounttop_ns_rlimit_max Per-namespace maximum "
+				    "ns->rlimit_max[] as the kernel compares it with the counter "
+				    "(nproc: processes, msgqueue: bytes, sigpending: signals, "
+				    "memlock: pages; "));
+	assert_null(strstr(out, "stored as bytes"));
+}
+
+/* ---- uids as namespaces map them ---- */
+
+static void names_update(struct fx *f)
+{
+	struct uct_rec recs[16];
+	size_t n = names_snapshot(recs);
+
+	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
+}
+
+/* The table names rows and owners as their namespaces know them. */
+static void test_table_ns_uids(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	names_update(f);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "\n  uid 1000 "));
+	assert_non_null(strstr(out, "\n  ns 10 L1 o1000 "));
+	assert_non_null(strstr(out, "\n    uid 0 "));
+	assert_non_null(strstr(out, "\n    uid 2000 "));
+	/* the owner of 20 as its parent, namespace 10, maps it */
+	assert_non_null(strstr(out, "\n    ns 20 L2 o2000 "));
+	/* sorted by the uid shown: 3000, then the unmapped one */
+	assert_non_null(strstr(out, "\n      uid 3000 "));
+	assert_true(strstr(out, "uid 3000 ") < strstr(out, "uid -(k1500) "));
+	assert_null(strstr(out, "uid 1500"));
+	/* the summary names what --uid filters by */
+	assert_non_null(strstr(out, "  kuid all  "));
+}
+
+/* Unmapped: "-" and the kuid, one word, so the rows stay apart. */
+static void test_table_unmapped_uid(void **state)
+{
+	struct fx *f = *state;
+	char buf[512];
+	size_t i;
+	int w, seen = 0;
+
+	names_update(f);
+	w = uct_table_name_width(&f->m, &f->c);
+	for (i = 0; i < f->m.nlines; i++) {
+		uct_table_line(buf, sizeof(buf), &f->m, &f->c, &f->m.lines[i], w);
+		if (strstr(buf, "uid -(k1500) ")) {
+			seen++;
+			/* its cells follow the name: nproc 1, all of it new
+			 * since the fixture's snapshot, no limit */
+			assert_non_null(strstr(buf, "-(k1500)       1+1/-         0/-"));
+		}
+	}
+	assert_int_equal(seen, 1);
+}
+
+/* --kuid: the global kuids, as before, in kuid order. */
+static void test_table_kuid(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	f->m.show_kuid = true;
+	names_update(f);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "\n    ns 20 L2 o1000 "));
+	assert_non_null(strstr(out, "\n    uid 900 "));
+	assert_non_null(strstr(out, "\n      uid 1500 "));
+	assert_true(strstr(out, "\n      uid 1000 ") < strstr(out, "\n      uid 1500 "));
+	assert_null(strstr(out, "uid 2000"));
+	assert_null(strstr(out, "uid 3000"));
+	assert_null(strstr(out, "-(k"));
+}
+
+/* JSON: uid stays the kuid; ns_uid and owner_ns_uid are added, null when
+ * unmapped; --kuid changes nothing there. */
+static void test_json_ns_uids(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		f->m.show_kuid = pass;
+		names_update(f);
+		out = render(f, uct_view_json);
+		assert_true(json_valid(out));
+		assert_non_null(strstr(out, "{\"ns\":20,\"level\":2,\"uid\":1000,\"parent_ns\":10,"
+					    "\"parent_uid\":1000,\"ns_uid\":3000,\"refcount\":1,"));
+		assert_non_null(strstr(out, "{\"ns\":20,\"level\":2,\"uid\":1500,\"parent_ns\":10,"
+					    "\"parent_uid\":1000,\"ns_uid\":null,"));
+		assert_non_null(strstr(out, "{\"ns\":10,\"level\":1,\"uid\":1000,\"parent_ns\":1,"
+					    "\"parent_uid\":1000,\"ns_uid\":2000,"));
+		assert_non_null(strstr(out, "{\"ns\":1,\"level\":0,\"uid\":1000,\"parent_ns\":null,"
+					    "\"parent_uid\":null,\"ns_uid\":1000,"));
+		assert_non_null(strstr(out, "{\"ns\":20,\"level\":2,\"owner_uid\":1000,"
+					    "\"parent_ns\":10,\"creator_uid\":1000,"
+					    "\"owner_ns_uid\":2000,\"max\":"));
+		assert_non_null(strstr(out, "{\"ns\":10,\"level\":1,\"owner_uid\":1000,"
+					    "\"parent_ns\":1,\"creator_uid\":1000,"
+					    "\"owner_ns_uid\":1000,\"max\":"));
+	}
+}
+
+/* OpenMetrics keeps its labels: uid is the kuid. */
+static void test_openmetrics_kuid_labels(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	names_update(f);
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"20\",level=\"2\",uid=\"1000\","
+				    "type=\"nproc\"} 1\n"));
+	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"20\",level=\"2\",uid=\"1500\","));
+	assert_null(strstr(out, "uid=\"3000\""));
 }
 
 /* ---- OpenMetrics ---- */
@@ -425,7 +689,9 @@ static void test_fmt_num_matches_printf(void **state)
 	}
 	/* around each power-of-1024 boundary and the 99.95 / 999.95 edges */
 	for (p = 1024, k = 0; k < 5; k++, p *= 1024) {
-		long long edges[] = { p, 100 * p, 1000 * p, p * 1999 / 20, p * 19999 / 20 };
+		/* p / 4 * 19999 / 5 is p * 19999 / 20 without overflowing at
+		 * p = 2^50 */
+		long long edges[] = { p, 100 * p, 1000 * p, p * 1999 / 20, p / 4 * 19999 / 5 };
 
 		for (i = 0; i < (int)ARRAY_SIZE(edges); i++)
 			for (v = edges[i] - 3000; v <= edges[i] + 3000; v++) {
@@ -492,6 +758,15 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_deny_huge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_wide_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_deep_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_memlock_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_memlock_saturates, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memlock_stock_cap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memlock_pages_in_json_and_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_ns_uids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_unmapped_uid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_kuid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_ns_uids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_openmetrics_kuid_labels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test(test_fmt_num),

@@ -11,6 +11,9 @@
  *                                  the caller's credentials (rlimits, caps),
  *                                  print LOCKED or REFUSED <errno name>,
  *                                  remove it; exit 0 either way
+ *   uct-workload --names           namespaces whose uid maps are not the
+ *                                  identity (see "--names" below), print
+ *                                  what each maps, hold until SIGTERM
  *
  * Tree (kuids are identity-mapped 1000..1099 in every namespace, so the
  * uid inside equals the global kuid):
@@ -122,6 +125,9 @@ struct shared {
 	int nproc;
 	struct proc procs[MAXPROC];
 	int denied[NTYPES];	/* refusals seen by the D1 holder */
+	unsigned long names_inum[4];	/* --names: each namespace, */
+	unsigned names_uid[4];		/* getuid() in it, */
+	pid_t names_pid[4];		/* and the process that holds it */
 	int errors;
 	char errmsg[256];
 };
@@ -452,6 +458,158 @@ static void agent(int ns)
 	hold_forever();
 }
 
+/* ---- --names: uids as namespaces map them ---- */
+
+/*
+ * Issue 11's scenario, and the two other ways a map can be read:
+ *   N1  kuid 1000 unshares and maps itself to 2000 ("2000 1000 1"): uid 2000
+ *   N2  inside N1, uid 2000 unshares and maps itself to 3000
+ *       ("3000 2000 1": lower ids are N1's): uid 3000, still kuid 1000
+ *   N3  kuid 1000 unshares and writes no map: the row's uid is unmapped
+ *   N4  root unshares, the parent writes 7 extents (more than the 5 held
+ *       inline: the kernel keeps them in forward[]), the last "6 5000 1",
+ *       and the process becomes uid 6 there: kuid 5000
+ */
+enum { NM_N1, NM_N2, NM_N3, NM_N4, NM_COUNT };
+static volatile sig_atomic_t stop;
+static void on_stop(int sig);
+static void kill_all(void);
+#define NAMES_KUID	1000
+#define NAMES_WIDE_KUID	5000
+#define NAMES_WIDE_UID	6
+static const char names_wide_map[] =
+	"0 200000 1\n1 200001 1\n2 200002 1\n3 200003 1\n4 200004 1\n5 200005 1\n6 5000 1\n";
+
+static void names_publish(int k)
+{
+	sh->names_inum[k] = ns_inum_of(getpid());
+	sh->names_uid[k] = getuid();
+	sh->names_pid[k] = getpid();
+	signal_ready();
+}
+
+/* An unprivileged process maps its own uid and gid, one id each */
+static void map_self(const char *map)
+{
+	write_file(getpid(), "setgroups", "deny");
+	write_file(getpid(), "uid_map", map);
+	write_file(getpid(), "gid_map", map);
+}
+
+static void names_chain(void)
+{
+	become(NAMES_KUID);
+	if (unshare(CLONE_NEWUSER))
+		fail("unshare N1");
+	map_self("2000 1000 1\n");
+	names_publish(NM_N1);
+	if (fork() == 0) {
+		if (unshare(CLONE_NEWUSER))
+			fail("unshare N2");
+		map_self("3000 2000 1\n");
+		names_publish(NM_N2);
+	}
+	hold_forever();
+}
+
+static void names_unmapped(void)
+{
+	become(NAMES_KUID);
+	if (unshare(CLONE_NEWUSER))
+		fail("unshare N3");
+	names_publish(NM_N3);
+	hold_forever();
+}
+
+/* N4: the map takes CAP_SETUID in the parent, so we write it */
+static void names_wide(void)
+{
+	int up[2], down[2];
+	pid_t pid;
+
+	if (pipe(up) || pipe(down))
+		fail("pipe");
+	pid = fork();
+	if (pid < 0)
+		fail("fork");
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		if (unshare(CLONE_NEWUSER))
+			fail("unshare N4");
+		if (write(up[1], "u", 1) != 1)
+			fail("sync pipe");
+		wait_byte(down[0]);
+		/* all caps in N4: any uid it maps */
+		if (setresuid(NAMES_WIDE_UID, NAMES_WIDE_UID, NAMES_WIDE_UID))
+			fail("setresuid in N4");
+		names_publish(NM_N4);
+		hold_forever();
+	}
+	wait_byte(up[0]);
+	write_file(pid, "uid_map", names_wide_map);
+	if (write(down[1], "m", 1) != 1)
+		fail("sync pipe");
+}
+
+static int names_mode(void)
+{
+	static const char *const name[NM_COUNT] = { "N1", "N2", "N3", "N4" };
+	/* level, kuid, and the owner as kuid and as the parent maps it */
+	static const unsigned info[NM_COUNT][4] = {
+		{ 1, NAMES_KUID, NAMES_KUID, NAMES_KUID },
+		{ 2, NAMES_KUID, NAMES_KUID, 2000 },
+		{ 1, NAMES_KUID, NAMES_KUID, NAMES_KUID },
+		{ 1, NAMES_WIDE_KUID, 0, 0 },
+	};
+	struct sigaction sa = { .sa_handler = on_stop };
+	time_t deadline;
+	int got = 0, k;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || pipe(ready_pipe) || setgroups(0, NULL)) {
+		perror("uct-workload --names (must run as root)");
+		return 1;
+	}
+	setpgid(0, 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	if (fork() == 0) {
+		signal(SIGTERM, SIG_DFL);
+		names_chain();
+	}
+	if (fork() == 0) {
+		signal(SIGTERM, SIG_DFL);
+		names_unmapped();
+	}
+	names_wide();
+	deadline = time(NULL) + 60;
+	while (got < NM_COUNT && !sh->errors && !stop && time(NULL) < deadline) {
+		struct pollfd pfd = { .fd = ready_pipe[0], .events = POLLIN };
+		char c;
+
+		if (poll(&pfd, 1, 100) == 1 && read(ready_pipe[0], &c, 1) == 1)
+			got++;
+	}
+	if (sh->errors || got < NM_COUNT) {
+		fprintf(stderr, "uct-workload: --names setup failed: %s\n",
+			sh->errors ? sh->errmsg : stop ? "interrupted" : "timed out");
+		kill_all();
+		return 1;
+	}
+	/* NAMES name inum level kuid uid-inside pid owner-kuid owner-in-parent */
+	for (k = 0; k < NM_COUNT; k++)
+		printf("NAMES %s %lu %u %u %u %d %u %u\n", name[k], sh->names_inum[k], info[k][0],
+		       info[k][1], sh->names_uid[k], sh->names_pid[k], info[k][2], info[k][3]);
+	printf("READY\n");
+	while (!stop)
+		pause();
+	kill_all();
+	return 0;
+}
+
 /* ---- expectations ---- */
 
 struct row {
@@ -565,10 +723,12 @@ int main(int argc, char **argv)
 		return exec_as((uid_t)atoi(argv[2]), argv + 4);
 	if (argc == 3 && !strcmp(argv[1], "--shm-lock"))
 		return shm_lock_once(atol(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "--names"))
+		return names_mode();
 	with_denials = argc > 1 && !strcmp(argv[1], "--denials");
 	if (argc > 1 && !with_denials) {
 		fprintf(stderr, "usage: uct-workload [--denials] | --exec-as UID -- CMD [ARGS] | "
-			"--shm-lock PAGES\n");
+			"--shm-lock PAGES | --names\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -1,0 +1,117 @@
+#!/bin/sh
+# 5A: uids as their namespaces see them (issue 11; KTAP). uct-workload
+# --names: kuid 1000 creates N1 and is uid 2000 in it ("2000 1000 1"),
+# creates N2 there and is uid 3000 in it ("3000 2000 1"); kuid 1000 also
+# creates N3 and writes no map (unmapped); root creates N4, whose map has 7
+# extents (more than the 5 held inline: read from forward[]), and is uid 6
+# = kuid 5000 in it. The table must name each row and owner as the
+# namespace (its parent, for an owner) maps it, --kuid the global kuids,
+# --uid filter by kuid; JSON must keep uid the kuid and carry ns_uid and
+# owner_ns_uid, equal to what getuid() returns in there. Also the unit
+# labels and the legend under the header.
+. /uct/tests/lib/ktap.sh
+UCT=${UCT:-/uct/bin/ucounttop}
+WL=${WL:-/uct/bin/uct-workload}
+T=/tmp/t5a
+mkdir -p $T
+echo "KTAP version 1"
+
+[ -x "$UCT" ] && [ -x "$WL" ] || { echo "# missing $UCT or $WL"; exit 4; }
+
+$WL --names > $T/wl.out 2> $T/wl.err &
+wl=$!
+cleanup() { kill $wl 2>/dev/null; wait $wl 2>/dev/null; }
+trap cleanup EXIT
+if ! waitfor 600 grep -q '^READY' $T/wl.out; then
+	fail "uct-workload --names ready"
+	cat $T/wl.err
+	echo "1..$n"
+	exit 1
+fi
+pass "uct-workload --names ready"
+# NAMES name inum level kuid uid-inside pid owner-kuid owner-in-parent
+sed 's/^/# /' $T/wl.out
+nm() { awk -v k="$1" -v f="$2" '$1 == "NAMES" && $2 == k { print $f }' $T/wl.out; }
+N1=$(nm N1 3) N2=$(nm N2 3) N3=$(nm N3 3) N4=$(nm N4 3)
+expect "getuid() inside N1, N2, N4 (what the maps say)" \
+	"$(nm N1 6) $(nm N2 6) $(nm N4 6)" "2000 3000 6"
+expect "N4's uid_map has 7 extents (forward[])" \
+	"$(wc -l < /proc/$(nm N4 7)/uid_map)" 7
+
+# table_names FILE: each table line's name - "ns INUM Llevel oOWNER" or
+# "uid UID" - after the header and its legend
+table_names() {
+	awk 'f && NF { if ($1 == "ns") print $1, $2, $3, $4; else print $1, $2 }
+	     /^\(ns lines:/ { f = 1 }' "$1"
+}
+
+$UCT -b -n 1 > $T/all.txt 2> $T/all.err
+expect "ucounttop -b -n 1 exits 0" "$?" 0
+expect "batch view: a row 'uid 2000' (kuid 1000 in N1)" \
+	"$(grep -c '^ *uid 2000 ' $T/all.txt)" 1
+expect "batch view: a row 'uid 3000' (kuid 1000 in N2)" \
+	"$(grep -c '^ *uid 3000 ' $T/all.txt)" 1
+hdr=$(grep -A1 '^NAME ' $T/all.txt)
+expect "header: byte columns labelled, then the legend" \
+	"$(echo "$hdr" | sed -n '1s/^NAME  *\(NPROC\)  *\(MSGQUEUE(B)\)  *\(SIGPENDING\)  *\(MEMLOCK(B)\)  *\(DENY FLAG\).*/\1 \2 \3 \4 \5/p'; echo "$hdr" | sed -n 2p)" \
+	"NPROC MSGQUEUE(B) SIGPENDING MEMLOCK(B) DENY FLAG
+(ns lines: creator row/namespace max; uid lines: value[+change]/limit)"
+
+$UCT -b -n 1 --ns $N1 > $T/n1.txt 2>&1
+expect "--ns N1: N1 owned by 1000 (as init maps it), uid 2000, N2 owned by 2000 (as N1 maps it), uid 3000" \
+	"$(table_names $T/n1.txt)" "ns $N1 L1 o1000
+uid 2000
+ns $N2 L2 o2000
+uid 3000"
+
+$UCT -b -n 1 --ns $N3 > $T/n3.txt 2>&1
+expect "--ns N3 (no uid_map): its row is unmapped, shown as -(k1000)" \
+	"$(table_names $T/n3.txt)" "ns $N3 L1 o1000
+uid -(k1000)"
+
+$UCT -b -n 1 --ns $N4 > $T/n4.txt 2>&1
+expect "--ns N4 (7 extents): kuid 5000 is uid 6, owner root" \
+	"$(table_names $T/n4.txt)" "ns $N4 L1 o0
+uid 6"
+
+$UCT -b -n 1 --ns $N1 --kuid > $T/kuid.txt 2>&1
+expect "--kuid: the global kuids, rows and owners" \
+	"$(table_names $T/kuid.txt)" "ns $N1 L1 o1000
+uid 1000
+ns $N2 L2 o1000
+uid 1000"
+
+$UCT -b -n 1 --ns $N1 --uid 1000 > $T/uid1000.txt 2>&1
+expect "--uid 1000 is the kuid: both rows, shown as 2000 and 3000" \
+	"$(table_names $T/uid1000.txt | grep '^uid')" "uid 2000
+uid 3000"
+$UCT -b -n 1 --ns $N1 --uid 2000 > $T/uid2000.txt 2>&1
+expect "--uid 2000 (an ns uid, no kuid of ours): nothing" \
+	"$(table_names $T/uid2000.txt)" ""
+
+$UCT --json -n 1 > $T/j.json 2> $T/j.err
+expect "ucounttop --json -n 1 exits 0" "$?" 0
+sed 's/{"ns":/\n{"ns":/g' $T/j.json > $T/j.lines
+row() { grep "^{\"ns\":$1,\"level\":[0-9]*,\"uid\":$2," $T/j.lines; }
+nsobj() { grep "^{\"ns\":$1,\"level\":[0-9]*,\"owner_uid\":" $T/j.lines; }
+key() { sed -n "s/.*\"$1\":\([0-9a-z]*\)[,}].*/\1/p"; }
+init=$(readlink /proc/self/ns/user | tr -dc 0-9)
+expect "JSON rows: ns_uid of (init,1000) (N1,1000) (N2,1000) (N3,1000) (N4,5000)" \
+	"$(row $init 1000 | key ns_uid) $(row $N1 1000 | key ns_uid) $(row $N2 1000 | key ns_uid) $(row $N3 1000 | key ns_uid) $(row $N4 5000 | key ns_uid)" \
+	"1000 2000 3000 null 6"
+expect "JSON rows: ns_uid is what getuid() returns inside N1, N2 and N4" \
+	"$(row $N1 1000 | key ns_uid) $(row $N2 1000 | key ns_uid) $(row $N4 5000 | key ns_uid)" \
+	"$(nm N1 6) $(nm N2 6) $(nm N4 6)"
+expect "JSON rows: uid stays the kuid, parent links unchanged" \
+	"$(row $N2 1000 | sed -n 's/^{"ns":[0-9]*,"level":\([0-9]*\),"uid":\([0-9]*\),"parent_ns":\([0-9]*\),"parent_uid":\([0-9]*\),"ns_uid":.*/\1 \2 \3 \4/p')" \
+	"2 1000 $N1 1000"
+expect "JSON namespaces: owner_ns_uid of N1 N2 N3 N4" \
+	"$(nsobj $N1 | key owner_ns_uid) $(nsobj $N2 | key owner_ns_uid) $(nsobj $N3 | key owner_ns_uid) $(nsobj $N4 | key owner_ns_uid)" \
+	"1000 2000 1000 0"
+expect "JSON namespaces: owner_uid stays the kuid" \
+	"$(nsobj $N2 | key owner_uid) $(nsobj $N4 | key owner_uid)" "1000 0"
+
+cleanup
+trap - EXIT
+echo "1..$n"
+[ "$fails" -eq 0 ]
