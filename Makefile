@@ -69,7 +69,10 @@ test: guest kernel-debug
 
 # Overhead as ratios of guest time in one -icount run (not a timed test).
 bench: guest
-	@guest/run --icount --timeout 3600 --add guest/bench.sh -- sh /uct/add/bench.sh
+	@guest/deps.sh --bench
+	@layer=$$(guest/build-bench-layer.sh) && \
+	guest/run --icount --timeout 5400 --mem 3072 --add guest/bench.sh \
+		--add "$$layer:/opt/bt" -- sh /uct/add/bench.sh
 
 check-patches: kernel
 	@tests/host/checkpatch.sh

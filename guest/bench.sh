@@ -2,40 +2,138 @@
 # make bench, inside the guest (run under QEMU -icount: guest time follows
 # executed instructions). Times the SIGPENDING and NPROC hot paths with
 # ucounttop detached, in its default live view (snapshot per refresh),
-# with --events (a program on every charge) and as `ucounttop trace`.
+# with --events (a program on every charge), as `ucounttop trace`, and
+# bpftrace doing the same (when make bench copied it in, /opt/bt); then the
+# live view's refresh cost at 1,000 / 10,000 / 50,000 ucounts, and what
+# `ucounttop check` costs the kselftests it runs.
 # Each loop spans several refreshes, so the view's periodic cost is in it.
 SIGQ_N=${SIGQ_N:-1000000}
 FORK_N=${FORK_N:-30000}
+SCALE=${SCALE:-1000 10000 50000}
+BT=/opt/bt/run-bpftrace
 out=/tmp/bench.txt
 : > $out
 
-measure() { # measure MODE [ucounttop args...]
-	mode=$1
-	shift
+# The four charge functions, as every tool here sees them (one probe each:
+# bpftrace takes several attach points only when their arguments agree).
+FUNCS="inc_rlimit_ucounts dec_rlimit_ucounts inc_rlimit_get_ucounts dec_rlimit_put_ucounts"
+bt_each() { # bt_each ACTION: the same action on each of the four
+	for fn in $FUNCS; do printf 'kfunc:%s { %s }\n' "$fn" "$1"; done
+}
+BT_COUNT=$(bt_each '@[args->ucounts, args->type] = count();')
+BT_PRINTF=$(bt_each 'printf("%llu %d %s %p %d\n", nsecs, pid, comm, args->ucounts, args->type);')
+BT_TP="tracepoint:ucounts:ucounts_rlimit_charge,tracepoint:ucounts:ucounts_rlimit_uncharge { @[args->ucounts, args->type] = count(); }"
+
+# wait_for FILE TEXT SECONDS: TEXT appears in FILE within SECONDS
+wait_for() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt $(($3 * 10)) ] && return 1
+		sleep 0.1
+	done
+}
+
+measure() { # measure MODE READY-TEXT CMD...: CMD's output to /tmp/bench-tool.out
+	mode=$1 ready=$2
+	shift 2
 	pid=
 	if [ $# -gt 0 ]; then
-		ucounttop "$@" > /dev/null 2> /tmp/bench-tool.err &
+		"$@" > /tmp/bench-tool.out 2> /tmp/bench-tool.err &
 		pid=$!
+		if [ -n "$ready" ] && ! wait_for /tmp/bench-tool.out "$ready" 600; then
+			echo "$mode: '$*' never printed '$ready':"; cat /tmp/bench-tool.err; exit 1
+		fi
 		sleep 2	# attached and past the first refresh
-		kill -0 $pid 2>/dev/null || { echo "ucounttop $* failed:"; cat /tmp/bench-tool.err; exit 1; }
+		kill -0 $pid 2>/dev/null || { echo "$mode: '$*' failed:"; cat /tmp/bench-tool.err; exit 1; }
 	fi
 	s=$(uct-bench sigqueue "$SIGQ_N" 1 | cut -d' ' -f2) || exit 1
 	f=$(uct-bench fork "$FORK_N" 1 | cut -d' ' -f2) || exit 1
-	[ -n "$pid" ] && { kill -INT $pid; wait $pid; }
+	if [ -n "$pid" ]; then
+		kill -INT $pid
+		wait $pid
+	fi
 	echo "$mode $s $f" >> $out
 }
 
-measure untraced
-measure live -b -d 1
-measure events -b -d 1 --events
+measure untraced ''
+measure live '' ucounttop -b -d 1
+measure events '' ucounttop -b -d 1 --events
 # the same counts from fexit on the charge functions instead of our
 # tracepoints (what a stock kernel gets)
-measure ev-fexit -b -d 1 --events --no-tracepoints
-measure trace trace
+measure ev-fexit '' ucounttop -b -d 1 --events --no-tracepoints
+# trace to a file (tmpfs), no stacks
+measure trace '' ucounttop trace
+if [ -x $BT ]; then
+	measure bt-count Attaching $BT -e "$BT_COUNT"
+	measure bt-printf Attaching $BT -e "$BT_PRINTF"
+	measure bt-tp Attaching $BT -e "$BT_TP"
+fi
 
 awk 'NR == 1 { s0 = $2; f0 = $3 }
 	{ printf "| %-9s | %9d | %+6.1f%% | %9d | %+6.1f%% |\n", $1, $2, ($2 / s0 - 1) * 100, $3, ($3 / f0 - 1) * 100 }' $out > /tmp/bench.rows
-echo "| ucounttop | sigqueue+sigwaitinfo ns/op | vs untraced | fork+_exit+waitpid ns/op | vs untraced |"
+echo "| tool | sigqueue+sigwaitinfo ns/op | vs untraced | fork+_exit+waitpid ns/op | vs untraced |"
 echo "|---|---|---|---|---|"
 cat /tmp/bench.rows
-echo "(guest time under QEMU -icount shift=0,sleep=off, 1 vCPU; $SIGQ_N and $FORK_N iterations)"
+echo "(guest time under QEMU -icount shift=0,sleep=off, 1 vCPU; $SIGQ_N and $FORK_N iterations;"
+echo " events/trace: our ucounts tracepoints; ev-fexit: fexit on the four charge functions;"
+echo " bt-*: bpftrace $([ -x $BT ] && $BT --version 2>/dev/null | cut -d' ' -f2) on the same four functions (kfunc), count() or printf per event; bt-tp: on our tracepoints)"
+
+# --- refresh at scale --------------------------------------------------
+# N namespaces held open, each by its own uid: N+ rows. The CPU time of
+# `ucounttop -b -n K` (its BPF iterator runs in its system time) for K = 1
+# and 6: the first includes loading; the difference / 5 is one refresh.
+echo 200000 > /proc/sys/user/max_user_namespaces
+ulimit -n 65536 2>/dev/null
+echo
+echo "| ucounts held | rows | first refresh (load + 1) ms | each further refresh ms | peak RSS MiB |"
+echo "|---|---|---|---|---|"
+base=1879048192
+for n in $SCALE; do
+	mkfifo /tmp/hold.in 2>/dev/null
+	uct-churn hold "$n" "$base" < /tmp/hold.in > /tmp/hold.out 2>&1 &
+	hold=$!
+	exec 9> /tmp/hold.in
+	if ! wait_for /tmp/hold.out READY 1200; then
+		echo "scale $n: uct-churn hold did not get READY:"; cat /tmp/hold.out; exit 1
+	fi
+	uct-bench rusage -q ucounttop -b -n 1 > /tmp/r1 2>/dev/null
+	uct-bench rusage -q ucounttop -b -n 6 -d 0.01 > /tmp/r6 2>/dev/null
+	ucounttop --json -n 1 2>/dev/null | grep -o '"uid":' | wc -l > /tmp/rows
+	exec 9>&-
+	wait $hold
+	base=$((base + n))
+	awk -v n="$n" -v rows="$(cat /tmp/rows)" 'FNR == 1 && NR == 1 { c1 = $3 / 1000; e1 = $7 }
+		NR == 2 { c6 = $3 / 1000; rss = $5 / 1024; e6 = $7 }
+		END { if (e1 || e6) { print "| " n " | failed: exit " e1 "/" e6 " | | | |"; exit }
+		      printf "| %d | %d | %.0f | %.1f | %.1f |\n", n, rows, c1, (c6 - c1) / 5, rss }' /tmp/r1 /tmp/r6
+	rm -f /tmp/hold.in
+done
+echo "(CPU time of ucounttop -b -n 1 and -n 6 in guest ms, user + system, same -icount guest)"
+
+# --- check's cost ---------------------------------------------------------
+# Each kselftest that charges the counters, alone and as `ucounttop check
+# -- CMD` (which attaches, runs it, then judges): elapsed guest time of the
+# whole, and of the test itself (its CPU time, where the per-charge
+# programs run).
+S=/uct/selftests
+echo
+echo "| kselftest | alone ms | under check ms (ratio) | its CPU alone ms | its CPU under check ms (ratio) |"
+echo "|---|---|---|---|---|"
+for t in rlimits/rlimits-per-userns rlimits/rlimits_userns_test "mqueue/mq_open_tests /uct-bench-mq" ptrace/peeksiginfo; do
+	set -- $t
+	[ -x "$S/$1" ] || continue
+	bin=$S/$1
+	shift
+	uct-bench rusage -q "$bin" "$@" > /tmp/c0 2>/dev/null
+	uct-bench rusage -q ucounttop check -o /tmp/check.txt -- "$bin" "$@" > /tmp/c1 2>/dev/null
+	# the test's own CPU time under check: an inner uct-bench reports it
+	# (its line comes first; the outer one is check's whole run)
+	uct-bench rusage ucounttop check -o /tmp/check.txt -- uct-bench rusage -q "$bin" "$@" > /tmp/c2 2>/dev/null
+	awk -v name="${t%% *}" 'FILENAME == "/tmp/c0" { w0 = $9 / 1000; c0 = $3 / 1000 }
+		FILENAME == "/tmp/c1" { w1 = $9 / 1000; e1 = $7 }
+		FILENAME == "/tmp/c2" && /^rusage/ && !seen { c2 = $3 / 1000; seen = 1 }
+		END { printf "| %s | %.0f | %.0f (%.2fx%s) | %.0f | %.0f (%.2fx) |\n", name, w0, w1,
+			w1 / w0, e1 ? ", check exit " e1 : "", c0, c2, c2 / c0 }' /tmp/c0 /tmp/c1 /tmp/c2
+done
+echo "(elapsed: the test alone vs ucounttop check -- test, attach and report included; CPU: the test's own user + system time)"

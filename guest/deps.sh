@@ -1,7 +1,8 @@
 #!/bin/bash
 # Install the Debian 12 packages the build, the guest and the tests need.
 # Only what is missing; `apt-get update` once, non-interactive. Without
-# root, list what is missing and how to install it.
+# root, list what is missing and how to install it. --bench: also what
+# make bench needs.
 set -euo pipefail
 
 PACKAGES=(
@@ -14,6 +15,8 @@ PACKAGES=(
 	man-db groff-base                         # ucounttop(8): rendering, the man page test
 	libclang-rt-14-dev                        # libFuzzer + sanitizer runtimes (cli fuzz targets)
 )
+# make bench only: the peer it is compared with (copied into the bench guest)
+[ "${1:-}" = --bench ] && PACKAGES+=(bpftrace)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -13,12 +13,22 @@
  * Usage: uct-bench sigqueue|fork ITERATIONS [ROUNDS]
  * Prints "LOOP ns_per_op" for the best of ROUNDS rounds (default 3): the
  * minimum is the run least disturbed by the tool's own periodic refresh.
+ *
+ *        uct-bench rusage [-q] CMD [ARGS...]
+ * Runs CMD and prints "rusage cpu_us N maxrss_kb N exit N wall_us N" from
+ * wait4(): the CPU time CMD and the children it reaped used (user +
+ * system: a BPF iterator runs in its reader's system time), its peak
+ * resident set, and the elapsed time, for the scale and check series.
+ * -q: CMD's standard output goes to /dev/null.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,6 +79,39 @@ static int loop_fork(long n)
 	return 0;
 }
 
+static int run_rusage(char **argv)
+{
+	bool quiet = argv[0] && !strcmp(argv[0], "-q");
+	double t0 = now_ns();
+	struct rusage ru;
+	pid_t pid;
+	int st;
+
+	if (quiet)
+		argv++;
+	if (!argv[0])
+		return 2;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		int fd = quiet ? open("/dev/null", O_WRONLY) : -1;
+
+		if (fd >= 0)
+			dup2(fd, STDOUT_FILENO);
+		execvp(argv[0], argv);
+		fprintf(stderr, "uct-bench: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (wait4(pid, &st, 0, &ru) != pid)
+		return 1;
+	printf("rusage cpu_us %ld maxrss_kb %ld exit %d wall_us %.0f\n",
+	       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000L + ru.ru_utime.tv_usec +
+	       ru.ru_stime.tv_usec, ru.ru_maxrss,
+	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), (now_ns() - t0) / 1000);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int (*loop)(long);
@@ -76,8 +119,11 @@ int main(int argc, char **argv)
 	long n, rounds = 3, r;
 	char *end;
 
+	if (argc >= 3 && !strcmp(argv[1], "rusage"))
+		return run_rusage(argv + 2);
 	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: uct-bench sigqueue|fork ITERATIONS [ROUNDS]\n");
+		fprintf(stderr, "usage: uct-bench sigqueue|fork ITERATIONS [ROUNDS]\n"
+			"       uct-bench rusage [-q] CMD [ARGS...]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "sigqueue"))
