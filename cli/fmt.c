@@ -55,17 +55,32 @@ bool uct_is_unlimited(long long v)
 	return v >= LONG_MAX;
 }
 
+/* "00" .. "99": two digits per division */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 int uct_fmt_u64(char *buf, unsigned long long v)
 {
-	char tmp[24];
-	int n = 0, i;
+	char tmp[24], *p = tmp + sizeof(tmp);
+	int n;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		*--p = digit_pairs[d + 1];
+		*--p = digit_pairs[d];
+	}
+	if (v >= 10) {
+		*--p = digit_pairs[v * 2 + 1];
+		*--p = digit_pairs[v * 2];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	n = (int)(tmp + sizeof(tmp) - p);
+	memcpy(buf, p, (size_t)n);
 	buf[n] = 0;
 	return n;
 }
@@ -80,14 +95,18 @@ int uct_fmt_i64(char *buf, long long v)
 
 void uct_sb_spaces(struct uct_sb *b, int n)
 {
-	static const char sp[] = "                                                                ";
+	size_t room = b->len - 1 - b->n, k;
 
-	while (n > 0) {
-		int k = n < (int)sizeof(sp) - 1 ? n : (int)sizeof(sp) - 1;
-
-		uct_sb_put(b, sp, (size_t)k);
-		n -= k;
+	if (n <= 0)
+		return;
+	k = (size_t)n;
+	if (k > room) {
+		b->lost += k - room;
+		k = room;
 	}
+	memset(b->p + b->n, ' ', k);
+	b->n += k;
+	b->p[b->n] = 0;
 }
 
 void uct_sb_u64(struct uct_sb *b, unsigned long long v)

@@ -28,8 +28,8 @@ static int on_event(void *arg, void *data, size_t size)
 {
 	struct trace_ctx *t = arg;
 	const struct uct_event *e = data;
-	char line[256];
-	int i;
+	char line[257];
+	int i, n;
 
 	if (size < UCT_EVENT_NOSTACK_SIZE)
 		return 0;
@@ -39,8 +39,9 @@ static int on_event(void *arg, void *data, size_t size)
 	if (t->o->type_filter >= 0 && (e->kind == UCT_EV_ALLOC || e->kind == UCT_EV_FREE ||
 				      (int)e->type != t->o->type_filter))
 		return 0;
-	uct_trace_line(line, sizeof(line), e, t->boot_to_wall);
-	printf("%s\n", line);
+	n = uct_trace_line(line, sizeof(line), e, t->boot_to_wall);
+	line[n] = '\n';
+	fwrite_unlocked(line, 1, (size_t)n + 1, stdout);
 	for (i = 0; size == sizeof(*e) && i < e->nstack && i < UCT_MAX_STACK; i++) {
 		unsigned long long off = 0;
 		const char *name = uct_ksyms_lookup(t->ksyms, e->stack[i], &off);

@@ -77,7 +77,7 @@ static void right(struct uct_sb *b, const char *s, size_t n, int w)
  * without printf: on a small guest the reader shares the CPU with what it
  * traces, and formatting was most of what an event cost it.
  */
-void uct_trace_line(char *buf, size_t len, const struct uct_event *e, double boot_to_wall)
+int uct_trace_line(char *buf, size_t len, const struct uct_event *e, double boot_to_wall)
 {
 	double t = e->ts_ns / 1e9 + boot_to_wall;
 	time_t sec = (time_t)t;
@@ -145,4 +145,5 @@ void uct_trace_line(char *buf, size_t len, const struct uct_event *e, double boo
 	else
 		result(res, sizeof(res), e);
 	uct_sb_str(&b, r);
+	return (int)b.n;
 }

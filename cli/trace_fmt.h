@@ -10,10 +10,11 @@
 const char *uct_trace_header(void);
 
 /*
- * One line for e, without newline. boot_to_wall: seconds to add to the
- * event's CLOCK_BOOTTIME stamp to get wall-clock time.
+ * One line for e, without newline; returns its length. boot_to_wall:
+ * seconds to add to the event's CLOCK_BOOTTIME stamp to get wall-clock
+ * time.
  */
-void uct_trace_line(char *buf, size_t len, const struct uct_event *e, double boot_to_wall);
+int uct_trace_line(char *buf, size_t len, const struct uct_event *e, double boot_to_wall);
 
 /* "charge", "uncharge", "denied", "exceeded", "alloc", "free" */
 const char *uct_event_kind_name(unsigned kind);

@@ -37,6 +37,7 @@ wait_for() {
 measure() { # measure MODE READY-TEXT CMD...: CMD's output to /tmp/bench-tool.out
 	mode=$1 ready=$2
 	shift 2
+	echo "# bench: $mode" >&2
 	pid=
 	if [ $# -gt 0 ]; then
 		"$@" > /tmp/bench-tool.out 2> /tmp/bench-tool.err &
@@ -90,6 +91,7 @@ echo "| ucounts held | rows | first refresh (load + 1) ms | each further refresh
 echo "|---|---|---|---|---|"
 base=1879048192
 for n in $SCALE; do
+	echo "# bench: scale $n" >&2
 	mkfifo /tmp/hold.in 2>/dev/null
 	uct-churn hold "$n" "$base" < /tmp/hold.in > /tmp/hold.out 2>&1 &
 	hold=$!
@@ -123,6 +125,7 @@ echo "|---|---|---|---|---|"
 for t in rlimits/rlimits-per-userns rlimits/rlimits_userns_test "mqueue/mq_open_tests /uct-bench-mq" ptrace/peeksiginfo; do
 	set -- $t
 	[ -x "$S/$1" ] || continue
+	echo "# bench: check cost of $1" >&2
 	bin=$S/$1
 	shift
 	uct-bench rusage -q "$bin" "$@" > /tmp/c0 2>/dev/null
