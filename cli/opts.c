@@ -118,7 +118,7 @@ void uct_usage(FILE *f, const char *prog)
 "  %1$s check -- ./rlimits_userns_test   a kselftest, then its accounting\n"
 "\n"
 "Exit status: 0 ok, 1 runtime failure, 2 invalid options, 3 missing privilege\n"
-"(run as root, or with CAP_BPF and CAP_PERFMON), 4 kernel or system lacks a\n"
+"(root or CAP_SYS_ADMIN, or CAP_BPF and CAP_PERFMON), 4 kernel or system lacks a\n"
 "required feature (BTF at /sys/kernel/btf/vmlinux, a kernel function, bpffs).\n"
 "\n"
 "See ucounttop(8) (man -l cli/ucounttop.8 on the host).\n",
