@@ -606,6 +606,8 @@ static bool in_filtered_subtree(const struct uct_model *m, int n)
 
 static bool row_passes(const struct uct_model *m, const struct uct_row *r)
 {
+	if (m->pid_filter && !r->on_chain)
+		return false;
 	if (m->uid_filter >= 0 && r->rec.uid != (__u32)m->uid_filter)
 		return false;
 	if (m->type_filter >= 0 && m->type_filter < UCT_NTYPES &&
@@ -619,7 +621,8 @@ static bool row_passes(const struct uct_model *m, const struct uct_row *r)
 static bool mark_visible(struct uct_model *m, int n, int depth)
 {
 	struct uct_nsinfo *ns = &m->ns[n];
-	bool any = false, row_filter = m->uid_filter >= 0 || m->type_filter >= 0;
+	bool any = false,
+	     row_filter = m->uid_filter >= 0 || m->type_filter >= 0 || m->pid_filter;
 	int k;
 
 	for (k = 0; k < ns->nrows; k++) {
@@ -632,6 +635,27 @@ static bool mark_visible(struct uct_model *m, int n, int depth)
 		any |= mark_visible(m, ns->children[k], depth + 1);
 	ns->visible = in_filtered_subtree(m, n) && (any || !row_filter);
 	return ns->visible;
+}
+
+/*
+ * --pid: the process's own row, then the row that created its namespace,
+ * and so on up to the initial namespace: every level a charge of the
+ * process reaches (the kernel walks ucounts->ns->ucounts the same way).
+ */
+static void mark_chain(struct uct_model *m)
+{
+	size_t i;
+	int r, depth;
+
+	for (i = 0; i < m->nrows; i++)
+		m->rows[i].on_chain = false;
+	if (!m->pid_filter || !m->pid_ns)
+		return;
+	r = uct_model_find_row(m, m->pid_ns, m->pid_uid);
+	for (depth = 0; r >= 0 && depth <= UCT_MAX_LEVELS; depth++) {
+		m->rows[r].on_chain = true;
+		r = m->ns[m->rows[r].ns].creator_row;
+	}
 }
 
 static int add_line(struct uct_model *m, bool is_ns, int index, int depth)
@@ -676,6 +700,7 @@ int uct_model_relayout(struct uct_model *m)
 		if (ns->nchildren > 1)
 			qsort_r(ns->children, ns->nchildren, sizeof(int), ns_inum_order, m);
 	}
+	mark_chain(m);
 	/* roots: namespaces whose parent is not in the snapshot */
 	for (i = 0; i < m->nns; i++)
 		if (m->ns[i].parent < 0)

@@ -57,6 +57,7 @@ struct uct_row {
 	unsigned flags;			/* UCT_F_* */
 	double first_seen;		/* time of the first update that had it */
 	int ns;				/* index into model.ns */
+	bool on_chain;			/* --pid: the process charges this row */
 	bool visible;			/* passes the filters */
 };
 
@@ -118,6 +119,11 @@ struct uct_model {
 	long long ns_filter;		/* 0: all; else that ns and its subtree */
 	long long uid_filter;		/* -1: all; else that global kuid */
 	bool show_kuid;			/* --kuid: show and sort by global kuids */
+	/* --pid: only the rows a process charges. pid_filter set, pid_ns and
+	 * pid_uid name its own row (its cred's user namespace and real kuid;
+	 * pid_ns 0: the process is gone, nothing shows) */
+	int pid_filter;
+	__u32 pid_ns, pid_uid;
 	/* MEMLOCK is counted in pages of 1 << page_shift bytes; the table
 	 * shows bytes */
 	int page_shift;

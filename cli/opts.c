@@ -51,6 +51,8 @@ void uct_usage(FILE *f, const char *prog)
 "      --ns INUM          only namespace INUM (as in /proc/PID/ns/user) and below\n"
 "      --uid UID          only rows of global uid (kuid) UID, whatever the table\n"
 "                         shows\n"
+"      --pid PID          only what process PID charges: its row and, up to the\n"
+"                         initial namespace, the creator rows its charges reach\n"
 "      --kuid             show global uids (kuids) in the table, as the kernel\n"
 "                         and trace name them, instead of uids as each row's\n"
 "                         namespace maps them (JSON has both: uid, ns_uid)\n"
@@ -128,7 +130,7 @@ void uct_usage(FILE *f, const char *prog)
 enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_STACK, OPT_DURATION, OPT_COUNT,
-	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_KUID,
+	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_KUID, OPT_PID,
 };
 
 static const struct option longopts[] = {
@@ -141,6 +143,7 @@ static const struct option longopts[] = {
 	{ "ns", required_argument, NULL, OPT_NS },
 	{ "uid", required_argument, NULL, OPT_UID },
 	{ "kuid", no_argument, NULL, OPT_KUID },
+	{ "pid", required_argument, NULL, OPT_PID },
 	{ "type", required_argument, NULL, 't' },
 	{ "sort", required_argument, NULL, 's' },
 	{ "events", no_argument, NULL, OPT_EVENTS },
@@ -190,6 +193,7 @@ static const struct {
 	{ OPT_UID, "--uid", IN_TOP | IN_TRACE },
 	/* trace and check always print kuids */
 	{ OPT_KUID, "--kuid", IN_TOP },
+	{ OPT_PID, "--pid", IN_TOP },
 	{ 't', "-t/--type", IN_TOP | IN_TRACE },
 	{ 's', "-s/--sort", IN_TOP },
 	/* trace always hooks every charge; check has its own hooks */
@@ -386,6 +390,12 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			o->uid_filter = (long long)u;
 			break;
 		case OPT_KUID: o->kuid = true; break;
+		case OPT_PID:
+			/* PID_MAX_LIMIT */
+			if (!parse_ull(optarg, 1, 4194304, &u))
+				BAD("--pid needs a process id in 1..4194304, got '%s'", optarg);
+			o->pid_filter = (int)u;
+			break;
 		case 't':
 			o->type_filter = uct_type_parse(optarg);
 			if (o->type_filter < 0)

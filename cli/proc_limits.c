@@ -53,7 +53,8 @@ static int read_text(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int read_one(const char *proc, const char *pid, struct uct_task_limits *tl)
+/* The row a process charges: its user namespace and real uid */
+static int read_row(const char *proc, const char *pid, __u32 *ns_inum, __u32 *uid)
 {
 	char path[PATH_MAX], buf[4096], link[64];
 	const char *p;
@@ -64,13 +65,30 @@ static int read_one(const char *proc, const char *pid, struct uct_task_limits *t
 	if (n <= 0)
 		return -1;
 	link[n] = 0;
-	if (sscanf(link, "user:[%u]", &tl->ns_inum) != 1)
+	if (sscanf(link, "user:[%u]", ns_inum) != 1)
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s/status", proc, pid);
 	if (read_text(path, buf, sizeof(buf)))
 		return -1;
 	p = strstr(buf, "\nUid:");
-	if (!p || sscanf(p + 5, "%u", &tl->uid) != 1)
+	if (!p || sscanf(p + 5, "%u", uid) != 1)
+		return -1;
+	return 0;
+}
+
+int uct_read_task_row(const char *proc, int pid, __u32 *ns_inum, __u32 *uid)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%d", pid);
+	return read_row(proc, name, ns_inum, uid);
+}
+
+static int read_one(const char *proc, const char *pid, struct uct_task_limits *tl)
+{
+	char path[PATH_MAX], buf[4096];
+
+	if (read_row(proc, pid, &tl->ns_inum, &tl->uid))
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s/limits", proc, pid);
 	if (read_text(path, buf, sizeof(buf)))

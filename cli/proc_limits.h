@@ -23,6 +23,10 @@ struct uct_task_limits {
  */
 int uct_parse_limits(const char *text, long long rlim[UCT_NTYPES]);
 
+/* The row process pid charges: the user namespace of its cred
+ * (/proc/PID/ns/user) and its real uid. 0, or -1 if it is gone. */
+int uct_read_task_row(const char *proc, int pid, __u32 *ns_inum, __u32 *uid);
+
 /* Every process in /proc; *out is malloc'ed. 0 or -errno. */
 int uct_read_task_limits(const char *proc, struct uct_task_limits **out, size_t *n);
 

@@ -138,6 +138,9 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 	}
 	uct_loader_counters(l, m->counters);
 	clock_gettime(CLOCK_REALTIME, &c->wall);
+	/* --pid: where the process is now (it may have changed its uid) */
+	if (m->pid_filter && uct_read_task_row("/proc", m->pid_filter, &m->pid_ns, &m->pid_uid))
+		m->pid_ns = 0;
 	err = uct_model_update(m, recs, nrec, kv, nkv, c->wall.tv_sec + c->wall.tv_nsec / 1e9);
 	if (!err) {
 		/* the stats of freed objects are gone; these totals are not */
@@ -175,6 +178,7 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 	m.ns_filter = o->ns_filter;
 	m.uid_filter = o->uid_filter;
 	m.show_kuid = o->kuid;
+	m.pid_filter = o->pid_filter;
 	/* MEMLOCK is counted in pages of this size; the table shows bytes */
 	m.page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
 	if (tty_mode) {

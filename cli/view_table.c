@@ -57,9 +57,12 @@ int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_
 	if (m->uid_filter >= 0)
 		snprintf(uidb, sizeof(uidb), "%lld", m->uid_filter);
 	/* --uid filters by global kuid, whatever the rows show */
-	fprintf(f, "sort %s  type %s  ns %s  kuid %s  hooks %s\n", uct_sort_name(m->sort),
-		m->type_filter >= 0 ? uct_type_name(m->type_filter) : "all", nsb, uidb,
-		c->hooks ? c->hooks : "-");
+	fprintf(f, "sort %s  type %s  ns %s  kuid %s", uct_sort_name(m->sort),
+		m->type_filter >= 0 ? uct_type_name(m->type_filter) : "all", nsb, uidb);
+	/* --pid: say when the process is gone, or an empty table misleads */
+	if (m->pid_filter)
+		fprintf(f, "  pid %d%s", m->pid_filter, m->pid_ns ? "" : " (no such process)");
+	fprintf(f, "  hooks %s\n", c->hooks ? c->hooks : "-");
 	fprintf(f, "degraded: %s\n", c->degraded && *c->degraded ? c->degraded : "none");
 	return 4;
 }

@@ -11,7 +11,7 @@
 #   /usr/share/bash-completion/completions/ucounttop
 
 _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
-	-o --output --ns --uid --kuid -t --type -s --sort --events --pin --keep-pinned
+	-o --output --ns --uid --pid --kuid -t --type -s --sort --events --pin --keep-pinned
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version'
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration
@@ -21,7 +21,7 @@ _ucounttop_opts_check='--json -o --output --settle --timeout --fail-outstanding
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version --'
 # options that take a value (the next word, or --opt=value)
-_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--ns|--uid|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout'
+_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--ns|--uid|--pid|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout'
 
 # _ucounttop_reply WORDS...: COMPREPLY = the WORDS that start with $cur
 _ucounttop_reply() {
@@ -129,6 +129,11 @@ _ucounttop() {
 		done
 		mapfile -t inums < <(printf '%s\n' "${inums[@]}" | sort -u)
 		_ucounttop_reply "${inums[@]}"
+		return 0
+		;;
+	--pid)
+		local pids=(/proc/[0-9]*)
+		_ucounttop_reply "${pids[@]#/proc/}"
 		return 0
 		;;
 	--uid)

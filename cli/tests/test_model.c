@@ -9,6 +9,7 @@
 #include "model.h"
 #include <limits.h>
 #include "proc_limits.h"
+#include <stdio.h>
 #include "snapshots.h"
 
 static struct uct_model *setup_model(size_t *nrec, struct uct_rec *recs)
@@ -390,6 +391,44 @@ static void test_filters(void **state)
 	teardown_model(m);
 }
 
+/* --pid: a process of (200, 1002) charges its row, the row that created
+ * namespace 200 (100, 1002) and the one that created 100 (1, 1001);
+ * nothing else shows. A process that is gone (pid_ns 0) shows nothing. */
+static void test_pid_chain(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n, i;
+	struct uct_model *m = setup_model(&n, recs);
+	char got[64] = "";
+
+	m->pid_filter = 4242;
+	m->pid_ns = 200;
+	m->pid_uid = 1002;
+	assert_int_equal(uct_model_relayout(m), 0);
+	for (i = 0; i < m->nlines; i++) {
+		char one[24];
+
+		if (m->lines[i].is_ns)
+			snprintf(one, sizeof(one), "ns%u ", m->ns[m->lines[i].index].inum);
+		else
+			snprintf(one, sizeof(one), "%u ", m->rows[m->lines[i].index].rec.uid);
+		strcat(got, one);
+	}
+	assert_string_equal(got, "ns1 1001 ns100 1002 ns200 1002 ");
+
+	/* a process of the initial namespace: its row alone */
+	m->pid_ns = 1;
+	m->pid_uid = 0;
+	assert_int_equal(uct_model_relayout(m), 0);
+	assert_int_equal(m->nlines, 2);
+	assert_int_equal(m->rows[m->lines[1].index].rec.uid, 0);
+
+	m->pid_ns = 0;
+	assert_int_equal(uct_model_relayout(m), 0);
+	assert_int_equal(m->nlines, 0);
+	teardown_model(m);
+}
+
 /* uids as namespaces map them: --uid still means the kuid; rows sort by
  * the uid shown, unmapped ones last; the owner is kept as its parent maps
  * it. */
@@ -587,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_address_only_entries),
 		cmocka_unit_test(test_parent_circle_shown),
 		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_pid_chain),
 		cmocka_unit_test(test_ns_uids),
 		cmocka_unit_test(test_sort_and_collapse),
 		cmocka_unit_test(test_orphan_namespace),

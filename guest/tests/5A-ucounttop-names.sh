@@ -8,7 +8,7 @@
 # namespace (its parent, for an owner) maps it, --kuid the global kuids,
 # --uid filter by kuid; JSON must keep uid the kuid and carry ns_uid and
 # owner_ns_uid, equal to what getuid() returns in there. Also the unit
-# labels and the legend under the header.
+# labels and the legend under the header, and --pid's chain.
 . /uct/tests/lib/ktap.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=${WL:-/uct/bin/uct-workload}
@@ -89,13 +89,27 @@ $UCT -b -n 1 --ns $N1 --uid 2000 > $T/uid2000.txt 2>&1
 expect "--uid 2000 (an ns uid, no kuid of ours): nothing" \
 	"$(table_names $T/uid2000.txt)" ""
 
+# --pid: the process in N2 charges its row and, up the tree, the rows
+# that created N2 and N1 (issue 11, item 4)
+init=$(readlink /proc/self/ns/user | tr -dc 0-9)
+$UCT -b -n 1 --pid "$(nm N2 7)" > $T/pid.txt 2>&1
+expect "--pid (the process in N2): its row, then the creator rows up to the initial namespace" \
+	"$(table_names $T/pid.txt)" "ns $init L0 init
+uid 1000
+ns $N1 L1 o1000
+uid 2000
+ns $N2 L2 o2000
+uid 3000"
+$UCT -b -n 1 --pid 4194304 > $T/nopid.txt 2>&1
+expect "--pid of no process: said on the summary line, no row" \
+	"$(grep -c 'pid 4194304 (no such process)' $T/nopid.txt) $(table_names $T/nopid.txt | wc -l)" "1 0"
+
 $UCT --json -n 1 > $T/j.json 2> $T/j.err
 expect "ucounttop --json -n 1 exits 0" "$?" 0
 sed 's/{"ns":/\n{"ns":/g' $T/j.json > $T/j.lines
 row() { grep "^{\"ns\":$1,\"level\":[0-9]*,\"uid\":$2," $T/j.lines; }
 nsobj() { grep "^{\"ns\":$1,\"level\":[0-9]*,\"owner_uid\":" $T/j.lines; }
 key() { sed -n "s/.*\"$1\":\([0-9a-z]*\)[,}].*/\1/p"; }
-init=$(readlink /proc/self/ns/user | tr -dc 0-9)
 expect "JSON rows: ns_uid of (init,1000) (N1,1000) (N2,1000) (N3,1000) (N4,5000)" \
 	"$(row $init 1000 | key ns_uid) $(row $N1 1000 | key ns_uid) $(row $N2 1000 | key ns_uid) $(row $N3 1000 | key ns_uid) $(row $N4 5000 | key ns_uid)" \
 	"1000 2000 3000 null 6"

@@ -242,7 +242,7 @@ check "the SYNOPSIS of each command lists its options"
 # (the message says where OPT applies). VALUE: a valid sample per metavar.
 sample() {
 	case $1 in
-	secs|count|inum) echo 1 ;;
+	secs|count|inum|pid) echo 1 ;;
 	n) echo 16 ;;			# --max-entries >= 16, --ringbuf-kb a power of two
 	uid) echo 0 ;;
 	type) echo nproc ;;
