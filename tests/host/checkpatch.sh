@@ -15,7 +15,9 @@ while read -r p; do
 	# checkpatch looks Fixes: ids up in; their form is checked below
 	out=$(cd "$KSRC" && perl scripts/checkpatch.pl --strict --no-signoff --show-types \
 		--ignore UNKNOWN_COMMIT_ID "$p" 2>&1)
-	if echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+	# a here-string, not a pipe: under pipefail, grep -q leaving early
+	# would fail the writer with SIGPIPE and the test with it
+	if grep -q '^total: 0 errors, 0 warnings, 0 checks' <<< "$out"; then
 		echo "ok $n checkpatch --strict: $name"
 	else
 		echo "not ok $n checkpatch --strict: $name"

@@ -57,14 +57,14 @@ echo "# debug guest: $smp vCPUs, $mem MB, $((t1 - t0)) s wall, exit $rc (console
 # The guest must have got to the end: otherwise reports printed after
 # the point where it stopped are missing, and the scan proves nothing.
 n=$((n + 1))
-if tr -d '\r' < "$console" | grep -q '^uct-debug: kmemleak scanned twice'; then
+if grep -q '^uct-debug: kmemleak scanned twice' < <(tr -d '\r' < "$console"); then
 	echo "ok $n kmemleak scanned twice after the tests"
 else
 	echo "not ok $n kmemleak scanned twice after the tests"
 	tr -d '\r' < "$console" | grep '^uct-debug: kmemleak' | sed 's/^/# /'
 fi
 n=$((n + 1))
-if tr -d '\r' < "$console" | grep -q '^uct-debug: done'; then
+if grep -q '^uct-debug: done' < <(tr -d '\r' < "$console"); then
 	echo "ok $n debug guest ran to its end"
 else
 	echo "not ok $n debug guest ran to its end (guest exit $rc; last console lines:)"

@@ -28,7 +28,7 @@ check "unknown option is a usage error (2)" 2 --no-such-option -- true
 n=$((n + 1))
 out=$("$run" --timeout 15 -- sleep 600 2>&1 > /dev/null)
 got=$?
-if [ "$got" = 125 ] && echo "$out" | grep -q 'timed out after 15s'; then
+if [ "$got" = 125 ] && grep -q 'timed out after 15s' <<< "$out"; then
 	echo "ok $n hang without -q: exit 125, reported as a timeout"
 else
 	echo "not ok $n hang without -q: exit 125, reported as a timeout (exit $got)"

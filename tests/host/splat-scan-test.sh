@@ -43,7 +43,7 @@ expect() {
 		return
 	fi
 	for re; do
-		if ! printf '%s\n' "$out" | grep -qE -- "$re"; then
+		if ! grep -qE -- "$re" <<< "$out"; then
 			nok "$name (no line matching '$re')"
 			printf '%s\n' "$out" | sed 's/^/# /'
 			return
