@@ -109,6 +109,18 @@ void uct_sb_spaces(struct uct_sb *b, int n)
 	b->p[b->n] = 0;
 }
 
+void uct_sb_left(struct uct_sb *b, const char *s, size_t n, int w)
+{
+	uct_sb_put(b, s, n);
+	uct_sb_spaces(b, w - (int)n);
+}
+
+void uct_sb_right(struct uct_sb *b, const char *s, size_t n, int w)
+{
+	uct_sb_spaces(b, w - (int)n);
+	uct_sb_put(b, s, n);
+}
+
 void uct_sb_u64(struct uct_sb *b, unsigned long long v)
 {
 	char d[24];

@@ -63,6 +63,10 @@ static inline void uct_sb_char(struct uct_sb *b, char c)
 	}
 }
 void uct_sb_spaces(struct uct_sb *b, int n);
+/* The n bytes of s padded to w columns: on the right ("%-*s"), or on the
+ * left ("%*s"); nothing is cut when s is wider */
+void uct_sb_left(struct uct_sb *b, const char *s, size_t n, int w);
+void uct_sb_right(struct uct_sb *b, const char *s, size_t n, int w);
 void uct_sb_u64(struct uct_sb *b, unsigned long long v);
 void uct_sb_i64(struct uct_sb *b, long long v);
 /* v with three decimals ("%.3f"), rounded to the nearest thousandth */

@@ -56,20 +56,6 @@ static void result(char *buf, size_t len, const struct uct_event *e)
 static time_t last_sec;
 static char last_tb[16];
 
-/* s left-justified in w columns ("%-*s"), then nothing */
-static void left(struct uct_sb *b, const char *s, size_t n, int w)
-{
-	uct_sb_put(b, s, n);
-	uct_sb_spaces(b, w - (int)n);
-}
-
-/* s right-justified in w columns ("%*s") */
-static void right(struct uct_sb *b, const char *s, size_t n, int w)
-{
-	uct_sb_spaces(b, w - (int)n);
-	uct_sb_put(b, s, n);
-}
-
 /*
  * One line, the same text as
  *   "%s.%03d %-7u %-16s %-11u %3u %-10u %-10s %5s %10lld %s"
@@ -106,18 +92,18 @@ int uct_trace_line(char *buf, size_t len, const struct uct_event *e, double boot
 		uct_sb_str(&b, num);
 	}
 	uct_sb_char(&b, ' ');
-	left(&b, num, (size_t)uct_fmt_u64(num, e->pid), 7);
+	uct_sb_left(&b, num, (size_t)uct_fmt_u64(num, e->pid), 7);
 	uct_sb_char(&b, ' ');
 	/* comm may hold anything: keep the line one line */
 	for (i = 0; i < UCT_COMM_LEN && e->comm[i]; i++)
 		comm[i] = (e->comm[i] >= 0x20 && e->comm[i] < 0x7f) ? e->comm[i] : '?';
-	left(&b, comm, (size_t)i, 16);
+	uct_sb_left(&b, comm, (size_t)i, 16);
 	uct_sb_char(&b, ' ');
-	left(&b, num, (size_t)uct_fmt_u64(num, e->ns_inum), 11);
+	uct_sb_left(&b, num, (size_t)uct_fmt_u64(num, e->ns_inum), 11);
 	uct_sb_char(&b, ' ');
-	right(&b, num, (size_t)uct_fmt_u64(num, e->level), 3);
+	uct_sb_right(&b, num, (size_t)uct_fmt_u64(num, e->level), 3);
 	uct_sb_char(&b, ' ');
-	left(&b, num, (size_t)uct_fmt_u64(num, e->uid), 10);
+	uct_sb_left(&b, num, (size_t)uct_fmt_u64(num, e->uid), 10);
 	uct_sb_char(&b, ' ');
 	num[0] = '-';
 	num[1] = 0;
@@ -131,11 +117,11 @@ int uct_trace_line(char *buf, size_t len, const struct uct_event *e, double boot
 			num[0] = '0';
 		}
 	}
-	left(&b, type, strlen(type), 10);
+	uct_sb_left(&b, type, strlen(type), 10);
 	uct_sb_char(&b, ' ');
-	right(&b, num, (size_t)n, 5);
+	uct_sb_right(&b, num, (size_t)n, 5);
 	uct_sb_char(&b, ' ');
-	right(&b, num, (size_t)uct_fmt_i64(num, (long long)e->value), 10);
+	uct_sb_right(&b, num, (size_t)uct_fmt_i64(num, (long long)e->value), 10);
 	uct_sb_char(&b, ' ');
 	/* the common results without printf */
 	if (e->kind == UCT_EV_CHARGE && e->at_level == -1)

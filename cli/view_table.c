@@ -67,15 +67,6 @@ int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_
 	return 4;
 }
 
-/* s right-aligned in w columns ("%*s") */
-static void lb_right(struct uct_sb *b, const char *s, int w)
-{
-	size_t n = strlen(s);
-
-	uct_sb_spaces(b, w - (int)n);
-	uct_sb_put(b, s, n);
-}
-
 /* A uid as shown (see uct_row_uid()); one the namespace does not map is
  * "-" with its kuid, "-(k1000)", so that two such rows stay apart and
  * the name stays one word */
@@ -181,7 +172,7 @@ static void cell(struct uct_sb *b, long long value, bool have_value, long long d
 	uct_sb_str(&o, "/");
 	uct_sb_str(&o, l);
 	uct_sb_str(b, " ");
-	lb_right(b, out, CELL_W - 1);
+	uct_sb_right(b, out, o.n, CELL_W - 1);
 }
 
 /*
@@ -283,7 +274,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		 * otherwise show negative or as "inf" (8.0E either way) */
 		uct_fmt_num(cb, sizeof(cb), den < LLONG_MAX ? (long long)den : LLONG_MAX - 1);
 		uct_sb_str(&b, " ");
-		lb_right(&b, cb, DENY_W - 1);
+		uct_sb_right(&b, cb, strlen(cb), DENY_W - 1);
 		uct_sb_str(&b, " ");
 		uct_sb_str(&b, flags);
 		uct_sb_spaces(&b, FLAG_W - nf);
