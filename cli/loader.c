@@ -625,16 +625,24 @@ static int ev_id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void evcount_add(struct uct_evcount *to, const struct uct_evcount *c)
+/* c's counts added to the four per-type arrays of a uct_evcount or of a
+ * uct_stat (which has the same four first) */
+static void counts_add(__u64 *charges, __u64 *uncharges, __s64 *charged, __s64 *uncharged,
+		       const struct uct_evcount *c)
 {
 	int t;
 
 	for (t = 0; t < UCT_NTYPES; t++) {
-		to->charges[t] += c->charges[t];
-		to->uncharges[t] += c->uncharges[t];
-		to->charged[t] += c->charged[t];
-		to->uncharged[t] += c->uncharged[t];
+		charges[t] += c->charges[t];
+		uncharges[t] += c->uncharges[t];
+		charged[t] += c->charged[t];
+		uncharged[t] += c->uncharged[t];
 	}
+}
+
+static void evcount_add(struct uct_evcount *to, const struct uct_evcount *c)
+{
+	counts_add(to->charges, to->uncharges, to->charged, to->uncharged, c);
 }
 
 /*
@@ -731,7 +739,6 @@ int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t
 		const struct uct_ev_kv *e = &l->evs[i];
 		struct uct_stat_kv key = { .id = e->id }, *hit;
 		struct uct_stat *to;
-		int t;
 
 		hit = bsearch(&key, l->merged, nstats, sizeof(key), kv_id_cmp);
 		if (!hit) {
@@ -741,12 +748,7 @@ int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t
 			hit->id = key.id;
 		}
 		to = &hit->st;
-		for (t = 0; t < UCT_NTYPES; t++) {
-			to->charges[t] += e->c.charges[t];
-			to->uncharges[t] += e->c.uncharges[t];
-			to->charged[t] += e->c.charged[t];
-			to->uncharged[t] += e->c.uncharged[t];
-		}
+		counts_add(to->charges, to->uncharges, to->charged, to->uncharged, &e->c);
 	}
 	l->events_seen = 0;
 	for (i = 0; i < cnt; i++)
