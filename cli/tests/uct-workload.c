@@ -474,6 +474,7 @@ enum { NM_N1, NM_N2, NM_N3, NM_N4, NM_COUNT };
 static volatile sig_atomic_t stop;
 static void on_stop(int sig);
 static void kill_all(void);
+static bool wait_ready(int want, int secs, const char *what);
 #define NAMES_KUID	1000
 #define NAMES_WIDE_KUID	5000
 #define NAMES_WIDE_UID	6
@@ -563,8 +564,7 @@ static int names_mode(void)
 		{ 1, NAMES_WIDE_KUID, 0, 0 },
 	};
 	struct sigaction sa = { .sa_handler = on_stop };
-	time_t deadline;
-	int got = 0, k;
+	int k;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -585,20 +585,8 @@ static int names_mode(void)
 		names_unmapped();
 	}
 	names_wide();
-	deadline = time(NULL) + 60;
-	while (got < NM_COUNT && !sh->errors && !stop && time(NULL) < deadline) {
-		struct pollfd pfd = { .fd = ready_pipe[0], .events = POLLIN };
-		char c;
-
-		if (poll(&pfd, 1, 100) == 1 && read(ready_pipe[0], &c, 1) == 1)
-			got++;
-	}
-	if (sh->errors || got < NM_COUNT) {
-		fprintf(stderr, "uct-workload: --names setup failed: %s\n",
-			sh->errors ? sh->errmsg : stop ? "interrupted" : "timed out");
-		kill_all();
+	if (!wait_ready(NM_COUNT, 60, "--names setup"))
 		return 1;
-	}
 	/* NAMES name inum level kuid uid-inside pid owner-kuid owner-in-parent */
 	for (k = 0; k < NM_COUNT; k++)
 		printf("NAMES %s %lu %u %u %u %d %u %u\n", name[k], sh->names_inum[k], info[k][0],
@@ -665,6 +653,33 @@ static void on_stop(int sig)
 	stop = 1;
 }
 
+/*
+ * Until want children have each written their readiness byte, an error is
+ * reported, we are stopped or secs pass. A child that failed sends no
+ * byte: poll, and check errors. On failure everything is killed and false
+ * returned, with what went wrong on stderr.
+ */
+static bool wait_ready(int want, int secs, const char *what)
+{
+	time_t deadline = time(NULL) + secs;
+	int got = 0;
+
+	while (got < want && !sh->errors && !stop && time(NULL) < deadline) {
+		struct pollfd pfd = { .fd = ready_pipe[0], .events = POLLIN };
+		char c;
+
+		if (poll(&pfd, 1, 100) == 1 && read(ready_pipe[0], &c, 1) == 1)
+			got++;
+	}
+	if (sh->errors || got < want) {
+		fprintf(stderr, "uct-workload: %s failed: %s\n", what,
+			sh->errors ? sh->errmsg : stop ? "interrupted" : "timed out");
+		kill_all();
+		return false;
+	}
+	return true;
+}
+
 static void kill_all(void)
 {
 	int i;
@@ -715,8 +730,7 @@ static int shm_lock_once(long pages)
 
 int main(int argc, char **argv)
 {
-	int expected_ready = 0, got = 0, i, t;
-	time_t deadline;
+	int expected_ready = 0, i, t;
 	struct sigaction sa = { .sa_handler = on_stop };
 
 	if (argc > 3 && !strcmp(argv[1], "--exec-as") && !strcmp(argv[3], "--"))
@@ -765,21 +779,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < NNS; i++)
 		if (nss[i].parent == 0 && (!nss[i].deny || with_denials))
 			spawn_ns(i);
-	deadline = time(NULL) + 120;
-	while (got < expected_ready && !sh->errors && !stop && time(NULL) < deadline) {
-		struct pollfd pfd = { .fd = ready_pipe[0], .events = POLLIN };
-		char c;
-
-		/* a child that failed sends no byte: poll, and check errors */
-		if (poll(&pfd, 1, 100) == 1 && read(ready_pipe[0], &c, 1) == 1)
-			got++;
-	}
-	if (sh->errors || got < expected_ready) {
-		fprintf(stderr, "uct-workload: setup failed: %s\n",
-			sh->errors ? sh->errmsg : stop ? "interrupted" : "timed out");
-		kill_all();
+	if (!wait_ready(expected_ready, 120, "setup"))
 		return 1;
-	}
 
 	printf("MQBYTES %ld\n", mq_bytes);
 	for (i = 0; i < NNS; i++) {
