@@ -129,14 +129,12 @@ for t in rlimits/rlimits-per-userns rlimits/rlimits_userns_test "mqueue/mq_open_
 	bin=$S/$1
 	shift
 	uct-bench rusage -q "$bin" "$@" > /tmp/c0 2>/dev/null
-	uct-bench rusage -q ucounttop check -o /tmp/check.txt -- "$bin" "$@" > /tmp/c1 2>/dev/null
-	# the test's own CPU time under check: an inner uct-bench reports it
-	# (its line comes first; the outer one is check's whole run)
+	# one run under check: an inner uct-bench reports the test's own CPU
+	# time (its line comes first), the outer one check's whole run
 	uct-bench rusage ucounttop check -o /tmp/check.txt -- uct-bench rusage -q "$bin" "$@" > /tmp/c2 2>/dev/null
 	awk -v name="${t%% *}" 'FILENAME == "/tmp/c0" { w0 = $9 / 1000; c0 = $3 / 1000 }
-		FILENAME == "/tmp/c1" { w1 = $9 / 1000; e1 = $7 }
-		FILENAME == "/tmp/c2" && /^rusage/ && !seen { c2 = $3 / 1000; seen = 1 }
+		FILENAME == "/tmp/c2" && /^rusage/ { if (seen++) { w1 = $9 / 1000; e1 = $7 } else c2 = $3 / 1000 }
 		END { printf "| %s | %.0f | %.0f (%.2fx%s) | %.0f | %.0f (%.2fx) |\n", name, w0, w1,
-			w1 / w0, e1 ? ", check exit " e1 : "", c0, c2, c2 / c0 }' /tmp/c0 /tmp/c1 /tmp/c2
+			w1 / w0, e1 ? ", check exit " e1 : "", c0, c2, c2 / c0 }' /tmp/c0 /tmp/c2
 done
 echo "(elapsed: the test alone vs ucounttop check -- test, attach and report included; CPU: the test's own user + system time)"
