@@ -1,5 +1,6 @@
 #!/bin/bash
-# make test: the host suites, then one guest boot running every guest test.
+# make test: the host suites beside one guest boot running every guest test
+# (and the stock- and debug-kernel guests after one another beside both).
 # Each suite speaks TAP; its unindented "ok"/"not ok" lines are counted.
 # The last line is "N passed, N failed[, N skipped]"; exit 1 on any failure.
 set -uo pipefail
@@ -35,68 +36,75 @@ tally() {
 	fi
 }
 
-host_suite() { # host_suite NAME CMD...
+# suite NAME CMD...: run one suite, its TAP, stderr and exit status to
+# files; tallied later by tally_suite NAME, in a fixed order, so the
+# report reads the same however the suites overlapped in time.
+suite() {
 	local name=$1 rc=0
 	shift
 	stage test "host: $name"
 	"$@" > "$tmp/$name.tap" 2> "$tmp/$name.err" || rc=$?
-	[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/$name.err" >> "$tmp/$name.tap"
-	tally "$name" "$tmp/$name.tap" "$rc"
-}
-
-host_suite checkpatch "$UCT_ROOT/tests/host/checkpatch.sh"
-host_suite splat-scan "$UCT_ROOT/tests/host/splat-scan-test.sh"
-host_suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
-if [ -f "$UCT_ROOT/cli/Makefile" ]; then
-	# ucounttop(8) and the bash completion against --help, the option
-	# parser and the exit codes (runs the host build, never loads BPF)
-	host_suite manpage "$UCT_ROOT/tests/host/manpage.sh"
-	host_suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
-		make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
-	# the same suites under ASan+UBSan: any report fails the suite
-	host_suite cli-unit-asan \
-		make -s -C "$UCT_ROOT/cli" test-asan OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
-	# libFuzzer: options, the live view's model and views, check's judge;
-	# a fixed seed and number of runs each, at most FUZZ_SECS (15 s) each
-	host_suite cli-fuzz \
-		make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
-fi
-
-# bg_suite NAME CMD...: a suite run in the background; its TAP, stderr and
-# exit status go to files, for bg_tally NAME to count once it is done.
-bg_suite() {
-	local name=$1 rc=0
-	shift
-	stage test "host: $name (in the background)"
-	"$@" > "$tmp/$name.tap" 2> "$tmp/$name.err" || rc=$?
 	echo "$rc" > "$tmp/$name.rc"
 }
-bg_tally() {
+tally_suite() {
 	local rc
 	rc=$(cat "$tmp/$1.rc" 2> /dev/null) || rc="no exit status"
 	[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/$1.err" >> "$tmp/$1.tap"
 	tally "$1" "$tmp/$1.tap" "$rc"
 }
 
-# The stock-kernel and debug-kernel suites boot guests of their own: one
-# after the other, beside ours, so that two guests at most share this
-# machine's two cores; tallied after ours.
+# Three chains at once, so that a rerun takes about as long as the guest
+# suite (the longest chain) and not the sum: the host suites; the stock-
+# and debug-kernel guests, one after the other; our guest in front. The
+# two background chains run niced: the guest suite is the critical path,
+# and they share what it leaves of this machine's two cores (TCG runs a
+# guest's vCPUs on one host thread; guest-runner boots small guests too).
+host_suites=(checkpatch splat-scan guest-runner)
 {
-	bg_suite stock-kernel "$UCT_ROOT/tests/host/stock-kernel.sh"
-	bg_suite debug-kernel "$UCT_ROOT/tests/host/debug-kernel.sh"
+	renice -n 5 -p "$BASHPID" > /dev/null
+	suite checkpatch "$UCT_ROOT/tests/host/checkpatch.sh"
+	suite splat-scan "$UCT_ROOT/tests/host/splat-scan-test.sh"
+	suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
+	if [ -f "$UCT_ROOT/cli/Makefile" ]; then
+		# ucounttop(8) and the bash completion against --help, the option
+		# parser and the exit codes (runs the host build, never loads BPF)
+		suite manpage "$UCT_ROOT/tests/host/manpage.sh"
+		suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
+			make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
+		# the same suites under ASan+UBSan: any report fails the suite
+		suite cli-unit-asan \
+			make -s -C "$UCT_ROOT/cli" test-asan OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
+		# libFuzzer: options, the live view's model and views, check's
+		# judge; a fixed seed and number of runs each, at most FUZZ_SECS
+		# (15 s) each
+		suite cli-fuzz \
+			make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
+	fi
 } &
-bg_pid=$!
+host_pid=$!
+[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage cli-unit cli-unit-asan cli-fuzz)
+
+{
+	renice -n 5 -p "$BASHPID" > /dev/null
+	suite stock-kernel "$UCT_ROOT/tests/host/stock-kernel.sh"
+	suite debug-kernel "$UCT_ROOT/tests/host/debug-kernel.sh"
+} &
+guests_pid=$!
 
 stage test "guest: booting once, $GUEST_SMP vCPUs, to run /uct/tests (console: $LOGDIR/guest-tests.console)"
 rc=0
 "$UCT_ROOT/guest/run" -q --smp "$GUEST_SMP" --timeout "$GUEST_TIMEOUT" --console "$LOGDIR/guest-tests.console" \
 	--results "$tmp/guest.tap" -- /uct/run-tests || rc=$?
+stage test "guest: done, waiting for the host suites and the other kernels' guests"
+wait "$host_pid" "$guests_pid"
+
+for name in "${host_suites[@]}"; do
+	tally_suite "$name"
+done
 tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^=== /,$p'
 tally guest "$tmp/guest.tap" "$rc"
-
-wait "$bg_pid"
-bg_tally stock-kernel
-bg_tally debug-kernel
+tally_suite stock-kernel
+tally_suite debug-kernel
 
 echo
 echo "$passed passed, $failed failed$([ "$skipped" = 0 ] || echo ", $skipped skipped")"
