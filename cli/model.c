@@ -81,6 +81,9 @@ void uct_model_free(struct uct_model *m)
 	free(m->lines);
 	free(m->prev);
 	free(m->collapsed);
+	free(m->in_keys);
+	free(m->in_perm);
+	free(m->row_ids);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -229,42 +232,80 @@ static void bound_rec(struct uct_rec *r)
 	}
 }
 
+static int in_order(const void *a, const void *b, void *arg)
+{
+	const __u64 *keys = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (keys[x] != keys[y])
+		return keys[x] < keys[y] ? -1 : 1;
+	return x < y ? -1 : x > y;	/* the first read first */
+}
+
+/*
+ * The order that sorts recs by (ns, uid) into m->in_perm. The iterator
+ * returns an unchanged set of objects in the same order every time, so the
+ * last permutation is reused when the keys arrived as before: a check of
+ * n keys instead of a sort (most of a refresh's cost at 10,000 rows).
+ */
+static int sort_input(struct uct_model *m, const struct uct_rec *recs, size_t nrec)
+{
+	bool same = nrec == m->n_in;
+	size_t i;
+
+	if (reserve((void **)&m->in_keys, &m->cap_in_keys, nrec, sizeof(*m->in_keys)) ||
+	    reserve((void **)&m->in_perm, &m->cap_in_perm, nrec, sizeof(*m->in_perm)))
+		return -ENOMEM;
+	for (i = 0; i < nrec; i++) {
+		__u64 k = (__u64)recs[i].ns_inum << 32 | recs[i].uid;
+
+		if (same && m->in_keys[i] != k)
+			same = false;
+		m->in_keys[i] = k;
+	}
+	m->n_in = nrec;
+	if (same)
+		return 0;
+	for (i = 0; i < nrec; i++)
+		m->in_perm[i] = (int)i;
+	qsort_r(m->in_perm, nrec, sizeof(*m->in_perm), in_order, m->in_keys);
+	return 0;
+}
+
 /* 1. rows: sorted, duplicates merged. */
 static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nrec)
 {
-	struct uct_rec *tmp;
 	size_t i;
+	int err;
 
 	m->nrows = 0;
 	m->duplicates = 0;
 	m->circles = 0;
-	if (!nrec)
+	if (!nrec) {
+		m->n_in = 0;
 		return 0;
-	tmp = malloc(nrec * sizeof(*tmp));
-	if (!tmp)
-		return -ENOMEM;
-	memcpy(tmp, recs, nrec * sizeof(*tmp));
-	qsort(tmp, nrec, sizeof(*tmp), rec_cmp);
-	if (reserve((void **)&m->rows, &m->cap_rows, nrec, sizeof(*m->rows))) {
-		free(tmp);
-		return -ENOMEM;
 	}
+	err = sort_input(m, recs, nrec);
+	if (err)
+		return err;
+	if (reserve((void **)&m->rows, &m->cap_rows, nrec, sizeof(*m->rows)))
+		return -ENOMEM;
 	for (i = 0; i < nrec; i++) {
+		const struct uct_rec *r = &recs[m->in_perm[i]];
 		struct uct_row *last = m->nrows ? &m->rows[m->nrows - 1] : NULL;
 
-		if (last && !rec_cmp(&last->rec, &tmp[i])) {
+		if (last && !rec_cmp(&last->rec, r)) {
 			/* same ucounts seen twice (task iterator): keep the first
 			 * read, remember how it was found */
-			last->rec.flags |= tmp[i].flags;
+			last->rec.flags |= r->flags;
 			m->duplicates++;
 			continue;
 		}
 		memset(&m->rows[m->nrows], 0, sizeof(m->rows[0]));
-		m->rows[m->nrows].rec = tmp[i];
+		m->rows[m->nrows].rec = *r;
 		bound_rec(&m->rows[m->nrows].rec);
 		m->nrows++;
 	}
-	free(tmp);
 	return 0;
 }
 
@@ -275,14 +316,26 @@ static int id_row_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* rows[] by object address, for the stats join. */
+/* rows[] by object address, for the stats join; kept when rows[] holds
+ * the same objects in the same places as last time. */
 static int index_by_id(struct uct_model *m)
 {
+	bool same = m->nrows == m->n_row_ids;
 	size_t i;
 
 	if (reserve((void **)&m->by_id, &m->cap_by_id, m->nrows ? m->nrows : 1,
-		    sizeof(*m->by_id)))
+		    sizeof(*m->by_id)) ||
+	    reserve((void **)&m->row_ids, &m->cap_row_ids, m->nrows ? m->nrows : 1,
+		    sizeof(*m->row_ids)))
 		return -ENOMEM;
+	for (i = 0; i < m->nrows; i++) {
+		if (same && m->row_ids[i] != m->rows[i].rec.id)
+			same = false;
+		m->row_ids[i] = m->rows[i].rec.id;
+	}
+	m->n_row_ids = m->nrows;
+	if (same)
+		return 0;
 	for (i = 0; i < m->nrows; i++) {
 		m->by_id[i].id = m->rows[i].rec.id;
 		m->by_id[i].row = (int)i;
@@ -686,6 +739,16 @@ static int add_ns_lines(struct uct_model *m, int n, int depth)
 	return 0;
 }
 
+static bool in_row_order(struct uct_model *m, const int *rows, size_t n)
+{
+	size_t k;
+
+	for (k = 1; k < n; k++)
+		if (row_order(&rows[k - 1], &rows[k], m) > 0)
+			return false;
+	return true;
+}
+
 int uct_model_relayout(struct uct_model *m)
 {
 	size_t i;
@@ -694,8 +757,11 @@ int uct_model_relayout(struct uct_model *m)
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
 
-		/* qsort_r()'s base must not be NULL, even for 0 elements */
-		if (ns->nrows > 1)
+		/* qsort_r()'s base must not be NULL, even for 0 elements; rows
+		 * come in (ns, uid) order, which often is the display order
+		 * already (the uid sort): a pass to check costs less than a
+		 * sort */
+		if (ns->nrows > 1 && !in_row_order(m, ns->rows, ns->nrows))
 			qsort_r(ns->rows, ns->nrows, sizeof(int), row_order, m);
 		if (ns->nchildren > 1)
 			qsort_r(ns->children, ns->nchildren, sizeof(int), ns_inum_order, m);

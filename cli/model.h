@@ -112,6 +112,14 @@ struct uct_model {
 	size_t nprev;
 	__u32 *collapsed;		/* inums collapsed in the tty view */
 	size_t ncollapsed;
+	/* the last snapshot's order, so that an unchanged one is not sorted
+	 * again: its (ns, uid) keys in arrival order, the permutation that
+	 * sorts them, and rows[]' object addresses that by_id indexes */
+	__u64 *in_keys;
+	int *in_perm;
+	size_t n_in, cap_in_keys, cap_in_perm;
+	__u64 *row_ids;
+	size_t n_row_ids, cap_row_ids;
 
 	/* settings */
 	enum uct_sort sort;

@@ -284,6 +284,43 @@ static void test_reused_name_is_a_new_row(void **state)
 	uct_model_free(&m);
 }
 
+/*
+ * The model reuses the last sort when the snapshot's keys arrive as
+ * before; the same objects in another order, or one key changed, must
+ * still come out sorted, each row with its own values.
+ */
+static void test_arrival_order(void **state)
+{
+	struct uct_rec recs[16], rev[16];
+	struct uct_model m;
+	size_t n = base_snapshot(recs), i;
+
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 1.0), 0);
+	for (i = 0; i < n; i++)
+		rev[i] = recs[n - 1 - i];
+	rev[0].value[UCT_SIGPENDING] = 77;
+	assert_int_equal(uct_model_update(&m, rev, n, NULL, 0, 2.0), 0);
+	assert_int_equal(m.nrows, n);
+	for (i = 1; i < m.nrows; i++)
+		assert_true(m.rows[i - 1].rec.ns_inum < m.rows[i].rec.ns_inum ||
+			    (m.rows[i - 1].rec.ns_inum == m.rows[i].rec.ns_inum &&
+			     m.rows[i - 1].rec.uid < m.rows[i].rec.uid));
+	assert_int_equal(row(&m, rev[0].ns_inum, rev[0].uid)->rec.value[UCT_SIGPENDING], 77);
+	/* same order again, one key changed: (100, 1001) becomes (100, 1003) */
+	for (i = 0; i < n; i++)
+		if (rev[i].ns_inum == 100 && rev[i].uid == 1001)
+			rev[i].uid = 1003;
+	assert_int_equal(uct_model_update(&m, rev, n, NULL, 0, 3.0), 0);
+	assert_true(uct_model_find_row(&m, 100, 1001) < 0);
+	assert_true(uct_model_find_row(&m, 100, 1003) >= 0);
+	for (i = 1; i < m.nrows; i++)
+		assert_true(m.rows[i - 1].rec.ns_inum < m.rows[i].rec.ns_inum ||
+			    (m.rows[i - 1].rec.ns_inum == m.rows[i].rec.ns_inum &&
+			     m.rows[i - 1].rec.uid < m.rows[i].rec.uid));
+	uct_model_free(&m);
+}
+
 /* Two namespaces linked in a circle (an inode reused while a task
  * iterator read): the closing link is cut and both are shown. */
 static void test_parent_circle_shown(void **state)
@@ -622,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_deltas_and_new),
 		cmocka_unit_test(test_stats_join),
 		cmocka_unit_test(test_reused_name_is_a_new_row),
+		cmocka_unit_test(test_arrival_order),
 		cmocka_unit_test(test_restarted_counters_never_wrap),
 		cmocka_unit_test(test_address_only_entries),
 		cmocka_unit_test(test_parent_circle_shown),
