@@ -123,6 +123,30 @@ static __always_inline bool event_wanted(struct ucounts *uc)
 	return true;
 }
 
+/*
+ * Hand a record to the reader, waking it once wakeup_bytes are queued.
+ * Without a flag the ring wakes the reader only for a record it would read
+ * next (it had caught up): past the first record of a batch kept quiet,
+ * none would. So the wake-up is forced, for records that take the queue
+ * from wakeup_bytes to twice that: more than one in a row, in case several
+ * CPUs raced past the threshold, and none once the queue is longer, when
+ * the reader is behind and polls without sleeping.
+ */
+static __always_inline void submit(struct uct_event *e)
+{
+	__u64 queued;
+
+	if (!wakeup_bytes) {
+		bpf_ringbuf_submit(e, 0);
+		return;
+	}
+	queued = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+	if (queued >= wakeup_bytes && queued < 2 * (__u64)wakeup_bytes)
+		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	else
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
 /* One trace record. ctx is the program context (for the kernel stack). */
 static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u32 type,
 				 long delta, long value, int at_level, long limit)
@@ -159,10 +183,7 @@ static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u3
 
 		e->nstack = n > 0 ? (__u64)n / 8 : 0;
 	}
-	if (wakeup_bytes && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wakeup_bytes)
-		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
-	else
-		bpf_ringbuf_submit(e, 0);
+	submit(e);
 }
 
 /*
