@@ -24,6 +24,7 @@ const volatile bool emit_events = false;	/* trace: fill the ring buffer */
 const volatile bool want_stack = false;		/* trace --stack */
 const volatile __u32 filter_ns = 0;		/* trace --ns (0: all) */
 const volatile __s64 filter_uid = -1;		/* trace --uid (-1: all) */
+const volatile __s32 filter_type = -1;		/* trace -t (-1: all) */
 /* trace: wake the reader only once this much is queued (0: every event);
  * it polls on its own every 100 ms, which bounds the delay */
 const volatile __u32 wakeup_bytes = 0;
@@ -112,9 +113,13 @@ static __always_inline void touch(struct uct_stat *st)
  * is a program argument, or loaded from one): plain loads the verifier
  * guards, not a bpf_probe_read_kernel() call each as BPF_CORE_READ makes.
  */
-static __always_inline bool event_wanted(struct ucounts *uc)
+static __always_inline bool event_wanted(struct ucounts *uc, __u32 kind, __u32 type)
 {
 	if (!emit_events)
+		return false;
+	/* -t: charges, uncharges and refusals of that type, no lifetime */
+	if (filter_type >= 0 &&
+	    (kind == UCT_EV_ALLOC || kind == UCT_EV_FREE || type != (__u32)filter_type))
 		return false;
 	if (filter_ns && uc->ns->ns.inum != filter_ns)
 		return false;
@@ -154,7 +159,7 @@ static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u3
 	struct uct_event *e;
 	__u64 id;
 
-	if (!event_wanted(uc))
+	if (!event_wanted(uc, kind, type))
 		return;
 	/* the stack only when asked: a record without it is a third the size */
 	e = bpf_ringbuf_reserve(&events, want_stack ? sizeof(*e) : UCT_EVENT_NOSTACK_SIZE, 0);

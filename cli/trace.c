@@ -35,10 +35,7 @@ static int on_event(void *arg, void *data, size_t size)
 		return 0;
 	if (t->o->count && t->printed >= t->o->count)
 		return 0;
-	/* ns and uid are filtered in BPF; the type here */
-	if (t->o->type_filter >= 0 && (e->kind == UCT_EV_ALLOC || e->kind == UCT_EV_FREE ||
-				      (int)e->type != t->o->type_filter))
-		return 0;
+	/* type, ns and uid are filtered in BPF */
 	n = uct_trace_line(line, sizeof(line), e, t->boot_to_wall);
 	line[n] = '\n';
 	fwrite_unlocked(line, 1, (size_t)n + 1, stdout);
