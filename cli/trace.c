@@ -39,7 +39,7 @@ static int on_event(void *arg, void *data, size_t size)
 	n = uct_trace_line(line, sizeof(line), e, t->boot_to_wall);
 	line[n] = '\n';
 	fwrite_unlocked(line, 1, (size_t)n + 1, stdout);
-	for (i = 0; size == sizeof(*e) && i < e->nstack && i < UCT_MAX_STACK; i++) {
+	for (i = 0; size == sizeof(*e) && i < (int)e->nstack && i < UCT_MAX_STACK; i++) {
 		unsigned long long off = 0;
 		const char *name = uct_ksyms_lookup(t->ksyms, e->stack[i], &off);
 

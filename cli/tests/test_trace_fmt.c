@@ -19,16 +19,18 @@ static struct uct_event ev(unsigned kind, unsigned type, long long delta, long l
 	memset(&e, 0, sizeof(e));
 	e.ts_ns = 1500000000ULL;	/* 1.5 s after boot */
 	e.pid = 4242;
-	e.tid = 4243;
 	e.ns_inum = 4026532201U;
 	e.uid = 1001;
 	e.level = 2;
 	e.kind = kind;
 	e.type = type;
-	e.delta = delta;
+	/* one field: a refusal's record carries the limit, others the delta */
+	if (kind == UCT_EV_DENIED)
+		e.limit = limit;
+	else
+		e.delta = delta;
 	e.value = value;
-	e.at_level = at_level;
-	e.limit = limit;
+	e.at_level = (signed char)at_level;
 	strcpy(e.comm, "sh");
 	return e;
 }
