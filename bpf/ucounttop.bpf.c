@@ -24,6 +24,7 @@ const volatile bool emit_events = false;	/* trace: fill the ring buffer */
 const volatile bool want_stack = false;		/* trace --stack */
 const volatile __u32 filter_ns = 0;		/* trace --ns (0: all) */
 const volatile __s64 filter_uid = -1;		/* trace --uid (-1: all) */
+const volatile __s32 filter_type = -1;		/* trace -t (-1: all) */
 /* trace: wake the reader only once this much is queued (0: every event);
  * it polls on its own every 100 ms, which bounds the delay */
 const volatile __u32 wakeup_bytes = 0;
@@ -112,9 +113,13 @@ static __always_inline void touch(struct uct_stat *st)
  * is a program argument, or loaded from one): plain loads the verifier
  * guards, not a bpf_probe_read_kernel() call each as BPF_CORE_READ makes.
  */
-static __always_inline bool event_wanted(struct ucounts *uc)
+static __always_inline bool event_wanted(struct ucounts *uc, __u32 kind, __u32 type)
 {
 	if (!emit_events)
+		return false;
+	/* -t: charges, uncharges and refusals of that type, no lifetime */
+	if (filter_type >= 0 &&
+	    (kind == UCT_EV_ALLOC || kind == UCT_EV_FREE || type != (__u32)filter_type))
 		return false;
 	if (filter_ns && uc->ns->ns.inum != filter_ns)
 		return false;
@@ -123,46 +128,73 @@ static __always_inline bool event_wanted(struct ucounts *uc)
 	return true;
 }
 
+/*
+ * Hand a record to the reader, waking it once wakeup_bytes are queued.
+ * Without a flag the ring wakes the reader only for a record it would read
+ * next (it had caught up): past the first record of a batch kept quiet,
+ * none would. So the wake-up is forced, for records that take the queue
+ * from wakeup_bytes to twice that: more than one in a row, in case several
+ * CPUs raced past the threshold, and none once the queue is longer, when
+ * the reader is behind and polls without sleeping.
+ */
+static __always_inline void submit(struct uct_event *e)
+{
+	__u64 queued;
+
+	if (!wakeup_bytes) {
+		bpf_ringbuf_submit(e, 0);
+		return;
+	}
+	queued = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+	if (queued >= wakeup_bytes && queued < 2 * (__u64)wakeup_bytes)
+		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	else
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
 /* One trace record. ctx is the program context (for the kernel stack). */
 static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u32 type,
 				 long delta, long value, int at_level, long limit)
 {
+	struct task_struct *task;
+	const __u64 *name;
 	struct uct_event *e;
-	__u64 id;
 
-	if (!event_wanted(uc))
+	if (!event_wanted(uc, kind, type))
 		return;
-	/* the stack only when asked: a record without it is a third the size */
+	/* the stack only when asked: a record without it is a fifth the size */
 	e = bpf_ringbuf_reserve(&events, want_stack ? sizeof(*e) : UCT_EVENT_NOSTACK_SIZE, 0);
 	if (!e) {
 		count(UCT_CNT_RB_DROPS);
 		return;
 	}
-	id = bpf_get_current_pid_tgid();
+	task = bpf_get_current_task_btf();
 	e->ts_ns = bpf_ktime_get_boot_ns();
-	e->pid = id >> 32;
-	e->tid = (__u32)id;
+	e->pid = task->tgid;
 	e->ns_inum = uc->ns->ns.inum;
 	e->uid = uc->uid.val;
 	e->level = uc->ns->level;
 	e->kind = kind;
 	e->type = type;
 	e->at_level = at_level;
-	e->delta = delta;
+	if (kind == UCT_EV_DENIED)
+		e->limit = limit;
+	else
+		e->delta = delta;
 	e->value = value;
-	e->limit = limit;
-	e->nstack = 0;
-	e->pad = 0;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	/* two loads, not bpf_get_current_comm()'s copy byte by byte: the
+	 * kernel keeps a task's name NUL-padded (__set_task_comm), and the
+	 * reader compares all 16 bytes with an earlier event's */
+	name = (const __u64 *)task->comm;
+	((__u64 *)e->comm)[0] = name[0];
+	((__u64 *)e->comm)[1] = name[1];
 	if (want_stack) {
 		long n = bpf_get_stack(ctx, e->stack, sizeof(e->stack), 0);
 
 		e->nstack = n > 0 ? (__u64)n / 8 : 0;
+		e->pad = 0;
 	}
-	if (wakeup_bytes && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wakeup_bytes)
-		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
-	else
-		bpf_ringbuf_submit(e, 0);
+	submit(e);
 }
 
 /*

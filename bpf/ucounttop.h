@@ -159,27 +159,35 @@ struct uct_evslot {
 #define UCT_EV_ALLOC	5
 #define UCT_EV_FREE	6
 
-/* One ring-buffer record (trace mode). */
+/*
+ * One ring-buffer record (trace mode): 56 bytes, 64 with the ring's header,
+ * so that a saturating workload overruns the ring later and the reader
+ * touches one cache line per event. Small fields are as wide as their
+ * range needs: a level is at most 33, the types and kinds are below 8.
+ */
 struct uct_event {
 	__u64 ts_ns;		/* bpf_ktime_get_boot_ns() */
 	__u32 pid;		/* tgid */
-	__u32 tid;
 	__u32 ns_inum;
 	__u32 uid;
-	__u32 level;
-	__u32 kind;		/* UCT_EV_* */
-	__u32 type;		/* UCT_NPROC.. */
-	__s32 at_level;		/* level over its limit, -1 if none */
-	__s64 delta;
+	__u8 kind;		/* UCT_EV_* */
+	__u8 type;		/* UCT_NPROC.. */
+	__u8 level;
+	__s8 at_level;		/* level over its limit, -1 if none */
+	union {
+		__s64 delta;	/* charge, uncharge */
+		__s64 limit;	/* denied: the limit that refused it, -1
+				 * if unknown (a refusal changes nothing) */
+	};
 	__s64 value;		/* leaf counter after the change */
-	__s64 limit;		/* limit that refused it, -1 if unknown */
-	__s32 nstack;		/* kernel frames in stack[], --stack only */
+	char comm[UCT_COMM_LEN];	/* NUL-padded */
+	/* only in records of trace --stack: */
+	__u32 nstack;		/* kernel frames in stack[] */
 	__u32 pad;
-	char comm[UCT_COMM_LEN];
-	__u64 stack[UCT_MAX_STACK];	/* only in records of trace --stack */
+	__u64 stack[UCT_MAX_STACK];
 };
-/* The size of a record without stack[] (trace without --stack) */
-#define UCT_EVENT_NOSTACK_SIZE	__builtin_offsetof(struct uct_event, stack)
+/* The size of a record without stack room (trace without --stack) */
+#define UCT_EVENT_NOSTACK_SIZE	__builtin_offsetof(struct uct_event, nstack)
 
 /*
  * Indexes into the counters[] array in .bss (see ucounttop.bpf.c). The

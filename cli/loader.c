@@ -339,6 +339,7 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	l->skel->rodata->wakeup_bytes = o->cmd == UCT_CMD_TRACE ? o->ringbuf_kb * 1024 / 4 : 0;
 	l->skel->rodata->filter_ns = (__u32)o->ns_filter;
 	l->skel->rodata->filter_uid = o->uid_filter;
+	l->skel->rodata->filter_type = o->type_filter;
 	l->skel->rodata->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
 	return UCT_EXIT_OK;
 }

@@ -4,8 +4,9 @@
 # ucounttop detached, in its default live view (snapshot per refresh),
 # with --events (a program on every charge), as `ucounttop trace`, and
 # bpftrace doing the same (when make bench copied it in, /opt/bt); then the
-# live view's refresh cost at 1,000 / 10,000 / 50,000 ucounts, and what
-# `ucounttop check` costs the kselftests it runs.
+# live view's refresh cost at 1,000 / 10,000 / 50,000 ucounts (as rows of
+# one namespace, and as as many namespaces), and what `ucounttop check`
+# costs the kselftests it runs.
 # Each loop spans several refreshes, so the view's periodic cost is in it.
 SIGQ_N=${SIGQ_N:-1000000}
 FORK_N=${FORK_N:-30000}
@@ -54,7 +55,21 @@ measure() { # measure MODE READY-TEXT CMD...: CMD's output to /tmp/bench-tool.ou
 		kill -INT $pid
 		wait $pid
 	fi
-	echo "$mode $s $f" >> $out
+	# the tracers: lines written and events lost over both loops (a
+	# tracer that loses events does less work for them)
+	lines=- lost=-
+	case $mode in
+	trace)
+		lines=$(($(wc -l < /tmp/bench-tool.out) - 1))
+		lost=$(sed -n 's/^ucounttop: \([0-9]*\) events dropped.*/\1/p' /tmp/bench-tool.err)
+		;;
+	bt-printf)
+		lines=$(grep -c '^[0-9]' /tmp/bench-tool.out)
+		lost=$(cat /tmp/bench-tool.out /tmp/bench-tool.err |
+			sed -n 's/.*Lost \([0-9]*\) events.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+		;;
+	esac
+	echo "$mode $s $f $lines ${lost:-0}" >> $out
 }
 
 measure untraced ''
@@ -72,46 +87,62 @@ if [ -x $BT ]; then
 fi
 
 awk 'NR == 1 { s0 = $2; f0 = $3 }
-	{ printf "| %-9s | %9d | %+6.1f%% | %9d | %+6.1f%% |\n", $1, $2, ($2 / s0 - 1) * 100, $3, ($3 / f0 - 1) * 100 }' $out > /tmp/bench.rows
-echo "| tool | sigqueue+sigwaitinfo ns/op | vs untraced | fork+_exit+waitpid ns/op | vs untraced |"
-echo "|---|---|---|---|---|"
+	{ printf "| %-9s | %9d | %+6.1f%% | %9d | %+6.1f%% | %9s | %9s |\n", $1, $2, ($2 / s0 - 1) * 100,
+		$3, ($3 / f0 - 1) * 100, $4, $4 == "-" ? "-" : $5 }' $out > /tmp/bench.rows
+echo "| tool | sigqueue+sigwaitinfo ns/op | vs untraced | fork+_exit+waitpid ns/op | vs untraced | lines written | events lost |"
+echo "|---|---|---|---|---|---|---|"
 cat /tmp/bench.rows
 echo "(guest time under QEMU -icount shift=0,sleep=off, 1 vCPU; $SIGQ_N and $FORK_N iterations;"
 echo " events/trace: our ucounts tracepoints; ev-fexit: fexit on the four charge functions;"
-echo " bt-*: bpftrace $([ -x $BT ] && $BT --version 2>/dev/null | cut -d' ' -f2) on the same four functions (kfunc), count() or printf per event; bt-tp: on our tracepoints)"
+echo " bt-*: bpftrace $([ -x $BT ] && $BT --version 2>/dev/null | cut -d' ' -f2) on the same four functions (kfunc), count() or printf per event; bt-tp: on our tracepoints;"
+echo " lines written / events lost: trace and bt-printf, over both loops, to a file on tmpfs)"
 
 # --- refresh at scale --------------------------------------------------
-# N namespaces held open, each by its own uid: N+ rows. The CPU time of
+# N ucounts held, in two shapes (uct-churn, no process left holding them):
+# "uids", N rows in the initial namespace (N namespaces of distinct
+# creators, held open by fd: each keeps its creator's row); "namespaces",
+# N namespaces of one row each (namespace, uid 0), held by a file their
+# creator opened, under the initial root's row. The CPU time of
 # `ucounttop -b -n K` (its BPF iterator runs in its system time) for K = 1
 # and 6: the first includes loading; the difference / 5 is one refresh.
+# Setup: the guest time uct-churn took to create them.
 echo 200000 > /proc/sys/user/max_user_namespaces
-ulimit -n 65536 2>/dev/null
 echo
-echo "| ucounts held | rows | first refresh (load + 1) ms | each further refresh ms | peak RSS MiB |"
-echo "|---|---|---|---|---|"
+echo "| ucounts held | rows | setup s | first refresh (load + 1) ms | each further refresh ms | peak RSS MiB |"
+echo "|---|---|---|---|---|---|"
 base=1879048192
-for n in $SCALE; do
-	echo "# bench: scale $n" >&2
-	mkfifo /tmp/hold.in 2>/dev/null
-	uct-churn hold "$n" "$base" < /tmp/hold.in > /tmp/hold.out 2>&1 &
-	hold=$!
-	exec 9> /tmp/hold.in
-	if ! wait_for /tmp/hold.out READY 1200; then
-		echo "scale $n: uct-churn hold did not get READY:"; cat /tmp/hold.out; exit 1
-	fi
-	uct-bench rusage -q ucounttop -b -n 1 > /tmp/r1 2>/dev/null
-	uct-bench rusage -q ucounttop -b -n 6 -d 0.01 > /tmp/r6 2>/dev/null
-	ucounttop --json -n 1 2>/dev/null | grep -o '"uid":' | wc -l > /tmp/rows
-	exec 9>&-
-	wait $hold
-	base=$((base + n))
-	awk -v n="$n" -v rows="$(cat /tmp/rows)" 'FNR == 1 && NR == 1 { c1 = $3 / 1000; e1 = $7 }
-		NR == 2 { c6 = $3 / 1000; rss = $5 / 1024; e6 = $7 }
-		END { if (e1 || e6) { print "| " n " | failed: exit " e1 "/" e6 " | | | |"; exit }
-		      printf "| %d | %d | %.0f | %.1f | %.1f |\n", n, rows, c1, (c6 - c1) / 5, rss }' /tmp/r1 /tmp/r6
-	rm -f /tmp/hold.in
+for shape in uids namespaces; do
+	for n in $SCALE; do
+		echo "# bench: scale $n $shape" >&2
+		mkfifo /tmp/hold.in 2>/dev/null
+		if [ $shape = uids ]; then
+			uct-churn hold "$n" "$base" < /tmp/hold.in > /tmp/hold.out 2>&1 &
+		else
+			uct-churn hold-ns "$n" < /tmp/hold.in > /tmp/hold.out 2>&1 &
+		fi
+		hold=$!
+		exec 9> /tmp/hold.in
+		if ! wait_for /tmp/hold.out READY 1200; then
+			echo "scale $n $shape: uct-churn did not get READY:"; cat /tmp/hold.out; exit 1
+		fi
+		uct-bench rusage -q ucounttop -b -n 1 > /tmp/r1 2>/dev/null
+		uct-bench rusage -q ucounttop -b -n 6 -d 0.01 > /tmp/r6 2>/dev/null
+		ucounttop --json -n 1 2>/dev/null | grep -o '"uid":' | wc -l > /tmp/rows
+		exec 9>&-
+		wait $hold
+		base=$((base + n))
+		awk -v held="$n $shape" -v rows="$(cat /tmp/rows)" \
+			-v setup="$(sed -n 's/^READY [0-9]* in \([0-9.]*\) s/\1/p' /tmp/hold.out)" \
+			'FNR == 1 && NR == 1 { c1 = $3 / 1000; e1 = $7 }
+			NR == 2 { c6 = $3 / 1000; rss = $5 / 1024; e6 = $7 }
+			END { if (e1 || e6) { print "| " held " | failed: exit " e1 "/" e6 " | | | | |"; exit }
+			      printf "| %s | %d | %.1f | %.0f | %.1f | %.1f |\n", held, rows, setup, c1,
+				(c6 - c1) / 5, rss }' /tmp/r1 /tmp/r6
+		rm -f /tmp/hold.in
+	done
 done
-echo "(CPU time of ucounttop -b -n 1 and -n 6 in guest ms, user + system, same -icount guest)"
+echo "(CPU time of ucounttop -b -n 1 and -n 6 in guest ms, user + system, same -icount guest;"
+echo " setup: guest time to create the namespaces that hold them)"
 
 # --- check's cost ---------------------------------------------------------
 # Each kselftest that charges the counters, alone and as `ucounttop check

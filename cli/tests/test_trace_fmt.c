@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <time.h>
 #include "fmt.h"
 #include "trace_fmt.h"
 
@@ -19,18 +20,34 @@ static struct uct_event ev(unsigned kind, unsigned type, long long delta, long l
 	memset(&e, 0, sizeof(e));
 	e.ts_ns = 1500000000ULL;	/* 1.5 s after boot */
 	e.pid = 4242;
-	e.tid = 4243;
 	e.ns_inum = 4026532201U;
 	e.uid = 1001;
 	e.level = 2;
 	e.kind = kind;
 	e.type = type;
-	e.delta = delta;
+	/* one field: a refusal's record carries the limit, others the delta */
+	if (kind == UCT_EV_DENIED)
+		e.limit = limit;
+	else
+		e.delta = delta;
 	e.value = value;
-	e.at_level = at_level;
-	e.limit = limit;
+	e.at_level = (signed char)at_level;
 	strcpy(e.comm, "sh");
 	return e;
+}
+
+/* The line of e alone (a new formatter), without its newline. */
+static void one_line(char *buf, const struct uct_event *e, int64_t boot_to_wall_ns)
+{
+	static struct uct_trace_fmt f;
+	size_t n;
+
+	uct_trace_fmt_init(&f, boot_to_wall_ns);
+	n = uct_trace_line(&f, buf, e);
+	assert_true(n > 0 && n < UCT_TRACE_LINE_MAX);
+	assert_int_equal(buf[n - 1], '\n');
+	assert_null(memchr(buf, '\n', n - 1));
+	buf[n - 1] = 0;
 }
 
 /* Split a line into whitespace-separated fields. */
@@ -47,9 +64,9 @@ static int fields(char *line, char **f, int max)
 static void test_charge(void **state)
 {
 	struct uct_event e = ev(UCT_EV_CHARGE, UCT_NPROC, 1, 7, -1, -1);
-	char line[256], *f[16];
+	char line[UCT_TRACE_LINE_MAX], *f[16];
 
-	uct_trace_line(line, sizeof(line), &e, 0);
+	one_line(line, &e, 0);
 	assert_int_equal(fields(line, f, 16), 10);
 	/* time pid comm ns level uid type delta new result */
 	assert_string_equal(f[1], "4242");
@@ -68,20 +85,20 @@ static void test_charge(void **state)
 static void test_uncharge_and_over(void **state)
 {
 	struct uct_event e = ev(UCT_EV_UNCHARGE, UCT_MSGQUEUE, 1024, 0, -1, -1);
-	char line[256], *f[16];
+	char line[UCT_TRACE_LINE_MAX], *f[16];
 
-	uct_trace_line(line, sizeof(line), &e, 0);
+	one_line(line, &e, 0);
 	assert_int_equal(fields(line, f, 16), 10);
 	assert_string_equal(f[6], "msgqueue");
 	assert_string_equal(f[7], "-1024");
 	assert_string_equal(f[9], "uncharge");
 
 	e = ev(UCT_EV_CHARGE, UCT_MEMLOCK, 3, 9, 1, -1);
-	uct_trace_line(line, sizeof(line), &e, 0);
+	one_line(line, &e, 0);
 	fields(line, f, 16);
 	assert_string_equal(f[9], "over-limit@L1");
 	e = ev(UCT_EV_CHARGE, UCT_SIGPENDING, 1, 0, -2, -1);
-	uct_trace_line(line, sizeof(line), &e, 0);
+	one_line(line, &e, 0);
 	fields(line, f, 16);
 	assert_string_equal(f[9], "refused");
 }
@@ -89,14 +106,14 @@ static void test_uncharge_and_over(void **state)
 static void test_denied(void **state)
 {
 	struct uct_event e = ev(UCT_EV_DENIED, UCT_NPROC, 0, 6, 1, 5);
-	char line[256], *f[16];
+	char line[UCT_TRACE_LINE_MAX], *f[16];
 
-	uct_trace_line(line, sizeof(line), &e, 0);
+	one_line(line, &e, 0);
 	assert_int_equal(fields(line, f, 16), 11);
 	assert_string_equal(f[9], "DENIED");
 	assert_string_equal(f[10], "limit=5@L1");
 	e = ev(UCT_EV_DENIED, UCT_SIGPENDING, 0, 6, -1, -1);
-	uct_trace_line(line, sizeof(line), &e, 0);
+	one_line(line, &e, 0);
 	fields(line, f, 16);
 	assert_string_equal(f[10], "limit=?");
 }
@@ -104,10 +121,10 @@ static void test_denied(void **state)
 static void test_weird_comm(void **state)
 {
 	struct uct_event e = ev(UCT_EV_ALLOC, 0, 0, 0, -1, -1);
-	char line[256], *f[16];
+	char line[UCT_TRACE_LINE_MAX], *f[16];
 
 	memcpy(e.comm, "a b\nc\x7f", 7);
-	uct_trace_line(line, sizeof(line), &e, 0);
+	one_line(line, &e, 0);
 	assert_null(strchr(line, '\n'));
 	assert_int_equal(fields(line, f, 16), 11);	/* the space stays a space */
 	assert_string_equal(f[10], "alloc");
@@ -126,12 +143,17 @@ static void test_header(void **state)
 }
 
 /* The line as printf made it before it was built by hand: every kind,
- * type, sign and width must give the same text. */
-static void ref_line(char *buf, size_t len, const struct uct_event *e, const char *tb)
+ * type, sign and width must give the same text. off: boot to wall ns. */
+static void ref_line(char *buf, size_t len, const struct uct_event *e, int64_t off)
 {
-	char comm[UCT_COMM_LEN + 1], res[64], type[16], delta[24], lim[32];
-	int i, ms = (int)((e->ts_ns % 1000000000ULL) / 1000000);
+	char comm[UCT_COMM_LEN + 1], res[64], type[16], delta[24], lim[32], tb[16];
+	int64_t w = (int64_t)e->ts_ns + off;
+	time_t sec = (time_t)(w / 1000000000);
+	int i, ms = (int)(w % 1000000000 / 1000000);
+	struct tm tm;
 
+	localtime_r(&sec, &tm);
+	strftime(tb, sizeof(tb), "%H:%M:%S", &tm);
 	for (i = 0; i < UCT_COMM_LEN && e->comm[i]; i++)
 		comm[i] = (e->comm[i] >= 0x20 && e->comm[i] < 0x7f) ? e->comm[i] : '?';
 	comm[i] = 0;
@@ -169,44 +191,126 @@ static void ref_line(char *buf, size_t len, const struct uct_event *e, const cha
 		else
 			snprintf(delta, sizeof(delta), "0");
 	}
-	snprintf(buf, len, "%s.%03d %-7u %-16s %-11u %3u %-10u %-10s %5s %10lld %s",
+	snprintf(buf, len, "%s.%03d %-7u %-16s %-11u %3u %-10u %-10s %5s %10lld %s\n",
 		 tb, ms, e->pid, comm, e->ns_inum, e->level, e->uid, type, delta,
 		 (long long)e->value, res);
 }
 
+/* uct_trace_line() of e with formatter f equals ref_line() */
+static void same_line(struct uct_trace_fmt *f, const struct uct_event *e, int64_t off,
+		      const char *what, long i)
+{
+	char got[UCT_TRACE_LINE_MAX + 1], want[UCT_TRACE_LINE_MAX];
+	size_t n = uct_trace_line(f, got, e);
+
+	assert_true(n < UCT_TRACE_LINE_MAX);
+	got[n] = 0;
+	ref_line(want, sizeof(want), e, off);
+	if (strcmp(got, want))
+		fail_msg("%s %ld:\n got  '%s'\n want '%s'", what, i, got, want);
+}
+
+static unsigned long long xorshift(unsigned long long *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * Events as a busy system makes them, through one formatter: a few
+ * processes whose events repeat (the cached columns are reused), each
+ * sometimes changing one field of the cache's key (a new comm after
+ * execve, another namespace, uid, level or type), amounts small and wide,
+ * time going forward, sometimes back (the CPUs' records interleave) and
+ * across seconds and days.
+ */
 static void test_matches_printf(void **state)
 {
 	static const unsigned kinds[] = { UCT_EV_CHARGE, UCT_EV_UNCHARGE, UCT_EV_DENIED,
 					  UCT_EV_ALLOC, UCT_EV_FREE };
-	unsigned long long x = 0x9E3779B97F4A7C15ULL;
-	char got[256], want[256];
+	static const long long edges[] = { 0, 1, 9, 10, 9999, 10000, 9999999999LL,
+					   10000000000LL, -1, -10000, INT64_MIN, INT64_MAX };
+	static struct uct_trace_fmt f;
+	const int64_t off = 1700000000123456789LL;
+	unsigned long long x = 0x9E3779B97F4A7C15ULL, ts = 5000000000ULL, r;
+	struct uct_event pool[8], e;
 	int i, k;
 
 	(void)state;
-	for (i = 0; i < 200000; i++) {
-		struct uct_event e;
-
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		e = ev(kinds[x % 5], (unsigned)(x >> 8) % 4, (long long)(x >> (x % 64)),
-		       (long long)(x >> 3) * ((x & 1) ? -1 : 1) >> (x % 61),
-		       (int)(x >> 40) % 40 - 3, (long long)(x >> (x % 63 + 1)) - 5);
-		e.ts_ns = x % 100000000000ULL;
-		e.pid = (unsigned)(x >> 20);
-		e.ns_inum = (unsigned)(x >> 12);
-		e.uid = (unsigned)(x >> 28);
-		e.level = (unsigned)(x >> 50) % 40;
-		for (k = 0; k < UCT_COMM_LEN; k++)
-			e.comm[k] = (char)((x >> (k * 4)) & 0xff);
-		if (x & 2)
-			e.comm[(x >> 9) % UCT_COMM_LEN] = 0;
-		uct_trace_line(got, sizeof(got), &e, 0);
-		/* the clock text is the same helper's; compare the rest */
-		ref_line(want, sizeof(want), &e, "");
-		if (strcmp(got + 8, want))
-			fail_msg("event %d:\n got  '%s'\n want '%s'", i, got + 8, want);
+	uct_trace_fmt_init(&f, off);
+	for (i = 0; i < 8; i++) {
+		pool[i] = ev(UCT_EV_CHARGE, (unsigned)i % 4, 1, 1, -1, -1);
+		pool[i].pid = 100 + (unsigned)i;
 	}
+	for (i = 0; i < 300000; i++) {
+		r = xorshift(&x);
+		e = pool[r % 8];
+		switch ((r >> 3) % 24) {
+		case 0: e.pid = (unsigned)(r >> 20) % ((r & 1) ? 300 : 4194304); break;
+		case 1: e.ns_inum = (unsigned)(r >> 12); break;
+		case 2: e.uid = (unsigned)(r >> 28); break;
+		case 3: e.level = (unsigned char)((r >> 50) % 40); break;
+		case 4:
+			for (k = 0; k < UCT_COMM_LEN; k++)
+				e.comm[k] = (char)((r >> (k * 4)) & 0xff);
+			if (r & 2)
+				e.comm[(r >> 9) % UCT_COMM_LEN] = 0;
+			break;
+		case 5: e.type = (unsigned char)((r >> 30) % 5); break;	/* 4: "?" */
+		case 6:	/* names that differ past their eighth byte only */
+			memcpy(e.comm, "kworker/u8:0-ev", UCT_COMM_LEN);
+			e.comm[8 + (r >> 20) % 7] = (char)('a' + (r >> 30) % 26);
+			break;
+		}
+		pool[r % 8] = e;
+		r = xorshift(&x);
+		e.kind = (unsigned char)kinds[(r & 0xff) < 200 ? r % 2 : r % 5];
+		e.at_level = (signed char)((r >> 8) % 4 ? -1 : (int)((r >> 40) % 40) - 3);
+		switch ((r >> 12) % 4) {
+		case 0: e.delta = (long long)(r >> 20) % 12; e.value = (long long)(r >> 24) % 100000; break;
+		case 1: e.delta = edges[(r >> 20) % 12]; e.value = edges[(r >> 28) % 12]; break;
+		default:
+			e.delta = (long long)(r >> ((r >> 20) % 64));
+			e.value = (long long)(r >> 3) * ((r & 1) ? -1 : 1) >> ((r >> 26) % 61);
+		}
+		if (e.kind == UCT_EV_DENIED)
+			e.limit = (long long)(r >> ((r >> 32) % 63 + 1)) - 5;
+		r = xorshift(&x);
+		switch (r % 64) {
+		case 0: ts -= ts > 3000000 ? r % 3000000 : 0; break;	/* another CPU's */
+		case 1: ts += (r >> 8) % 200000000000000ULL; break;	/* days */
+		default: ts += (r >> 8) % 20000000;
+		}
+		e.ts_ns = ts;
+		same_line(&f, &e, off, "event", i);
+	}
+}
+
+/* Every kind with the amounts where the in-place numbers end. */
+static void test_number_edges(void **state)
+{
+	static const long long edges[] = { 0, 1, 9, 10, 99, 100, 9999, 10000, 99999,
+					   9999999999LL, 10000000000LL, -1, -9999,
+					   INT64_MIN, INT64_MAX };
+	static const unsigned kinds[] = { UCT_EV_CHARGE, UCT_EV_UNCHARGE, UCT_EV_DENIED,
+					  UCT_EV_ALLOC, UCT_EV_FREE, 4, 99 };
+	static const int levels[] = { -1, -2, 0, 33 };
+	static struct uct_trace_fmt f;
+	struct uct_event e;
+	size_t d, v, k, a;
+	long i = 0;
+
+	uct_trace_fmt_init(&f, 0);
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (a = 0; a < 4; a++)
+			for (d = 0; d < sizeof(edges) / sizeof(edges[0]); d++)
+				for (v = 0; v < sizeof(edges) / sizeof(edges[0]); v++) {
+					e = ev(kinds[k], UCT_SIGPENDING, edges[d], edges[v],
+					       levels[a], edges[d]);
+					same_line(&f, &e, 0, "edge", i++);
+				}
 }
 
 int main(void)
@@ -218,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_weird_comm),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_matches_printf),
+		cmocka_unit_test(test_number_edges),
 	};
 
 	return cmocka_run_group_tests_name("trace_fmt", tests, NULL, NULL);

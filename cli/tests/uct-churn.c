@@ -1,21 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uct-churn - keep many ucounts alive, or create and free them as fast as
- * possible, for the iterator and stress tests. Runs as root in the guest.
+ * possible, for the iterator and stress tests and make bench. Runs as root
+ * in the guest.
  *
  *   uct-churn hold N UID
  *	Create N user namespaces, the i-th by uid UID+i, and keep them open
  *	by fd: each keeps the ucounts of (initial namespace, UID+i) alive.
- *	Prints "READY N", then holds them until SIGTERM/SIGINT or EOF on
- *	stdin.
+ *	Prints "READY N in S s" (S: the seconds it took), then holds them
+ *	until SIGTERM/SIGINT or EOF on stdin.
+ *   uct-churn hold-ns N
+ *	Create N user namespaces of the initial root, each keeping alive the
+ *	ucounts of (that namespace, uid 0) and nothing else: N rows, one per
+ *	namespace, held by an fd of the namespace and no process. READY and
+ *	the end as for hold.
  *   uct-churn churn WORKERS UID SPAN SECONDS
  *	WORKERS processes each create and drop user namespaces, by uids
  *	UID .. UID+SPAN-1 in turn, for at most SECONDS or until SIGTERM/
  *	SIGINT. Prints "STARTED" once every worker has done one, and at the
  *	end "OPS n", the namespaces created and dropped in all.
  *
- * A namespace is made by a child that takes the uid and unshares; the
- * parent opens /proc/CHILD/ns/user before letting the child exit.
+ * hold and churn: a namespace is made by a child that takes the uid and
+ * unshares; the parent opens /proc/CHILD/ns/user before letting the child
+ * exit. The child shares the parent's fd table (CLONE_FILES): a forked
+ * child would copy the table with every namespace held so far, and close
+ * them all again at its exit, making N namespaces cost O(N^2) (50,000 did
+ * not finish in 15 minutes under -icount).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +36,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,44 +49,96 @@ static void on_stop(int sig)
 	stop = 1;
 }
 
-/* An fd holding a new user namespace created by @uid, or -1 */
-static int userns_of(unsigned int uid)
-{
-	int ready[2], done[2], fd = -1, status;
-	char path[64], c = 1;
-	pid_t pid;
+/* Two pipes shared with each child in turn: the child says it is ready
+ * (one byte: 0, or the errno that stopped it), the parent lets it go. */
+struct maker {
+	int ready[2], done[2];
+};
 
-	if (pipe(ready))
+static int maker_init(struct maker *m)
+{
+	if (pipe2(m->ready, O_CLOEXEC))
 		return -1;
-	if (pipe(done)) {
-		close(ready[0]);
-		close(ready[1]);
+	if (pipe2(m->done, O_CLOEXEC)) {
+		close(m->ready[0]);
+		close(m->ready[1]);
 		return -1;
 	}
-	pid = fork();
+	return 0;
+}
+
+/* An fd holding a new user namespace created by @uid, or -1 (errno) */
+static int userns_of(struct maker *m, unsigned int uid)
+{
+	int fd = -1, status;
+	char path[64], c = 0;
+	pid_t pid;
+
+	/* fork() without copying the fd table: the child must close nothing */
+	pid = (pid_t)syscall(SYS_clone, CLONE_FILES | SIGCHLD, NULL, NULL, NULL, NULL);
 	if (pid == 0) {
-		close(ready[0]);
-		close(done[1]);
 		if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid) ||
-		    unshare(CLONE_NEWUSER) || write(ready[1], &c, 1) != 1)
+		    unshare(CLONE_NEWUSER))
+			c = (char)(errno ? errno : EINVAL);
+		if (write(m->ready[1], &c, 1) != 1)
 			_exit(1);
 		/* until the parent holds the namespace */
-		if (read(done[0], &c, 1) < 0)
+		if (read(m->done[0], &c, 1) != 1)
 			_exit(1);
 		_exit(0);
 	}
-	close(ready[1]);
-	close(done[0]);
-	if (pid > 0 && read(ready[0], &c, 1) == 1) {
-		snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (pid < 0)
+		return -1;
+	if (read(m->ready[0], &c, 1) == 1) {
+		if (c) {
+			errno = c;
+		} else {
+			snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+		}
 	}
-	close(done[1]);
-	close(ready[0]);
-	if (pid > 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	c = 0;
+	if (write(m->done[1], &c, 1) != 1)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	return fd;
+}
+
+/*
+ * hold-ns: the child is made in a new user namespace (CLONE_NEWUSER), so
+ * its cred charges the ucounts of (new namespace, uid 0); a file it opens
+ * keeps that cred (f_cred), hence the ucounts and the namespace, after it
+ * exits. The file is the namespace's own, so that /proc/HOLDER/fd names
+ * the namespaces held. The child shares our memory and fd table: no copy
+ * of either, no handshake.
+ */
+static char child_stack[64 * 1024] __attribute__((aligned(16)));
+
+static int hold_child(void *arg)
+{
+	int fd = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+
+	*(int *)arg = fd < 0 ? -errno : fd;
+	return 0;
+}
+
+static int userns_file(void)
+{
+	int res = -EIO, status;
+	pid_t pid;
+
+	pid = clone(hold_child, child_stack + sizeof(child_stack),
+		    CLONE_VM | CLONE_FILES | CLONE_NEWUSER | SIGCHLD, &res);
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (res < 0) {
+		errno = -res;
+		return -1;
+	}
+	return res;
 }
 
 static unsigned long number(const char *s, const char *what)
@@ -92,26 +155,37 @@ static unsigned long number(const char *s, const char *what)
 	return v;
 }
 
-static int hold(unsigned long n, unsigned long uid)
+/* hold (uid_base >= 0) or hold-ns (uid_base < 0) */
+static int hold(unsigned long n, long long uid_base)
 {
 	struct rlimit nofile = { n + 64, n + 64 };
+	struct timespec t0, t1;
+	struct maker m;
 	unsigned long i;
 	char c;
+	int fd;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (setrlimit(RLIMIT_NOFILE, &nofile)) {
 		perror("uct-churn: RLIMIT_NOFILE");
 		return 1;
 	}
+	if (uid_base >= 0 && maker_init(&m)) {
+		perror("uct-churn: pipe");
+		return 1;
+	}
 	for (i = 0; i < n && !stop; i++) {
-		if (userns_of(uid + i) < 0) {
-			fprintf(stderr, "uct-churn: namespace %lu of uid %lu: %s\n", i, uid + i,
-				strerror(errno));
+		fd = uid_base >= 0 ? userns_of(&m, (unsigned int)(uid_base + i)) : userns_file();
+		if (fd < 0) {
+			fprintf(stderr, "uct-churn: namespace %lu: %s\n", i, strerror(errno));
 			return 1;
 		}
 	}
 	if (stop)
 		return 1;
-	printf("READY %lu\n", n);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("READY %lu in %.3f s\n", n,
+	       (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	fflush(stdout);
 	while (!stop && read(0, &c, 1) > 0)
 		;
@@ -140,10 +214,13 @@ static int churn(unsigned long workers, unsigned long uid, unsigned long span,
 	for (w = 0; w < workers; w++) {
 		if (fork() == 0) {
 			unsigned long k = w;
+			struct maker m;
 			int fd;
 
+			if (maker_init(&m))
+				_exit(1);
 			while (!stop && time(NULL) < end) {
-				fd = userns_of(uid + k % span);
+				fd = userns_of(&m, uid + k % span);
 				if (fd >= 0)
 					close(fd);
 				__atomic_add_fetch(&ops[w], 1, __ATOMIC_RELAXED);
@@ -181,9 +258,11 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	if (argc == 4 && !strcmp(argv[1], "hold"))
 		return hold(number(argv[2], "N"), number(argv[3], "UID"));
+	if (argc == 3 && !strcmp(argv[1], "hold-ns"))
+		return hold(number(argv[2], "N"), -1);
 	if (argc == 6 && !strcmp(argv[1], "churn"))
 		return churn(number(argv[2], "WORKERS"), number(argv[3], "UID"),
 			     number(argv[4], "SPAN"), number(argv[5], "SECONDS"));
-	fprintf(stderr, "usage: uct-churn hold N UID | churn WORKERS UID SPAN SECONDS\n");
+	fprintf(stderr, "usage: uct-churn hold N UID | hold-ns N | churn WORKERS UID SPAN SECONDS\n");
 	return 2;
 }

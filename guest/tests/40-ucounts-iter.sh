@@ -146,6 +146,39 @@ expect "inside a new user namespace: its own and its nested namespace's rows onl
 	"$(printf '%s\n' "nested 2 0" "own 1 0")"
 [ -s /tmp/it.scoped.err ] && sed 's/^/# /' /tmp/it.scoped.err
 
+# --- held by an open file, no process ------------------------------------------
+# uct-churn hold-ns: 50 namespaces made by clone(CLONE_NEWUSER), each child
+# opening its namespace's file and exiting. The file's cred keeps
+# (namespace, root) alive: a level-1 row of root with no process for each
+# namespace the holder's fds name, gone once the files are closed.
+held_rows() { # the rows of the namespaces in /tmp/it.held
+	cat "$PIN" > /tmp/it.now
+	awk 'FILENAME == "/tmp/it.held" { held[$1] = 1; next } FNR > 1 && held[$1]' \
+		/tmp/it.held /tmp/it.now
+}
+rm -f /tmp/it.hold.in
+mkfifo /tmp/it.hold.in
+/uct/bin/uct-churn hold-ns 50 < /tmp/it.hold.in > /tmp/it.hold 2>&1 &
+holder=$!
+exec 8> /tmp/it.hold.in
+waitfor 300 grep -q '^READY' /tmp/it.hold || fail "uct-churn hold-ns 50 ready"
+for f in /proc/$holder/fd/*; do
+	[ "$(readlink "$f" | cut -d: -f1)" = user ] && stat -L -c %i "$f"
+done | sort -u > /tmp/it.held
+expect "held by files: the holder has 50 namespaces open" "$(wc -l < /tmp/it.held)" 50
+expect "held by files: one row each, root at level 1, owner root, no process" \
+	"$(held_rows | awk '{ print $2, $3, $4, $5 }' | uniq -c | tr -s ' ')" " 50 1 0 0 0"
+exec 8>&-
+wait $holder
+rm -f /tmp/it.hold.in
+no_held_rows() { [ -z "$(held_rows)" ]; }
+if waitfor 50 no_held_rows; then
+	pass "held by files: the rows gone once the files are closed"
+else
+	fail "held by files: the rows gone once the files are closed"
+	held_rows | sed 's/^/# left: /'
+fi
+
 # --- gone when released ---------------------------------------------------
 cleanup
 gone() { cat "$PIN" > /tmp/it.after && [ -z "$(rows_of '3001|3002' /tmp/it.after)" ]; }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # 54: `ucounttop trace` prints one line per charge/uncharge/refusal with the
 # documented columns; the refusals of uct-workload --denials appear with
-# the right type and uid; --stack adds kernel frames.
+# the right type and uid; -t filters before the ring buffer; --stack adds
+# kernel frames.
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=${WL:-/uct/bin/uct-workload}
 T=/tmp/t54
@@ -37,6 +38,23 @@ check "trace: charge lines with +delta and ok" [ -n "$(awk '$7 == "nproc" && $8 
 check "trace: uncharge lines" [ -n "$(awk '$10 == "uncharge"' $T/trace)" ]
 check "trace: mqueue charges carry the byte count" \
 	[ -n "$(awk -v b=$(grep MQBYTES $T/wl | cut -d' ' -f2) '$7 == "msgqueue" && $8 == "+"b' $T/trace)" ]
+
+# -t is applied in BPF, before the ring buffer: 10,000 sigpending events
+# through a 4 KiB ring (64 records) traced for msgqueue only put nothing in
+# it, so nothing is dropped and no line is printed
+$UCT trace -t msgqueue --ringbuf-kb 4 > $T/type 2> $T/type.err &
+u=$!
+i=0
+while ! grep -q '^TIME' $T/type && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.1; done
+/uct/bin/uct-bench sigqueue 5000 1 > /dev/null
+sleep 0.5
+kill -INT $u
+wait $u
+rc=$?
+check "trace -t msgqueue: exit 0, no line of another type during a signal flood" \
+	[ "$rc $(sed 1d $T/type | wc -l)" = "0 0" ]
+check "trace -t msgqueue: the flood never reached the ring buffer (no drops)" \
+	[ -z "$(grep dropped $T/type.err)" ]
 
 $UCT trace --stack -t nproc --count 2 > $T/stack 2>&1 &
 u=$!
