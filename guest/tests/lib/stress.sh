@@ -367,9 +367,22 @@ compare_all() {
 	done
 }
 
+# prog_misses: "name=N ..." of every loaded program whose runs the
+# kernel skipped because it was already running on that CPU (its
+# recursion guard; bpftool prints recursion_misses only when non-zero)
+prog_misses() {
+	bpftool prog show 2> /dev/null | awk '/^[0-9]+: / {
+		n = ""; m = 0
+		for (i = 1; i < NF; i++) { if ($i == "name") n = $(i + 1); if ($i == "recursion_misses") m = $(i + 1) }
+		if (m) printf "%s%s=%s", k++ ? " " : "", n, m }
+		END { print "" }'
+}
+
 # workload_release LO HI: end the hold, check's verdict, rows gone, readers
 # stopped
 workload_release() {
+	# diagnostic: what the kernel skipped so far (check's programs are ck_*)
+	echo "# recursion misses at the hold (bpftool prog show): $(prog_misses)"
 	kill -USR1 "$WLPID" 2>/dev/null
 	wait $CHECK
 	rc=$?
