@@ -200,6 +200,8 @@ struct uct_event {
 #define UCT_CNT_CHAIN_CUT	3	/* chain longer than UCT_MAX_LEVELS */
 #define UCT_CNT_EVENTS		4	/* user space: the --events counts of
 					 * the live objects, summed */
-#define UCT_NCOUNTERS		5
+#define UCT_CNT_MISSED		5	/* user space: program runs the kernel
+					 * skipped (recursion_misses, summed) */
+#define UCT_NCOUNTERS		6
 
 #endif /* UCOUNTTOP_H */

@@ -111,6 +111,43 @@ static void prog_table(struct ck *c)
 	c->nprogs = C_COUNT;
 }
 
+/* What a skipped run of each program would have fed (enum uck_miss);
+ * -1: an iterator, which the kernel never skips */
+static int miss_group(int i)
+{
+	switch (i) {
+	case C_INC: case C_DEC: case C_INC_GET: case C_DEC_PUT:
+		return UCK_MISS_CHARGE;
+	case C_DEC_PUT_RET: case C_INC_IN: case C_DEC_IN: case C_INC_GET_IN:
+	case C_OVERLIMIT: case C_OVERLIMIT_IN: case C_UCOUNTS_OVERLIMIT:
+	case C_UCOUNTS_OVERLIMIT_IN:
+		return UCK_MISS_LIMIT;
+	case C_FREE:
+		return UCK_MISS_FREE;
+	case C_MQ_NEW: case C_MQ_EVICT:
+		return UCK_MISS_MQ;
+	case C_SHM_LOCK_IN: case C_SHM_LOCK_OUT: case C_USER_SHM_LOCK:
+	case C_USER_SHM_UNLOCK: case C_SHM_EVICT:
+		return UCK_MISS_SHM;
+	default:
+		return -1;
+	}
+}
+
+/* Runs the kernel skipped since attach, by what they would have fed. */
+static void read_misses(struct ck *c, unsigned long long m[UCK_NMISS])
+{
+	size_t i;
+	int g;
+
+	memset(m, 0, UCK_NMISS * sizeof(*m));
+	for (i = 0; i < c->nprogs; i++) {
+		g = miss_group((int)i);
+		if (g >= 0 && c->progs[i].want && *c->progs[i].link)
+			m[g] += uct_prog_misses(c->progs[i].prog);
+	}
+}
+
 /* What a lost optional hook costs, and what the judge must then not
  * claim. Called after attaching. */
 static void dropped(struct ck *c)
@@ -415,6 +452,7 @@ static int read_maps(struct ck *c, struct maps *m, struct uck_input *in)
 	in->gone = m->gone;
 	for (i = 0; i < UCK_NCOUNTERS; i++)
 		in->counters[i] = c->skel->bss->counters[i];
+	read_misses(c, in->missed);
 	return 0;
 }
 

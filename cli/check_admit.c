@@ -8,7 +8,7 @@
 #include "check_judge.h"
 
 /* Class e from the over-limit records (and those still pending). */
-int ck_judge_admit(const struct uck_input *in, struct uck_result *r)
+int ck_judge_admit(const struct uck_input *in, bool findings, struct uck_result *r)
 {
 	size_t i, j, n = in->nover + in->npend;
 
@@ -68,7 +68,7 @@ int ck_judge_admit(const struct uck_input *in, struct uck_result *r)
 			      "charge (no uncharge of it followed)" :
 			      "the caller's own rlimit was exceeded, but the charging task kept "
 			      "the charge (no uncharge of it followed)";
-		if (!why)
+		if (!why || !findings)
 			continue;
 		excess = ov.value - ov.limit;
 		for (j = 0; j < r->n; j++)

@@ -28,6 +28,36 @@ const char *uck_class_key(enum uck_class c)
 	return c < UCK_NCLASSES ? n[c] : "?";
 }
 
+const char *uck_miss_name(enum uck_miss m)
+{
+	static const char *const n[UCK_NMISS] = {
+		"charges and uncharges", "limit checks and change marks", "frees",
+		"message queue lifetimes", "SHM_LOCK lifetimes",
+	};
+
+	return m < UCK_NMISS ? n[m] : "?";
+}
+
+const char *uck_miss_key(enum uck_miss m)
+{
+	static const char *const n[UCK_NMISS] = {
+		"charges", "limit_checks", "frees", "mqueue", "shmlock",
+	};
+
+	return m < UCK_NMISS ? n[m] : "?";
+}
+
+unsigned long long uck_missed_total(const unsigned long long missed[UCK_NMISS])
+{
+	unsigned long long sum = 0;
+	int i;
+
+	/* saturating: the fuzzer feeds anything */
+	for (i = 0; i < UCK_NMISS; i++)
+		sum = missed[i] > ~0ULL - sum ? ~0ULL : sum + missed[i];
+	return sum;
+}
+
 struct uck_finding *ck_add_finding(struct uck_result *r, enum uck_class cls,
 				       const struct row *w, int type)
 {
@@ -231,6 +261,17 @@ void ck_note(struct uck_result *r, const char *fmt, ...)
 		r->notes[used++] = '\n';
 	va_start(ap, fmt);
 	vsnprintf(r->notes + used, sizeof(r->notes) - used, fmt, ap);
+	va_end(ap);
+}
+
+void ck_skip(struct uck_result *r, enum uck_class c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->skipped[c][0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->skipped[c], sizeof(r->skipped[c]), fmt, ap);
 	va_end(ap);
 }
 

@@ -70,6 +70,7 @@ struct rows {
 struct skip {
 	bool ab[NT];		/* a/b not decidable for this type */
 	bool d2;		/* untracked changes not decidable */
+	bool out[NT];		/* the live objects of this type not known */
 };
 
 
@@ -104,6 +105,9 @@ void ck_evidence_counts(const struct row *w, int type, long long *eb, long long 
 void ck_evidence_how(struct uck_finding *f, const struct row *w, int type);
 void ck_counter_how(struct uck_finding *f, const struct row *w, int type);
 void ck_note(struct uck_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Class c is not judged, and why (the first reason given stays). */
+void ck_skip(struct uck_result *r, enum uck_class c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int ck_finding_cmp(const void *a, const void *b);
 
 /* the classes */
@@ -112,7 +116,9 @@ int ck_judge_lost_double(const struct uck_input *in, struct rows *rs, const int 
 int ck_judge_freed(const struct uck_input *in, struct rows *rs, struct uck_result *r);
 int ck_judge_hier(const struct uck_input *in, struct rows *rs, const int *order,
 		  const struct skip *sk, struct uck_result *r);
-int ck_judge_admit(const struct uck_input *in, struct uck_result *r);
-int ck_judge_outstanding(const struct uck_input *in, struct rows *rs, struct uck_result *r);
+/* findings false: only the summary's counts (the class is not judged) */
+int ck_judge_admit(const struct uck_input *in, bool findings, struct uck_result *r);
+int ck_judge_outstanding(const struct uck_input *in, struct rows *rs, const struct skip *sk,
+			 struct uck_result *r);
 
 #endif /* UCT_CHECK_JUDGE_H */

@@ -15,6 +15,63 @@
 
 static int judge(const struct uck_input *in, struct uck_result *r);
 
+/* What a skipped event is, for every text that names one */
+#define MISS_WHY "the kernel's recursion guard (a program preempted or interrupted while " \
+		 "another task on its CPU entered it)"
+
+/*
+ * Runs of check's programs the kernel skipped: no trace of the event is
+ * left, so whatever it would have fed is not judged (the report says how
+ * many). The counters, the snapshots and the task iterator's inventory
+ * are read, not traced: what stands on them alone is still judged.
+ */
+static void judge_misses(const struct uck_input *in, struct uck_result *r, struct skip *sk)
+{
+	const unsigned long long *m = in->missed;
+
+	memcpy(r->missed, m, sizeof(r->missed));
+	if (m[UCK_MISS_CHARGE]) {
+		/* the tally: a counter change no charge reached (d2) can
+		 * no longer be told from a charge nobody saw */
+		sk->d2 = true;
+		ck_note(r, "%llu charge/uncharge events skipped by %s: changes made without a "
+			"charge (hierarchy-mismatch by a direct write) not checked; stacks of "
+			"open charges may be incomplete", m[UCK_MISS_CHARGE], MISS_WHY);
+		/* a and b stand on counters and live objects, but a row no
+		 * snapshot could show is inferred from the events */
+		if (!in->complete || !in->have_free_tp) {
+			ck_skip(r, UCK_LOST, "%llu charge/uncharge events were skipped by %s, "
+				"and rows a snapshot could not show are inferred from the events",
+				m[UCK_MISS_CHARGE], MISS_WHY);
+			memcpy(r->skipped[UCK_DOUBLE], r->skipped[UCK_LOST],
+			       sizeof(r->skipped[UCK_LOST]));
+		}
+	}
+	/* e follows each over-limit charge to the check and the uncharge
+	 * of its task, and trusts a re-read only when no change ran
+	 * unmarked: any event missing there can make a finding up */
+	if (m[UCK_MISS_CHARGE] || m[UCK_MISS_LIMIT]) {
+		ck_skip(r, UCK_ADMIT, "%llu charge/uncharge and %llu limit-check events were "
+			"skipped by %s: what became of an over-limit charge is not known",
+			m[UCK_MISS_CHARGE], m[UCK_MISS_LIMIT], MISS_WHY);
+	}
+	/* a free seen charged is a finding whatever else was missed; a
+	 * missed one can only hide one */
+	if (m[UCK_MISS_FREE])
+		ck_note(r, "%llu ucounts_free events skipped by %s: freed-while-charged may "
+			"miss some", m[UCK_MISS_FREE], MISS_WHY);
+	if (m[UCK_MISS_MQ]) {
+		sk->ab[UCT_MSGQUEUE] = sk->out[UCT_MSGQUEUE] = true;
+		ck_note(r, "%llu message queue events skipped by %s: lost/double uncharges and "
+			"outstanding charges of msgqueue not checked", m[UCK_MISS_MQ], MISS_WHY);
+	}
+	if (m[UCK_MISS_SHM]) {
+		sk->ab[UCT_MEMLOCK] = sk->out[UCT_MEMLOCK] = true;
+		ck_note(r, "%llu SHM_LOCK events skipped by %s: lost/double uncharges and "
+			"outstanding charges of memlock not checked", m[UCK_MISS_SHM], MISS_WHY);
+	}
+}
+
 /* Judge a bounded copy of the input (check_input.c). */
 int uck_judge(const struct uck_input *raw, struct uck_result *r)
 {
@@ -99,6 +156,7 @@ static int judge(const struct uck_input *in, struct uck_result *r)
 	if (!in->have_free_tp)
 		ck_note(r, "without the ucounts_free tracepoint, a ucounts freed while charged "
 		     "shows as a lost uncharge of the level above it");
+	judge_misses(in, r, &sk);
 
 	order = ck_rows_by_depth(&rs);
 	if (!order) {
@@ -109,11 +167,16 @@ static int judge(const struct uck_input *in, struct uck_result *r)
 	/* a, b and d compare counters with the tally read beside them: a
 	 * capture that never held still judges nothing */
 	if (in->base.torn || in->fin.torn) {
-		r->skipped[UCK_HIER] = r->skipped[UCK_LOST] = r->skipped[UCK_DOUBLE] =
-			in->base.torn ? "the baseline capture never became consistent (counters "
-					"kept changing while it was read)" :
-					"the final capture never became consistent (counters "
-					"kept changing while it was read)";
+		const char *torn = in->base.torn ? "baseline" : "final";
+
+		/* the torn capture is the reason whatever else there is */
+		for (t = UCK_LOST; t <= UCK_HIER; t++) {
+			if (t == UCK_FREED)
+				continue;
+			r->skipped[t][0] = 0;
+			ck_skip(r, t, "the %s capture never became consistent (counters kept "
+				"changing while it was read)", torn);
+		}
 		goto after_state;
 	}
 	r->checked[UCK_HIER] = true;
@@ -126,28 +189,31 @@ static int judge(const struct uck_input *in, struct uck_result *r)
 		for (t = 0; t < NT; t++)
 			w->unexplained[t] = w->change[t] - w->evidence[t] - w->freed_below[t] - w->unpropagated[t];
 	}
-	r->checked[UCK_LOST] = r->checked[UCK_DOUBLE] = true;
-	err = ck_judge_lost_double(in, &rs, order, &sk, r);
-	if (err)
-		goto out;
+	if (!r->skipped[UCK_LOST][0]) {
+		r->checked[UCK_LOST] = r->checked[UCK_DOUBLE] = true;
+		err = ck_judge_lost_double(in, &rs, order, &sk, r);
+		if (err)
+			goto out;
+	}
 after_state:
-	if (in->have_free_tp) {
+	if (!in->have_free_tp) {
+		ck_skip(r, UCK_FREED, "the kernel has no ucounts_free tracepoint (needs the "
+			"ucounts tracepoints patch)");
+	} else if (!r->skipped[UCK_FREED][0]) {
 		r->checked[UCK_FREED] = true;
 		err = ck_judge_freed(in, &rs, r);
 		if (err)
 			goto out;
-	} else {
-		r->skipped[UCK_FREED] = "the kernel has no ucounts_free tracepoint (needs the "
-					"ucounts tracepoints patch)";
 	}
-	r->checked[UCK_ADMIT] = true;
+	r->checked[UCK_ADMIT] = !r->skipped[UCK_ADMIT][0];
 	if (!in->have_overlimit)
 		ck_note(r, "is_rlimit_overlimit() not traceable: NPROC limit checks not judged");
-	err = ck_judge_admit(in, r);
+	/* the summary's counts either way */
+	err = ck_judge_admit(in, r->checked[UCK_ADMIT], r);
 	if (err)
 		goto out;
 	r->checked[UCK_OUTSTANDING] = true;
-	err = ck_judge_outstanding(in, &rs, r);
+	err = ck_judge_outstanding(in, &rs, &sk, r);
 	if (err)
 		goto out;
 

@@ -43,6 +43,22 @@ enum uck_class {
 	UCK_NCLASSES
 };
 
+/*
+ * Runs of check's programs the kernel skipped (recursion_misses; see
+ * uct_prog_misses()), by what the skipped events would have fed. No
+ * trace of a skipped event is left, so what depends on it is not judged.
+ */
+enum uck_miss {
+	UCK_MISS_CHARGE,	/* charges and uncharges: the tally, open charges,
+				 * the fate of an over-limit charge */
+	UCK_MISS_LIMIT,		/* limit checks, and the entry and return marks
+				 * of every change (the re-read's race guard) */
+	UCK_MISS_FREE,		/* ucounts_free */
+	UCK_MISS_MQ,		/* message queue lifetimes */
+	UCK_MISS_SHM,		/* SHM_LOCK lifetimes */
+	UCK_NMISS
+};
+
 /* Map contents as read by user space. */
 struct uck_inv_kv { struct uck_inv_key k; __u64 n; };	/* n: value */
 struct uck_agg_kv { struct uck_agg_key k; struct uck_agg v; };
@@ -87,6 +103,7 @@ struct uck_input {
 	const struct uck_rt_kv *gone;
 	size_t ngone;
 	unsigned long long counters[UCK_NCOUNTERS];
+	unsigned long long missed[UCK_NMISS];	/* runs the kernel skipped */
 	/* what the kernel let us hook */
 	bool have_free_tp;		/* class c */
 	bool have_overlimit;		/* is_rlimit_overlimit (class e, NPROC) */
@@ -141,7 +158,7 @@ struct uck_result {
 	struct uck_finding *f;
 	size_t n, cap;
 	bool checked[UCK_NCLASSES];
-	const char *skipped[UCK_NCLASSES];	/* why a class was not checked */
+	char skipped[UCK_NCLASSES][320];	/* why a class was not checked, or "" */
 	size_t nfail;			/* failing findings */
 	size_t counts[UCK_NCLASSES];	/* findings per class */
 	/* statistics for the summary */
@@ -149,7 +166,8 @@ struct uck_result {
 	unsigned long long privileged_over;	/* allowed: privileged callers */
 	unsigned long long deferred_nproc;	/* set*uid/unshare: not enforced */
 	size_t rows;			/* rows judged */
-	char notes[1024];		/* incomplete data, degraded checks */
+	unsigned long long missed[UCK_NMISS];	/* the input's, for the reports */
+	char notes[2048];		/* incomplete data, degraded checks */
 };
 
 /* Judge. r is overwritten. 0 or -ENOMEM. */
@@ -168,6 +186,13 @@ void uck_result_confirm(struct uck_result *r, const struct uck_result *prev);
 /* True when the state-based classes (a, b, d) found nothing failing:
  * nothing a later capture could make go away. */
 bool uck_result_settled(const struct uck_result *r);
+
+/* "charges", "limit checks", ...: what a miss group's events are */
+const char *uck_miss_name(enum uck_miss m);
+/* The same as a JSON key. */
+const char *uck_miss_key(enum uck_miss m);
+/* All of them, summed. */
+unsigned long long uck_missed_total(const unsigned long long missed[UCK_NMISS]);
 
 /* "lost-uncharge", "double-uncharge", "freed-while-charged",
  * "hierarchy-mismatch", "admitted-over-limit", "outstanding" */

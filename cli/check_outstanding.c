@@ -7,7 +7,8 @@
 #include <string.h>
 #include "check_judge.h"
 
-int ck_judge_outstanding(const struct uck_input *in, struct rows *rs, struct uck_result *r)
+int ck_judge_outstanding(const struct uck_input *in, struct rows *rs, const struct skip *sk,
+			 struct uck_result *r)
 {
 	size_t i;
 	int t;
@@ -19,6 +20,8 @@ int ck_judge_outstanding(const struct uck_input *in, struct rows *rs, struct uck
 			long long n;
 			struct uck_finding *f;
 
+			if (sk->out[t])
+				continue;
 			switch (t) {
 			case UCT_NPROC:	/* kernel threads are not the workload's */
 				n = w->inv_final[UCK_INV_TASK] - w->inv_base[UCK_INV_TASK];

@@ -159,7 +159,7 @@ void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_i
 			fprintf(f, " %s", uck_class_name(c));
 	fputc('\n', f);
 	for (c = 0; c < UCK_NCLASSES; c++)
-		if (r->skipped[c])
+		if (r->skipped[c][0])
 			fprintf(f, "# SKIP %s: %s\n", uck_class_name(c), r->skipped[c]);
 	fprintf(f, "# %llu charges/uncharges seen in %zu rows; over-limit charges: %llu refused "
 		"and rolled back, %llu allowed to privileged callers, %llu by set*uid/unshare "
@@ -187,6 +187,18 @@ void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_i
 		fprintf(f, "# raced: %llu times another charge or uncharge overlapped the kernel's "
 			"own read, so whether a level was over while it said within was not asked "
 			"(what it said is judged)\n", ri->counters[UCK_CNT_RACED]);
+	if (uck_missed_total(r->missed)) {
+		fprintf(f, "# missed: %llu runs of check's programs skipped by the kernel's "
+			"recursion guard (a program preempted or interrupted while another task "
+			"on its CPU entered it):", uck_missed_total(r->missed));
+		for (c = 0, first = true; c < UCK_NMISS; c++) {
+			if (!r->missed[c])
+				continue;
+			fprintf(f, "%s %s %llu", first ? "" : ",", uck_miss_name(c), r->missed[c]);
+			first = false;
+		}
+		fputc('\n', f);
+	}
 	first = true;
 	for (c = 0; c < UCK_NCOUNTERS; c++) {
 		if (c == UCK_CNT_EVENTS || c == UCK_CNT_FREES || c == UCK_CNT_RACED ||
@@ -194,6 +206,12 @@ void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_i
 			continue;
 		fprintf(f, "%s %s=%llu", first ? "# dropped:" : ",", counter_names[c],
 			ri->counters[c]);
+		first = false;
+	}
+	/* a skipped event is lost data like any other */
+	if (uck_missed_total(r->missed)) {
+		fprintf(f, "%s recursion_misses=%llu", first ? "# dropped:" : ",",
+			uck_missed_total(r->missed));
 		first = false;
 	}
 	if (!first)
@@ -313,7 +331,7 @@ void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_i
 	for (c = 0; c < UCK_NCLASSES; c++) {
 		fprintf(f, "%s\"%s\":{\"checked\":%s,\"findings\":%zu", c ? "," : "",
 			uck_class_key(c), r->checked[c] ? "true" : "false", r->counts[c]);
-		if (r->skipped[c]) {
+		if (r->skipped[c][0]) {
 			fputs(",\"reason\":", f);
 			uct_json_str(f, r->skipped[c]);
 		}
@@ -324,6 +342,9 @@ void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_i
 		r->rows, r->refused_rolled_back, r->privileged_over, r->deferred_nproc);
 	for (c = 0; c < UCK_NCOUNTERS; c++)
 		fprintf(f, "%s\"%s\":%llu", c ? "," : "", counter_names[c], ri->counters[c]);
+	fprintf(f, ",\"recursion_misses\":%llu},\"missed\":{", uck_missed_total(r->missed));
+	for (c = 0; c < UCK_NMISS; c++)
+		fprintf(f, "%s\"%s\":%llu", c ? "," : "", uck_miss_key(c), r->missed[c]);
 	fputs("},\"notes\":[", f);
 	{
 		const char *p = r->notes, *q;

@@ -139,6 +139,32 @@ int uct_progs_attach(struct uct_prog *p, size_t n, char *hooks, size_t hlen, cha
 	return UCT_EXIT_OK;
 }
 
+unsigned long long uct_prog_misses(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd = bpf_program__fd(prog);
+
+	if (fd < 0)
+		return 0;
+	/* a kernel older than the field leaves it 0 */
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
+unsigned long long uct_progs_misses(const struct uct_prog *p, size_t n)
+{
+	unsigned long long sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i].want && *p[i].link)
+			sum += uct_prog_misses(p[i].prog);
+	return sum;
+}
+
 int uct_check_privileges(char *msg, size_t len)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
@@ -768,6 +794,8 @@ void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNT
 		out[i] = __atomic_load_n(&l->skel->bss->counters[i], __ATOMIC_RELAXED);
 	/* not counted in BPF, to keep the per-charge path to one lookup */
 	out[UCT_CNT_EVENTS] = l->events_seen;
+	/* events no program saw: the kernel's count, not ours */
+	out[UCT_CNT_MISSED] = uct_progs_misses(l->progs, l->nprogs);
 }
 
 void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES])

@@ -89,6 +89,18 @@ void uct_progs_autoload(const struct uct_prog *p, size_t n);
  */
 int uct_progs_attach(struct uct_prog *p, size_t n, char *hooks, size_t hlen, char *degraded,
 		     size_t dlen, char *msg, size_t len);
+/*
+ * Runs of prog the kernel skipped (bpf_prog_info.recursion_misses): a
+ * tracing program is not run on a CPU where it is already running. An
+ * fentry/fexit program runs preemptible under CONFIG_PREEMPT (the
+ * trampoline only disables migration), so a task preempted inside it
+ * makes every other task on that CPU skip it; a tracepoint program runs
+ * with preemption off and misses only when an interrupt re-enters it.
+ * 0 for a program that is not loaded.
+ */
+unsigned long long uct_prog_misses(const struct bpf_program *prog);
+/* The same, summed over the attached programs of a table. */
+unsigned long long uct_progs_misses(const struct uct_prog *p, size_t n);
 /* Append "; what" to a degraded: text. */
 void uct_degraded_add(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -104,6 +116,7 @@ int uct_read_iter(struct bpf_link *link, char **buf, size_t *cap, size_t *used);
 int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_t *n);
 /* The whole stats map: valid until the next call. 0 or -errno. */
 int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t *n);
+/* The drop counters; UCT_CNT_EVENTS and UCT_CNT_MISSED are user space's */
 void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNTERS]);
 /* Refusals per type since attach (kept when their ucounts is freed). */
 void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES]);

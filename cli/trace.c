@@ -160,6 +160,11 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 	if (cnt[UCT_CNT_RB_DROPS])
 		fprintf(stderr, "ucounttop: %llu events dropped (ring buffer full; try "
 			"--ringbuf-kb)\n", cnt[UCT_CNT_RB_DROPS]);
+	/* at most one line per skipped run; filtered out ones count too */
+	if (cnt[UCT_CNT_MISSED])
+		fprintf(stderr, "ucounttop: %llu events missed by the kernel's recursion guard "
+			"(a program preempted or interrupted on its CPU while another task "
+			"entered it): up to that many lines are missing\n", cnt[UCT_CNT_MISSED]);
 	uct_ksyms_free(t->ksyms);
 	free(t);
 	return err < 0 && err != -EINTR ? UCT_EXIT_FAIL : UCT_EXIT_OK;

@@ -16,6 +16,7 @@ static const char *const counter_keys[UCT_NCOUNTERS] = {
 	[UCT_CNT_SEEN_FULL] = "dedup_full",
 	[UCT_CNT_CHAIN_CUT] = "chain_cut",
 	[UCT_CNT_EVENTS] = "events",
+	[UCT_CNT_MISSED] = "recursion_misses",
 };
 
 /* "KEY" then the number. Each namespace and row is built in a buffer and

@@ -83,7 +83,7 @@ static void per_row(FILE *f, const struct uct_model *m, const char *sample, int 
 void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
 {
 	static const char *const drop_kinds[UCT_NCOUNTERS] = {
-		"stats_full", "ringbuf", "dedup_full", "chain_cut", NULL,
+		"stats_full", "ringbuf", "dedup_full", "chain_cut", NULL, "recursion_misses",
 	};
 	size_t i;
 	int t;
@@ -148,7 +148,9 @@ void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_v
 					uct_flag_name(all[k]));
 	}
 	family(f, "ucounttop_drops", "counter",
-	       "Data ucounttop lost: full maps, ring-buffer overruns, cut chains.");
+	       "Data ucounttop lost: full maps, ring-buffer overruns, cut chains, and "
+	       "(recursion_misses) program runs the kernel skipped because the program was "
+	       "already running on that CPU (preempted or interrupted inside it).");
 	for (t = 0; t < UCT_NCOUNTERS; t++)
 		if (drop_kinds[t])
 			fprintf(f, "ucounttop_drops_total{kind=\"%s\"} %llu\n", drop_kinds[t],

@@ -50,8 +50,8 @@ int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_
 	fprintf(f, "namespaces %zu  rows %zu  denials", m->nns, m->nrows);
 	for (t = 0; t < UCT_NTYPES; t++)
 		fprintf(f, " %s %llu", uct_type_name(t), m->total_denials[t]);
-	fprintf(f, "  drops %llu/%llu\n", m->counters[UCT_CNT_RB_DROPS],
-		m->counters[UCT_CNT_STATS_FULL]);
+	fprintf(f, "  drops %llu/%llu  missed %llu\n", m->counters[UCT_CNT_RB_DROPS],
+		m->counters[UCT_CNT_STATS_FULL], m->counters[UCT_CNT_MISSED]);
 	if (m->ns_filter)
 		snprintf(nsb, sizeof(nsb), "%lld", m->ns_filter);
 	if (m->uid_filter >= 0)

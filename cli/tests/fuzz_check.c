@@ -4,7 +4,7 @@
  * reports fed an arbitrary struct uck_input.
  *
  * Input: a struct fuzz_check_hdr (fuzz_input.h: array lengths, flags,
- * drop counters, the wait status), then the arrays in its order, each as
+ * drop counters, runs the kernel skipped, the wait status), then the arrays in its order, each as
  * the raw map records check.c would have read (a short input leaves the
  * last ones short). With FC_SMALL_IDS, inode numbers and uids are folded to a
  * few values so that rows meet: parents, ancestors, duplicates and cycles.
@@ -325,7 +325,7 @@ static void check_text(const char *s, size_t n)
 	}
 }
 
-static void check_result(const struct uck_result *r)
+static void check_result(const struct uck_input *in, const struct uck_result *r)
 {
 	size_t i, counts[UCK_NCLASSES] = { 0 }, nfail = 0;
 	int c;
@@ -343,8 +343,16 @@ static void check_result(const struct uck_result *r)
 		if (f->cls != UCK_OUTSTANDING)
 			CHECK(f->failing);
 	}
-	for (c = 0; c < UCK_NCLASSES; c++)
+	for (c = 0; c < UCK_NCLASSES; c++) {
 		CHECK(counts[c] == r->counts[c]);
+		/* a class not judged says why and has no finding */
+		CHECK(memchr(r->skipped[c], 0, sizeof(r->skipped[c])));
+		if (r->skipped[c][0])
+			CHECK(!r->checked[c] && !counts[c]);
+	}
+	/* what followed an over-limit charge is never guessed */
+	if (in->missed[UCK_MISS_CHARGE] || in->missed[UCK_MISS_LIMIT])
+		CHECK(r->skipped[UCK_ADMIT][0] && !counts[UCK_ADMIT]);
 	CHECK(nfail == r->nfail);
 	CHECK(memchr(r->notes, 0, sizeof(r->notes)));
 }
@@ -415,6 +423,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.ngone = n[FC_GONE];
 	for (i = 0; i < UCK_NCOUNTERS; i++)
 		in.counters[i] = ri.counters[i] = h.counters[i];
+	for (i = 0; i < UCK_NMISS; i++)
+		in.missed[i] = h.missed[i];
 	in.complete = h.flags & FC_COMPLETE;
 	in.have_free_tp = h.flags & FC_FREE_TP;
 	in.have_overlimit = h.flags & FC_OVERLIMIT;
@@ -425,7 +435,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.fin.torn = h.torn & FC_TORN_FIN;
 
 	CHECK(uck_judge(&in, &r) == 0);
-	check_result(&r);
+	check_result(&in, &r);
 	(void)uck_result_settled(&r);
 	ri.status = h.status;
 	ri.exit_code = r.nfail ? 1 : 0;

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include "check_model.h"
 #include "common.h"
 #include "ucounttop_check.h"
 
@@ -77,6 +78,7 @@ struct fuzz_check_hdr {
 	uint8_t flags;		/* FC_* */
 	uint8_t torn;		/* FC_TORN_* */
 	uint8_t counters[UCK_NCOUNTERS];	/* drop counters */
+	uint8_t missed[UCK_NMISS];	/* runs the kernel skipped (uck_input.missed) */
 	int32_t status;		/* CMD's wait status, for the reports */
 };
 

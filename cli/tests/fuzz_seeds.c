@@ -454,6 +454,27 @@ static void check_seeds(void)
 	s->h.counters[UCK_CNT_RACED] = 3;
 	s->h.torn = FC_TORN_FIN;	/* the final counters never settled */
 	check_write("task-iter-small-ids", s);
+
+	/* runs the kernel skipped (debug kernel, 71-stress-nproc): a fork
+	 * refused by the check whose uncharge nobody saw, a direct write
+	 * at ns 100 and a queue whose destruction nobody saw */
+	tree(memset(s, 0, sizeof(*s)), 30, 3, 2, 30, 3, 3, 0, 0, 0);
+	s->h.flags = FC_ALL_HOOKS;
+	s->over[0].k = (struct uck_over_key){ .ns_inum = 100, .uid = 1000, .type = UCT_NPROC,
+					      .flags = UCK_E_CHECKED | UCK_E_CHECK_OVER |
+						       UCK_E_LEVEL, .stack_id = 4 };
+	s->over[0].v = (struct uck_over){ .count = 1, .total = 1, .value = 322, .limit = 320,
+					  .at_ns = 1, .at_uid = 1000, .at_level = 0, .stack2 = -1,
+					  .pid = 71 };
+	s->h.n[FC_OVER] = 1;
+	s->objs[0].id = 78;
+	s->objs[0].v = (struct uck_obj){ .ns_inum = 100, .uid = 1000, .type = UCT_MSGQUEUE,
+					 .kind = UCK_OBJ_MQUEUE, .amount = 1024, .pid = 71 };
+	s->h.n[FC_OBJS] = 1;
+	s->h.missed[UCK_MISS_CHARGE] = 3;
+	s->h.missed[UCK_MISS_LIMIT] = 1;
+	s->h.missed[UCK_MISS_MQ] = 1;
+	check_write("missed-events", s);
 	free(s);
 }
 

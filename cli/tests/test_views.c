@@ -620,6 +620,26 @@ static void test_openmetrics_counters_unsigned(void **state)
 	assert_null(strstr(out, "_total{ns=\"100\",level=\"1\",uid=\"1001\",type=\"nproc\"} -"));
 }
 
+/* Runs the kernel skipped are drops, in every format, by their name. */
+static void test_recursion_misses_reported(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	f->m.counters[UCT_CNT_RB_DROPS] = 3;
+	f->m.counters[UCT_CNT_MISSED] = 7;
+	out = render(f, uct_view_json);
+	assert_non_null(strstr(out, "\"ringbuf_drops\":3,"));
+	assert_non_null(strstr(out, "\"recursion_misses\":7,"));
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "ucounttop_drops_total{kind=\"recursion_misses\"} 7\n"));
+	assert_non_null(strstr(out, "ucounttop_drops_total{kind=\"ringbuf\"} 3\n"));
+	/* the --events count is not a drop */
+	assert_null(strstr(out, "kind=\"events\""));
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "  drops 3/0  missed 7\n"));
+}
+
 /* ---- fmt ---- */
 static void test_fmt_num(void **state)
 {
@@ -769,6 +789,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_openmetrics_kuid_labels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recursion_misses_reported, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
 		cmocka_unit_test(test_fmt_num_matches_printf),
 		cmocka_unit_test(test_fmt_int),

@@ -1027,7 +1027,7 @@ static int cmd_json_tail(const char *out)
  * The last complete ucounttop/1 document of FILE as lines:
  *   DOC <iteration> <snapshot>
  *   COUNTERS <stats_full> <ringbuf_drops> <dedup_full> <chain_cut> <events>
- *	<duplicates> <stats_unmatched>
+ *	<duplicates> <stats_unmatched> <recursion_misses>
  *   DENIALS <nproc> <msgqueue> <sigpending> <memlock>
  *   NSJ <ns> <level> <owner_uid> <parent_ns> <creator_uid>
  *   ROW <ns> <level> <uid> <parent_ns> <parent_uid> <refcount> <flags>
@@ -1106,10 +1106,10 @@ static int cmd_json_rows(const char *file)
 	jprint(doc, rows, "snapshot");
 	printf("\nCOUNTERS");
 	sub = strstr(doc, "\"counters\":{");
-	for (k = 0; k < 7; k++) {
+	for (k = 0; k < 8; k++) {
 		static const char *const c[] = { "stats_full", "ringbuf_drops", "dedup_full",
 						 "chain_cut", "events", "duplicates",
-						 "stats_unmatched" };
+						 "stats_unmatched", "recursion_misses" };
 		jprint(sub ? sub : end, sub ? strchr(sub, '}') : end, c[k]);
 	}
 	printf("\nDENIALS");
