@@ -98,7 +98,7 @@ void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_v
 	per_row(f, m, "ucounttop_rlimit_limit", 1);
 	/* as the kernel compares it with the counter: memlock in pages; a
 	 * kernel without the series' patch 1 stores the rlimit's bytes there */
-	family(f, "ucounttop_ns_rlimit_max", "gauge",
+	family(f, "ucounttop_namespace_rlimit_max", "gauge",
 	       "Per-namespace maximum ns->rlimit_max[] as the kernel compares it with the counter "
 	       "(nproc: processes, msgqueue: bytes, sigpending: signals, memlock: pages; a kernel "
 	       "without the ucounttop series copies the creator's RLIMIT_MEMLOCK in bytes, "
@@ -113,7 +113,7 @@ void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_v
 			struct uct_sb b = UCT_SB_INIT(buf);
 
 			snprintf(buf, sizeof(buf),
-				 "ucounttop_ns_rlimit_max{ns=\"%u\",level=\"%u\",owner_uid=\"%u\",type=\"%s\"}",
+				 "ucounttop_namespace_rlimit_max{ns=\"%u\",level=\"%u\",owner_uid=\"%u\",type=\"%s\"}",
 				 ns->inum, ns->level, ns->owner_uid, uct_type_name(t));
 			b.n = strlen(buf);
 			value(&b, ns->max[t]);

@@ -418,7 +418,7 @@ static void test_memlock_stock_cap(void **state)
 	out = render(f, uct_view_json);
 	assert_non_null(strstr(out, "\"memlock\":{\"value\":3000,\"limit\":8388608,"));
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "ucounttop_ns_rlimit_max{ns=\"100\",level=\"1\",owner_uid=\"1001\","
+	assert_non_null(strstr(out, "ucounttop_namespace_rlimit_max{ns=\"100\",level=\"1\",owner_uid=\"1001\","
 				    "type=\"memlock\"} 8388608\n"));
 }
 
@@ -439,7 +439,7 @@ static void test_memlock_pages_in_json_and_metrics(void **state)
 	assert_non_null(strstr(out, "# HELP ucounttop_rlimit_value Current struct ucounts "
 				    "rlimit counter per user namespace and uid (nproc: processes, "
 				    "msgqueue: bytes, sigpending: signals, memlock: pages).\n"));
-	assert_non_null(strstr(out, "# HELP ucounttop_ns_rlimit_max Per-namespace maximum "
+	assert_non_null(strstr(out, "# HELP ucounttop_namespace_rlimit_max Per-namespace maximum "
 				    "ns->rlimit_max[] as the kernel compares it with the counter "
 				    "(nproc: processes, msgqueue: bytes, sigpending: signals, "
 				    "memlock: pages; "));
@@ -575,7 +575,7 @@ static void test_openmetrics(void **state)
 				    "type=\"msgqueue\"} 2048\n"));
 	assert_non_null(strstr(out, "ucounttop_rlimit_limit{ns=\"1\",level=\"0\",uid=\"1001\","
 				    "type=\"nproc\"} 5\n"));
-	assert_non_null(strstr(out, "ucounttop_ns_rlimit_max{ns=\"1\",level=\"0\",owner_uid=\"0\","
+	assert_non_null(strstr(out, "ucounttop_namespace_rlimit_max{ns=\"1\",level=\"0\",owner_uid=\"0\","
 				    "type=\"nproc\"} +Inf\n"));
 	assert_non_null(strstr(out, "# TYPE ucounttop_denials counter\n"));
 	assert_non_null(strstr(out, "ucounttop_denials_total{ns=\"100\",level=\"1\",uid=\"1001\","
