@@ -206,6 +206,7 @@ if workload $T/wld --denials; then
 	miss=$(samples $T/text $T/wld)
 	check "-d 600: the first scrape has the workload's rows" [ -z "$miss" ]
 	[ -z "$miss" ] || echo "$miss"
+	# shellcheck disable=SC2046 # the words of one line
 	set -- $(grep '^DENY .* nproc ' $T/wld)
 	check "... and its $5 refused forks as ucounttop_denials_total" \
 		grep -qxF "ucounttop_denials_total{ns=\"$2\",level=\"1\",uid=\"$3\",type=\"nproc\"} $5" $T/text
