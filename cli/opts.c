@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* opts.c - command line of ucounttop. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -48,6 +49,12 @@ void uct_usage(FILE *f, const char *prog)
 "      --openmetrics      OpenMetrics text per refresh, ending in '# EOF'\n"
 "  -o, --output FILE      write each refresh to FILE, replaced atomically\n"
 "                         (node_exporter textfile collector: FILE.prom)\n"
+"      --listen ADDR:PORT serve /metrics over HTTP (127.0.0.1:9465, [::1]:9465):\n"
+"                         OpenMetrics when the scraper's Accept header asks for\n"
+"                         it, else the Prometheus text format 0.0.4; a snapshot\n"
+"                         per scrape, at most one per -d SECS (scrapes between\n"
+"                         get the same one); not with -b, --json, --openmetrics,\n"
+"                         -o or -n. Runs until SIGINT/SIGTERM\n"
 "      --ns INUM          only namespace INUM (as in /proc/PID/ns/user) and below\n"
 "      --uid UID          only rows of global uid (kuid) UID, whatever the table\n"
 "                         shows\n"
@@ -113,6 +120,7 @@ void uct_usage(FILE *f, const char *prog)
 "  %1$s --json -n 1 | jq '.rows[] | select(.nproc.value > 100)'\n"
 "  %1$s --uid 1000 -t sigpending -d 5   who queues signals as uid 1000\n"
 "  %1$s --openmetrics -d 15 -o /var/lib/node_exporter/ucounts.prom\n"
+"  %1$s --listen 127.0.0.1:9465         serve /metrics to Prometheus\n"
 "  %1$s --events -s change              with charge rates (costs, see above)\n"
 "  %1$s trace -t nproc --stack          every fork/exit charge, with stacks\n"
 "  %1$s --pin /sys/fs/bpf/ucounttop --keep-pinned -n 1\n"
@@ -130,7 +138,7 @@ void uct_usage(FILE *f, const char *prog)
 enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_STACK, OPT_DURATION, OPT_COUNT,
-	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_KUID, OPT_PID,
+	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_KUID, OPT_PID, OPT_LISTEN,
 };
 
 static const struct option longopts[] = {
@@ -140,6 +148,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "openmetrics", no_argument, NULL, OPT_OM },
 	{ "output", required_argument, NULL, 'o' },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "ns", required_argument, NULL, OPT_NS },
 	{ "uid", required_argument, NULL, OPT_UID },
 	{ "kuid", no_argument, NULL, OPT_KUID },
@@ -189,6 +198,7 @@ static const struct {
 	{ OPT_JSON, "--json", IN_TOP | IN_CHECK },
 	{ OPT_OM, "--openmetrics", IN_TOP },
 	{ 'o', "-o/--output", IN_TOP | IN_CHECK },
+	{ OPT_LISTEN, "--listen", IN_TOP },
 	{ OPT_NS, "--ns", IN_TOP | IN_TRACE },
 	{ OPT_UID, "--uid", IN_TOP | IN_TRACE },
 	/* trace and check always print kuids */
@@ -262,6 +272,44 @@ static bool parse_secs(const char *s, double min, bool above, double max, double
 	 * 0 or a denormal, both judged by the range below */
 	*v = strtod(s, NULL);
 	return (above ? *v > min : *v >= min) && *v <= max;
+}
+
+/*
+ * --listen: an IPv4 address or a bracketed IPv6 one, written as numbers,
+ * a colon and a port, 127.0.0.1:9465 or [::1]:9465. No host names: a name
+ * lookup is one more way to fail at start, and the address it gives is
+ * not the one a reader of the command line sees. No port 0 either: a
+ * scraper must know where to look.
+ */
+static bool parse_listen(const char *s, struct uct_listen_addr *a)
+{
+	char host[INET6_ADDRSTRLEN];
+	const char *port;
+	unsigned long long u;
+	size_t n;
+
+	memset(a, 0, sizeof(*a));
+	if (*s == '[') {
+		port = strchr(++s, ']');
+		if (!port || port[1] != ':')
+			return false;
+		n = (size_t)(port++ - s);
+		a->family = AF_INET6;
+	} else {
+		port = strchr(s, ':');
+		if (!port)
+			return false;
+		n = (size_t)(port - s);
+		a->family = AF_INET;
+	}
+	if (!n || n >= sizeof(host))
+		return false;
+	memcpy(host, s, n);
+	host[n] = 0;
+	if (inet_pton(a->family, host, a->addr) != 1 || !parse_ull(port + 1, 1, 65535, &u))
+		return false;
+	a->port = (unsigned short)u;
+	return true;
 }
 
 /* What getopt_long() just refused, as written: for a short option inside
@@ -379,6 +427,13 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 				BAD("-o/--output needs a file name");
 			o->output_file = optarg;
 			break;
+		case OPT_LISTEN:
+			if (!parse_listen(optarg, &o->listen_addr))
+				BAD("--listen needs an IPv4 address and a port (127.0.0.1:9465) or "
+				    "[IPv6]:PORT ([::1]:9465), port 1..65535, no host names, got '%s'",
+				    optarg);
+			o->listen = optarg;
+			break;
 		case OPT_NS:
 			if (!parse_ull(optarg, 1, 0xffffffffULL, &u))
 				BAD("--ns needs a namespace inode number (ls -l /proc/PID/ns/user), got '%s'", optarg);
@@ -467,6 +522,11 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 	if (optind < argc)
 		BAD("unexpected argument '%s'", argv[optind]);
 
+	/* --listen is an output of its own, refreshed by its scrapers */
+	if (o->listen && (json || om || batch || o->output_file || o->iterations >= 0))
+		BAD("--listen serves /metrics over HTTP, to be scraped: it does not combine with %s",
+		    json ? "--json" : om ? "--openmetrics" : batch ? "-b" :
+		    o->output_file ? "-o" : "-n");
 	if (json + om + batch > 1)
 		BAD("-b, --json and --openmetrics exclude each other");
 	o->output = json ? UCT_OUT_JSON : om ? UCT_OUT_OPENMETRICS :

@@ -8,6 +8,13 @@
 #include "model.h"
 
 enum uct_cmd { UCT_CMD_TOP, UCT_CMD_TRACE, UCT_CMD_CHECK };
+
+/* --listen ADDR:PORT, parsed (an address literal: no name lookup) */
+struct uct_listen_addr {
+	int family;			/* AF_INET or AF_INET6; 0: no --listen */
+	unsigned char addr[16];		/* network byte order */
+	unsigned short port;		/* 1..65535 */
+};
 enum uct_output { UCT_OUT_TTY, UCT_OUT_BATCH, UCT_OUT_JSON, UCT_OUT_OPENMETRICS };
 
 struct uct_opts {
@@ -16,6 +23,8 @@ struct uct_opts {
 	double delay;			/* -d seconds */
 	long iterations;		/* -n, -1 = until interrupted */
 	const char *output_file;	/* -o: replace FILE atomically per iteration */
+	const char *listen;		/* --listen ADDR:PORT as given, or NULL */
+	struct uct_listen_addr listen_addr;
 	long long ns_filter;		/* --ns, 0 = all */
 	long long uid_filter;		/* --uid (a global kuid), -1 = all */
 	bool kuid;			/* --kuid: the table shows kuids */

@@ -3,7 +3,8 @@
  * ucounttop - show per-user-namespace rlimit accounting (struct ucounts).
  *
  * main(): options, checks with clear messages and exit codes, then the
- * refresh loop (snapshot -> model -> view) or `trace`. See --help.
+ * refresh loop (snapshot -> model -> view), the HTTP endpoint (--listen:
+ * a snapshot per scrape) or `trace`. See --help.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "fmt.h"
+#include "listen.h"
 #include "loader.h"
 #include "model.h"
 #include "proc_limits.h"
@@ -162,25 +164,34 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 	return err;
 }
 
+/* The model and the views' context, as the options set them. */
+static void setup_model(struct uct_model *m, struct uct_view_ctx *c, const struct uct_loader *l,
+			const struct uct_opts *o)
+{
+	*c = (struct uct_view_ctx){ .snapshot_src = l->snapshot_src, .hooks = l->hooks,
+				    .degraded = l->degraded, .events = o->events,
+				    .delay = o->delay, .cursor = 0 };
+	uct_model_init(m);
+	m->sort = o->sort;
+	m->type_filter = o->type_filter;
+	m->ns_filter = o->ns_filter;
+	m->uid_filter = o->uid_filter;
+	m->show_kuid = o->kuid;
+	m->pid_filter = o->pid_filter;
+	/* MEMLOCK is counted in pages of this size; the table shows bytes */
+	m->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
+}
+
 static int run_top(struct uct_loader *l, const struct uct_opts *o)
 {
-	struct uct_view_ctx c = { .snapshot_src = l->snapshot_src, .hooks = l->hooks, .degraded = l->degraded,
-				  .events = o->events, .delay = o->delay, .cursor = 0 };
+	struct uct_view_ctx c;
 	struct uct_model m;
 	struct uct_tty tty;
 	bool tty_mode = o->output == UCT_OUT_TTY;
 	long i;
 	int rc = UCT_EXIT_OK;
 
-	uct_model_init(&m);
-	m.sort = o->sort;
-	m.type_filter = o->type_filter;
-	m.ns_filter = o->ns_filter;
-	m.uid_filter = o->uid_filter;
-	m.show_kuid = o->kuid;
-	m.pid_filter = o->pid_filter;
-	/* MEMLOCK is counted in pages of this size; the table shows bytes */
-	m.page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
+	setup_model(&m, &c, l, o);
 	if (tty_mode) {
 		c.tty = true;
 		uct_tty_geometry(&c);
@@ -225,10 +236,39 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 	return rc;
 }
 
+struct scrape {
+	struct uct_loader *l;
+	struct uct_model *m;
+	struct uct_view_ctx *c;
+};
+
+static int scrape_snapshot(void *arg)
+{
+	struct scrape *x = arg;
+
+	return refresh(x->l, x->m, x->c);
+}
+
+/* --listen: the model is refreshed by the scrapes (listen.c) */
+static int run_listen(struct uct_loader *l, const struct uct_opts *o, struct uct_listen *srv)
+{
+	struct uct_view_ctx c;
+	struct uct_model m;
+	struct scrape x = { l, &m, &c };
+	int rc;
+
+	setup_model(&m, &c, l, o);
+	rc = uct_listen_run(srv, &m, &c, scrape_snapshot, &x, o->delay, o->verbose, &stop);
+	uct_listen_close(srv);
+	uct_model_free(&m);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct uct_opts o;
 	struct uct_loader l;
+	struct uct_listen srv = { .fd = -1 };
 	char msg[1024] = "";
 	int rc;
 
@@ -247,11 +287,17 @@ int main(int argc, char **argv)
 	}
 	if (o.cmd == UCT_CMD_CHECK)
 		return uct_run_check(&o);
+	/* before anything is loaded: a port in use fails at once */
+	if (o.listen && (rc = uct_listen_open(&srv, &o.listen_addr, msg, sizeof(msg)))) {
+		fprintf(stderr, "ucounttop: %s\n", msg);
+		return rc;
+	}
 	install_signals();
 	rc = uct_loader_open(&l, &o, msg, sizeof(msg));
 	if (rc) {
 		fprintf(stderr, "ucounttop: %s\n", msg);
 		uct_loader_close(&l);
+		uct_listen_close(&srv);
 		return rc;
 	}
 	if (o.pin_dir)
@@ -259,6 +305,8 @@ int main(int argc, char **argv)
 			o.keep_pinned ? " (kept on exit)" : "");
 	if (o.cmd == UCT_CMD_TRACE)
 		rc = uct_run_trace(&l, &o, &stop);
+	else if (o.listen)
+		rc = run_listen(&l, &o, &srv);
 	else
 		rc = run_top(&l, &o);
 	uct_loader_close(&l);

@@ -3,7 +3,9 @@
  * view_openmetrics.c - OpenMetrics text exposition, one exposition per
  * iteration ending in "# EOF". Also valid for node_exporter's textfile
  * collector (write it with -o FILE.prom, which replaces the file
- * atomically). Unlimited limits are +Inf.
+ * atomically). Unlimited limits are +Inf. --listen also serves the same
+ * samples in the Prometheus text format 0.0.4, to scrapers that do not
+ * ask for OpenMetrics.
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,9 +38,21 @@ static void value(struct uct_sb *b, long long v)
 	}
 }
 
-static void family(FILE *f, const char *name, const char *type, const char *help)
+/*
+ * Where the two formats differ: OpenMetrics names a family
+ * ("ucounttop_denials") and its counter samples add "_total"; text 0.0.4
+ * has no families, TYPE and HELP name the samples themselves, or a parser
+ * sees a counter without samples beside untyped ones. (Every family here
+ * is a gauge or a counter: neither format's type for the untyped,
+ * "unknown" and "untyped", is needed. The help texts hold no backslash,
+ * quote or newline, which the two would escape differently.)
+ */
+static void family(FILE *f, enum uct_metrics_fmt fmt, const char *name, const char *type,
+		   const char *help)
 {
-	fprintf(f, "# TYPE %s %s\n# HELP %s %s\n", name, type, name, help);
+	const char *sfx = fmt == UCT_METRICS_TEXT && !strcmp(type, "counter") ? "_total" : "";
+
+	fprintf(f, "# TYPE %s%s %s\n# HELP %s%s %s\n", name, sfx, type, name, sfx, help);
 }
 
 /* Emit one per-row, per-type metric; which: 0 value, 1 limit (gauges),
@@ -80,7 +94,8 @@ static void per_row(FILE *f, const struct uct_model *m, const char *sample, int 
 	}
 }
 
-void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
+void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c,
+		      enum uct_metrics_fmt fmt)
 {
 	static const char *const drop_kinds[UCT_NCOUNTERS] = {
 		"stats_full", "ringbuf", "dedup_full", "chain_cut", NULL, "recursion_misses",
@@ -88,17 +103,17 @@ void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_v
 	size_t i;
 	int t;
 
-	family(f, "ucounttop_rlimit_value", "gauge",
+	family(f, fmt, "ucounttop_rlimit_value", "gauge",
 	       "Current struct ucounts rlimit counter per user namespace and uid "
 	       "(nproc: processes, msgqueue: bytes, sigpending: signals, memlock: pages).");
 	per_row(f, m, "ucounttop_rlimit_value", 0);
-	family(f, "ucounttop_rlimit_limit", "gauge",
+	family(f, fmt, "ucounttop_rlimit_limit", "gauge",
 	       "Limit enforced at this level: smallest rlimit_max of the namespaces this row created "
 	       "(in the value's unit, memlock in pages).");
 	per_row(f, m, "ucounttop_rlimit_limit", 1);
 	/* as the kernel compares it with the counter: memlock in pages; a
 	 * kernel without the series' patch 1 stores the rlimit's bytes there */
-	family(f, "ucounttop_ns_rlimit_max", "gauge",
+	family(f, fmt, "ucounttop_namespace_rlimit_max", "gauge",
 	       "Per-namespace maximum ns->rlimit_max[] as the kernel compares it with the counter "
 	       "(nproc: processes, msgqueue: bytes, sigpending: signals, memlock: pages; a kernel "
 	       "without the ucounttop series copies the creator's RLIMIT_MEMLOCK in bytes, "
@@ -113,25 +128,28 @@ void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_v
 			struct uct_sb b = UCT_SB_INIT(buf);
 
 			snprintf(buf, sizeof(buf),
-				 "ucounttop_ns_rlimit_max{ns=\"%u\",level=\"%u\",owner_uid=\"%u\",type=\"%s\"}",
+				 "ucounttop_namespace_rlimit_max{ns=\"%u\",level=\"%u\",owner_uid=\"%u\",type=\"%s\"}",
 				 ns->inum, ns->level, ns->owner_uid, uct_type_name(t));
 			b.n = strlen(buf);
 			value(&b, ns->max[t]);
 			fputs(buf, f);
 		}
 	}
-	family(f, "ucounttop_denials", "counter", "Refused charges from this row since ucounttop attached.");
+	family(f, fmt, "ucounttop_denials", "counter",
+	       "Refused charges from this row since ucounttop attached.");
 	per_row(f, m, "ucounttop_denials_total", 2);
-	family(f, "ucounttop_limit_hits", "counter",
+	family(f, fmt, "ucounttop_limit_hits", "counter",
 	       "Times this row was the level found over its limit since attach.");
 	per_row(f, m, "ucounttop_limit_hits_total", 3);
 	if (c->events) {
-		family(f, "ucounttop_charges", "counter", "Charge calls since attach (--events).");
+		family(f, fmt, "ucounttop_charges", "counter",
+		       "Charge calls since attach (--events).");
 		per_row(f, m, "ucounttop_charges_total", 4);
-		family(f, "ucounttop_uncharges", "counter", "Uncharge calls since attach (--events).");
+		family(f, fmt, "ucounttop_uncharges", "counter",
+		       "Uncharge calls since attach (--events).");
 		per_row(f, m, "ucounttop_uncharges_total", 5);
 	}
-	family(f, "ucounttop_row_flag", "gauge",
+	family(f, fmt, "ucounttop_row_flag", "gauge",
 	       "1 for each flag set on a row: denials, over_limit, imbalanced, new.");
 	for (i = 0; i < m->nrows; i++) {
 		static const unsigned all[] = { UCT_F_DENIALS, UCT_F_OVER, UCT_F_IMBALANCED,
@@ -147,7 +165,7 @@ void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_v
 					r->rec.ns_inum, r->rec.level, r->rec.uid,
 					uct_flag_name(all[k]));
 	}
-	family(f, "ucounttop_drops", "counter",
+	family(f, fmt, "ucounttop_drops", "counter",
 	       "Data ucounttop lost: full maps, ring-buffer overruns, cut chains, and "
 	       "(recursion_misses) program runs the kernel skipped because the program was "
 	       "already running on that CPU (preempted or interrupted inside it).");
@@ -155,6 +173,13 @@ void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_v
 		if (drop_kinds[t])
 			fprintf(f, "ucounttop_drops_total{kind=\"%s\"} %llu\n", drop_kinds[t],
 				m->counters[t]);
-	fputs("# EOF\n", f);
+	/* text 0.0.4 ends where the text ends */
+	if (fmt == UCT_METRICS_OPENMETRICS)
+		fputs("# EOF\n", f);
 	fflush(f);
+}
+
+void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
+{
+	uct_view_metrics(f, m, c, UCT_METRICS_OPENMETRICS);
 }

@@ -52,5 +52,13 @@ void uct_view_json(FILE *f, const struct uct_model *m, const struct uct_view_ctx
 
 /* ---- OpenMetrics text (view_openmetrics.c), node_exporter textfile. ---- */
 void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c);
+/* The same samples in either exposition format (--listen serves both). */
+enum uct_metrics_fmt {
+	UCT_METRICS_OPENMETRICS,	/* OpenMetrics 1.0.0, ends in "# EOF" */
+	UCT_METRICS_TEXT,		/* Prometheus text format 0.0.4 */
+	UCT_METRICS_NFMT
+};
+void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c,
+		      enum uct_metrics_fmt fmt);
 
 #endif /* UCT_VIEWS_H */

@@ -1,7 +1,8 @@
 #!/bin/bash
-# Assemble the guest's base initramfs: busybox, bpftool with its libraries,
-# the kselftest binaries, our tools and BPF objects, the guest tests and
-# init. Cheap (a few MB, uncompressed), so it is rebuilt on every call.
+# Assemble the guest's base initramfs: busybox, bpftool and ucounttop with
+# their shared libraries, the kselftest binaries, our tools and BPF
+# objects, the guest tests and init. Cheap (about 20 MB, uncompressed), so
+# it is rebuilt on every call.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -20,11 +21,12 @@ install -m 0755 "$UCT_ROOT/guest/run-tests.sh" "$ROOT/uct/run-tests"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$ROOT/etc/passwd"
 echo 'root:x:0:' > "$ROOT/etc/group"
 
-# Debian's bpftool, with the shared libraries it links (its closure is small).
+# Debian's bpftool and ucounttop, with the shared libraries they link and
+# the loader, at the host's paths (ldd lists both; a static binary, none).
 copy_with_libs() {
 	local bin=$1 dest=$2 lib
 	install -D -m 0755 "$bin" "$ROOT$dest"
-	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+	for lib in $(ldd "$bin" 2> /dev/null | grep -o '/[^ ]*'); do
 		[ -e "$ROOT$lib" ] || install -D -m 0755 "$lib" "$ROOT$lib"
 	done
 }
@@ -38,8 +40,9 @@ cp -r "$UCT_ROOT/guest/tests/lib" "$ROOT/uct/tests/lib"
 if [ -d "$OUT/selftests" ]; then
 	cp -a "$OUT/selftests/." "$ROOT/uct/selftests/"
 fi
+# ucounttop links libmicrohttpd (and so GnuTLS) dynamically: cli/Makefile
 for f in "$OUT"/cli/ucounttop "$OUT"/cli/uct-*; do
-	[ -x "$f" ] && [ -f "$f" ] && install -m 0755 "$f" "$ROOT/uct/bin/"
+	[ -x "$f" ] && [ -f "$f" ] && copy_with_libs "$f" "/uct/bin/${f##*/}"
 done
 for f in "$OUT"/bpf/*.bpf.o; do
 	[ -f "$f" ] && install -m 0644 "$f" "$ROOT/uct/bpf/"

@@ -2,18 +2,21 @@
 # Install the Debian 12 packages the build, the guest and the tests need.
 # Only what is missing; `apt-get update` once, non-interactive. Without
 # root, list what is missing and how to install it. --bench: also what
-# make bench needs.
+# make bench needs. Then promtool, which is not installed (below).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 PACKAGES=(
 	linux-source-6.1                          # the kernel tree we patch
 	build-essential flex bison bc libssl-dev libelf-dev dwarves ccache
 	cpio xz-utils patch rsync kmod perl       # kernel build, checkpatch, initramfs
 	qemu-system-x86 busybox-static            # the guest
-	clang llvm bpftool libbpf-dev zlib1g-dev libzstd-dev   # BPF + static ucounttop
+	clang llvm bpftool libbpf-dev zlib1g-dev libzstd-dev   # BPF + ucounttop
+	libmicrohttpd-dev                         # ucounttop --listen (linked dynamically: cli/Makefile)
 	libcmocka-dev                             # host unit tests
 	man-db groff-base                         # ucounttop(8): rendering, the man page test
 	libclang-rt-14-dev                        # libFuzzer + sanitizer runtimes (cli fuzz targets)
+	python3-prometheus-client                 # its OpenMetrics and text parsers read --listen's output
 )
 # make bench only: the peer it is compared with (copied into the bench guest)
 [ "${1:-}" = --bench ] && PACKAGES+=(bpftrace)
@@ -23,14 +26,37 @@ for p in "${PACKAGES[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
 		missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-if [ "$(id -u)" != 0 ]; then
-	echo "error: missing Debian packages: ${missing[*]}" >&2
-	echo "install them as root:  apt-get update && apt-get install -y ${missing[*]}" >&2
-	exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "error: missing Debian packages: ${missing[*]}" >&2
+		echo "install them as root:  apt-get update && apt-get install -y ${missing[*]}" >&2
+		exit 1
+	fi
+	echo "deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-echo "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+
+# promtool, for `promtool check metrics` on what --listen serves
+# (tests/host/openmetrics-endpoint.sh), comes with Debian's prometheus
+# package, which is not installed: that would also add a system user and,
+# on a systemd machine, enable and start a Prometheus server on port 9090
+# that nobody asked for. Its .deb is downloaded instead (apt-get download:
+# no root, no maintainer scripts) and only usr/bin/promtool is unpacked,
+# into $CACHE_DIR/promtool. One already in PATH is used as it is.
+PROMTOOL_DIR=$CACHE_DIR/promtool
+if ! command -v promtool > /dev/null && [ ! -x "$PROMTOOL_DIR/promtool" ]; then
+	echo "deps: promtool from Debian's prometheus package, unpacked into $PROMTOOL_DIR (not installed)"
+	dl=$(mktemp -d)
+	trap 'rm -rf "$dl"' EXIT
+	# as root, apt would fetch as _apt, which cannot write to our 0700 directory
+	sandbox=()
+	[ "$(id -u)" = 0 ] && sandbox=(-o APT::Sandbox::User=root)
+	(cd "$dl" && apt-get download -q "${sandbox[@]}" prometheus > /dev/null) ||
+		die "apt-get download prometheus failed (run apt-get update as root first?)"
+	dpkg-deb --fsys-tarfile "$dl"/prometheus_*.deb | tar -x -C "$dl" ./usr/bin/promtool
+	mkdir -p "$PROMTOOL_DIR"
+	install -m 0755 "$dl/usr/bin/promtool" "$PROMTOOL_DIR/promtool"
+	basename "$dl"/prometheus_*.deb > "$PROMTOOL_DIR/from"
+fi

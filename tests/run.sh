@@ -94,7 +94,10 @@ guests_pid=$!
 stage test "guest: booting once, $GUEST_SMP vCPUs, to run /uct/tests (console: $LOGDIR/guest-tests.console)"
 rc=0
 "$UCT_ROOT/guest/run" -q --smp "$GUEST_SMP" --timeout "$GUEST_TIMEOUT" --console "$LOGDIR/guest-tests.console" \
-	--results "$tmp/guest.tap" -- /uct/run-tests || rc=$?
+	--results "$tmp/guest.tap" --export "$tmp/export" -- /uct/run-tests || rc=$?
+# what ucounttop --listen served in that boot (guest/tests/5B exports it),
+# read by Prometheus' own parsers and promtool: seconds, on the host
+suite openmetrics-endpoint "$UCT_ROOT/tests/host/openmetrics-endpoint.sh" "$tmp/export"
 stage test "guest: done, waiting for the host suites and the other kernels' guests"
 wait "$host_pid" "$guests_pid"
 
@@ -103,6 +106,7 @@ for name in "${host_suites[@]}"; do
 done
 tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^=== /,$p'
 tally guest "$tmp/guest.tap" "$rc"
+tally_suite openmetrics-endpoint
 tally_suite stock-kernel
 tally_suite debug-kernel
 

@@ -11,7 +11,7 @@
 #   /usr/share/bash-completion/completions/ucounttop
 
 _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
-	-o --output --ns --uid --pid --kuid -t --type -s --sort --events --pin --keep-pinned
+	-o --output --listen --ns --uid --pid --kuid -t --type -s --sort --events --pin --keep-pinned
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version'
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration
@@ -21,7 +21,7 @@ _ucounttop_opts_check='--json -o --output --settle --timeout --fail-outstanding
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version --'
 # options that take a value (the next word, or --opt=value)
-_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--ns|--uid|--pid|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout'
+_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--ns|--uid|--pid|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout'
 
 # _ucounttop_reply WORDS...: COMPREPLY = the WORDS that start with $cur
 _ucounttop_reply() {
@@ -140,6 +140,12 @@ _ucounttop() {
 		local uids
 		mapfile -t uids < <(cut -d: -f3 /etc/passwd 2> /dev/null | sort -nu)
 		_ucounttop_reply "${uids[@]}"
+		return 0
+		;;
+	--listen)
+		# the loopback addresses; any other is the user's to type
+		_ucounttop_reply 127.0.0.1: '[::1]:'
+		compopt -o nospace 2> /dev/null
 		return 0
 		;;
 	--ringbuf-kb)

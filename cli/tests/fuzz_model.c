@@ -132,6 +132,51 @@ static void check_openmetrics(const char *s, size_t n)
 }
 
 /*
+ * The Prometheus text 0.0.4 exposition is the OpenMetrics one with its
+ * counters' TYPE and HELP naming the samples (X_total) and no "# EOF".
+ */
+static void check_text(const char *om, size_t omlen, const char *tx, size_t txlen)
+{
+	char *want = malloc(omlen * 2 + 1), *w = want, name[256] = "";
+	const char *l, *nl;
+
+	CHECK(want);
+	for (l = om; l < om + omlen; l = nl + 1) {
+		size_t len;
+
+		nl = memchr(l, '\n', (size_t)(om + omlen - l));
+		len = (size_t)(nl - l);
+		if (len == 5 && !strncmp(l, "# EOF", 5))
+			continue;
+		if (len > 15 && !strncmp(l, "# TYPE ", 7) && !strncmp(nl - 8, " counter", 8)) {
+			CHECK(len - 15 < sizeof(name));
+			memcpy(name, l + 7, len - 15);
+			name[len - 15] = 0;
+			w += sprintf(w, "# TYPE %s_total counter\n", name);
+			continue;
+		}
+		if (*name && !strncmp(l, "# HELP ", 7) && !strncmp(l + 7, name, strlen(name)) &&
+		    l[7 + strlen(name)] == ' ') {
+			w += sprintf(w, "# HELP %s_total", name);
+			l += 7 + strlen(name);
+			len = (size_t)(nl - l);
+			*name = 0;
+		}
+		memcpy(w, l, len + 1);
+		w += len + 1;
+	}
+	if (txlen != (size_t)(w - want) || memcmp(tx, want, txlen))
+		fprintf(stderr, "fuzz_model: text 0.0.4 is not the OpenMetrics exposition renamed\n");
+	CHECK(txlen == (size_t)(w - want) && !memcmp(tx, want, txlen));
+	free(want);
+}
+
+static void view_text(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
+{
+	uct_view_metrics(f, m, c, UCT_METRICS_TEXT);
+}
+
+/*
  * The batch table: after the header and its legend, every line names its
  * namespace or uid ("ns ..." or "uid ..."), and a uid line's DENY, after
  * the four cells, is a count. Prints the line before giving up.
@@ -173,9 +218,9 @@ static void check_batch(char *text)
 
 static void render_all(struct uct_model *m, struct uct_view_ctx *c, bool tty)
 {
-	char *out, line[512];
+	char *out, *tx, line[512];
 	int w, width = c->width;
-	size_t len, i;
+	size_t len, tlen, i;
 
 	out = render(uct_view_json, m, c, &len);
 	CHECK(len > 0 && out[len - 1] == '\n' && memchr(out, '\n', len) == out + len - 1);
@@ -184,6 +229,9 @@ static void render_all(struct uct_model *m, struct uct_view_ctx *c, bool tty)
 
 	out = render(uct_view_openmetrics, m, c, &len);
 	check_openmetrics(out, len);
+	tx = render(view_text, m, c, &tlen);
+	check_text(out, len, tx, tlen);
+	free(tx);
 	free(out);
 
 	c->width = 0;

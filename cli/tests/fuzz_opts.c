@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include "opts.h"
 
 #define MAX_ARGS 64
@@ -97,6 +98,17 @@ static void parse(const uint8_t *data, size_t size, char *buf, char **argv, stru
 		CHECK(!o->output_file || (*o->output_file && in_argv(argv, argc, o->output_file)));
 		CHECK(!o->pin_dir || (*o->pin_dir && in_argv(argv, argc, o->pin_dir)));
 		CHECK(!o->keep_pinned || o->pin_dir);
+		if (o->listen) {
+			const struct uct_listen_addr *a = &o->listen_addr;
+
+			CHECK(*o->listen && in_argv(argv, argc, o->listen));
+			CHECK(a->family == AF_INET || a->family == AF_INET6);
+			CHECK(a->port >= 1);
+			CHECK(o->cmd == UCT_CMD_TOP && o->output == UCT_OUT_TTY);
+			CHECK(!o->output_file && o->iterations == -1);
+		} else {
+			CHECK(!o->listen_addr.family);
+		}
 		if (o->cmd == UCT_CMD_CHECK) {
 			CHECK(o->cmd_argv && o->cmd_argv[0]);
 			CHECK(o->cmd_argv > argv && o->cmd_argv < argv + argc);

@@ -81,6 +81,9 @@ static void opts_seeds(void)
 	opts("err-ambiguous", "--s", "uid", NULL);
 	opts("err-noarg", "--json=1", NULL);
 	opts("err-secs", "-d", "0x1p3", NULL);
+	opts("listen", "--listen", "127.0.0.1:9465", "-d", "15", "--events", NULL);
+	opts("listen-v6", "--listen=[::ffff:127.0.0.1]:9465", NULL);
+	opts("err-listen-with", "--listen", "[::1]:1", "--json", NULL);
 	opts("help", "--help", NULL);
 	opts("version", "trace", "-V", NULL);
 }

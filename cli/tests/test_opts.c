@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/socket.h>
 #include "opts.h"
 
 static char errbuf[4096];
@@ -103,6 +104,8 @@ static void test_defaults(void **state)
 	assert_true(o.settle == 3.0);
 	assert_true(o.timeout == 0);
 	assert_null(o.cmd_argv);
+	assert_null(o.listen);
+	assert_int_equal(o.listen_addr.family, 0);
 }
 
 static void test_values(void **state)
@@ -360,6 +363,10 @@ static void test_scope(void **state)
 		{ { "trace", "--events" }, "--events applies to the live view only, not to 'trace'" },
 		{ { "check", "--events", "true" }, "--events applies to the live view only, not to 'check'" },
 		{ { "trace", "--kuid" }, "--kuid applies to the live view only, not to 'trace'" },
+		{ { "trace", "--listen", "127.0.0.1:9465" },
+		  "--listen applies to the live view only, not to 'trace'" },
+		{ { "check", "--listen", "127.0.0.1:9465", "true" },
+		  "--listen applies to the live view only, not to 'check'" },
 		{ { "check", "--kuid", "true" }, "--kuid applies to the live view only, not to 'check'" },
 		/* live view and check */
 		{ { "trace", "--json" }, "--json applies to the live view and 'check' only, not to 'trace'" },
@@ -419,6 +426,73 @@ static void test_scope_accepted(void **state)
 			       "--fail-outstanding", "--timeout", "1", "--", "true", NULL), -1);
 	assert_int_equal(o.cmd, UCT_CMD_CHECK);
 	assert_true(o.force_task_iter && o.no_tracepoints && o.verbose && o.fail_outstanding);
+}
+
+/* --listen ADDR:PORT: address literals and a port, nothing else */
+static void test_listen(void **state)
+{
+	static const unsigned char lo4[16] = { 127, 0, 0, 1 }, lo6[16] = { [15] = 1 },
+		mapped[16] = { [10] = 0xff, 0xff, 10, 0, 0, 1 }, any[16] = { 0 };
+	static const char *const bad[] = {
+		"", "127.0.0.1", "127.0.0.1:", ":9465", "127.0.0.1:0", "127.0.0.1:65536",
+		"127.0.0.1:+80", "127.0.0.1:-1", "127.0.0.1: 80", "127.0.0.1:80 ", "127.0.0.1:0x50",
+		"127.0.0.1:8e1", "127.0.0.1:80:80", "localhost:9465", "127.1:9465", "127.0.0.01:9465",
+		"256.0.0.1:9465", " 127.0.0.1:9465", "127.0.0.1 :9465", "::1:9465", "::1", "[::1]",
+		"[::1]9465", "[::1:9465", "[]:9465", "[127.0.0.1]:9465", "[fe80::1%lo]:9465", "[::1]:",
+		"[::1]:0", "[[::1]]:9465", "[::1]::9465", "[0:0:0:0:0:0:0:0:1]:9465",
+		"[1234:5678:9abc:def0:1234:5678:9abc:def0:1]:9465",
+	};
+	static const char *const other[] = { "--json", "--openmetrics", "-b", "-o", "-n" };
+	struct uct_opts o;
+	size_t i;
+
+	assert_int_equal(parse(&o, "--listen", "127.0.0.1:9465", NULL), -1);
+	assert_string_equal(o.listen, "127.0.0.1:9465");
+	assert_int_equal(o.listen_addr.family, AF_INET);
+	assert_memory_equal(o.listen_addr.addr, lo4, 16);
+	assert_int_equal(o.listen_addr.port, 9465);
+	assert_int_equal(o.output, UCT_OUT_TTY);	/* no other output */
+	assert_int_equal(parse(&o, "--listen=0.0.0.0:1", NULL), -1);
+	assert_memory_equal(o.listen_addr.addr, any, 16);
+	assert_int_equal(o.listen_addr.port, 1);
+	assert_int_equal(parse(&o, "--listen", "[::1]:65535", NULL), -1);
+	assert_int_equal(o.listen_addr.family, AF_INET6);
+	assert_memory_equal(o.listen_addr.addr, lo6, 16);
+	assert_int_equal(o.listen_addr.port, 65535);
+	assert_int_equal(parse(&o, "--listen", "[::ffff:10.0.0.1]:080", NULL), -1);
+	assert_memory_equal(o.listen_addr.addr, mapped, 16);
+	assert_int_equal(o.listen_addr.port, 80);	/* decimal, as every number */
+	/* the live view's snapshot options apply; -d bounds the snapshots */
+	assert_int_equal(parse(&o, "top", "--listen", "127.0.0.1:9465", "-d", "15", "--events",
+			       "--ns", "1", "--uid", "0", "-t", "nproc", "--pin", "/p", "--kuid",
+			       "--task-iter", NULL), -1);
+	assert_true(o.delay == 15 && o.events && o.pin_dir);
+	assert_int_equal(o.listen_addr.port, 9465);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		reject_value(NULL, "--listen", bad[i]);
+		assert_non_null(strstr(errbuf, "port 1..65535, no host names"));
+	}
+
+	/* a document per scrape: not with another output, nor a count */
+	for (i = 0; i < ARRAY_SIZE(other); i++) {
+		const char *args[] = { "--listen", "127.0.0.1:9465", other[i], NULL, NULL };
+		char want[128];
+
+		if (!strcmp(other[i], "-o") || !strcmp(other[i], "-n"))
+			args[3] = "1";
+		assert_int_equal(parsev(&o, args), UCT_EXIT_USAGE);
+		snprintf(want, sizeof(want), "ucounttop: --listen serves /metrics over HTTP, to be scraped: "
+			 "it does not combine with %s (see ucounttop --help)\n", other[i]);
+		assert_string_equal(errbuf, want);
+		/* in either order */
+		args[0] = other[i];
+		args[1] = args[3];
+		args[args[3] ? 2 : 1] = "--listen";
+		args[args[3] ? 3 : 2] = "127.0.0.1:9465";
+		assert_int_equal(parsev(&o, args), UCT_EXIT_USAGE);
+		assert_string_equal(errbuf, want);
+	}
 }
 
 /* The refused option is named as written, even inside a group. */
@@ -523,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_scope),
 		cmocka_unit_test(test_scope_accepted),
+		cmocka_unit_test(test_listen),
 		cmocka_unit_test(test_option_names),
 		cmocka_unit_test(test_empty_strings),
 		cmocka_unit_test(test_help_version),

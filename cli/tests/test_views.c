@@ -418,7 +418,7 @@ static void test_memlock_stock_cap(void **state)
 	out = render(f, uct_view_json);
 	assert_non_null(strstr(out, "\"memlock\":{\"value\":3000,\"limit\":8388608,"));
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "ucounttop_ns_rlimit_max{ns=\"100\",level=\"1\",owner_uid=\"1001\","
+	assert_non_null(strstr(out, "ucounttop_namespace_rlimit_max{ns=\"100\",level=\"1\",owner_uid=\"1001\","
 				    "type=\"memlock\"} 8388608\n"));
 }
 
@@ -439,7 +439,7 @@ static void test_memlock_pages_in_json_and_metrics(void **state)
 	assert_non_null(strstr(out, "# HELP ucounttop_rlimit_value Current struct ucounts "
 				    "rlimit counter per user namespace and uid (nproc: processes, "
 				    "msgqueue: bytes, sigpending: signals, memlock: pages).\n"));
-	assert_non_null(strstr(out, "# HELP ucounttop_ns_rlimit_max Per-namespace maximum "
+	assert_non_null(strstr(out, "# HELP ucounttop_namespace_rlimit_max Per-namespace maximum "
 				    "ns->rlimit_max[] as the kernel compares it with the counter "
 				    "(nproc: processes, msgqueue: bytes, sigpending: signals, "
 				    "memlock: pages; "));
@@ -575,7 +575,7 @@ static void test_openmetrics(void **state)
 				    "type=\"msgqueue\"} 2048\n"));
 	assert_non_null(strstr(out, "ucounttop_rlimit_limit{ns=\"1\",level=\"0\",uid=\"1001\","
 				    "type=\"nproc\"} 5\n"));
-	assert_non_null(strstr(out, "ucounttop_ns_rlimit_max{ns=\"1\",level=\"0\",owner_uid=\"0\","
+	assert_non_null(strstr(out, "ucounttop_namespace_rlimit_max{ns=\"1\",level=\"0\",owner_uid=\"0\","
 				    "type=\"nproc\"} +Inf\n"));
 	assert_non_null(strstr(out, "# TYPE ucounttop_denials counter\n"));
 	assert_non_null(strstr(out, "ucounttop_denials_total{ns=\"100\",level=\"1\",uid=\"1001\","
@@ -638,6 +638,102 @@ static void test_recursion_misses_reported(void **state)
 	assert_null(strstr(out, "kind=\"events\""));
 	out = render(f, uct_view_batch);
 	assert_non_null(strstr(out, "  drops 3/0  missed 7\n"));
+}
+
+/* ---- Prometheus text format 0.0.4 (--listen) ---- */
+static void view_text(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
+{
+	uct_view_metrics(f, m, c, UCT_METRICS_TEXT);
+}
+
+/* The lines of s that are not comments, in order. */
+static char *samples_of(const char *s)
+{
+	char *out = calloc(1, strlen(s) + 1), *o = out;
+	const char *nl;
+
+	for (; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		assert_non_null(nl);
+		if (*s != '#') {
+			memcpy(o, s, nl + 1 - s);
+			o += nl + 1 - s;
+		}
+	}
+	return out;
+}
+
+/*
+ * Each sample's name, against the TYPE line above it: text 0.0.4 names
+ * the sample itself (ucounttop_denials_total counter), OpenMetrics the
+ * family, whose counter samples add _total. Returns the number of
+ * samples checked.
+ */
+static int check_types(const char *s, bool om)
+{
+	char name[128] = "", type[32] = "";
+	int n = 0;
+
+	for (; *s; s = strchr(s, '\n') + 1) {
+		size_t len = strcspn(s, "{ \n");
+		char want[160];
+
+		if (!strncmp(s, "# TYPE ", 7)) {
+			assert_int_equal(sscanf(s + 7, "%127s %31s", name, type), 2);
+			continue;
+		}
+		if (*s == '#')
+			continue;
+		snprintf(want, sizeof(want), "%s%s", name,
+			 om && !strcmp(type, "counter") ? "_total" : "");
+		if (len != strlen(want) || strncmp(s, want, len))
+			fail_msg("sample '%.*s' under '# TYPE %s %s'", (int)len, s, name, type);
+		n++;
+	}
+	return n;
+}
+
+static void test_prometheus_text(void **state)
+{
+	static const char *const counters[] = {
+		"ucounttop_denials", "ucounttop_limit_hits", "ucounttop_charges",
+		"ucounttop_uncharges", "ucounttop_drops",
+	};
+	struct fx *f = *state;
+	char *om, *tx, *a, *b, want[256];
+	size_t i, len;
+
+	f->c.events = true;
+	om = strdup(render(f, uct_view_openmetrics));
+	tx = strdup(render(f, view_text));
+	len = strlen(tx);
+	/* the same samples, in the same order */
+	a = samples_of(om);
+	b = samples_of(tx);
+	assert_true(strlen(a) > 1000);
+	assert_string_equal(a, b);
+	assert_int_equal(check_types(om, true), check_types(tx, false));
+	/* no "# EOF": in 0.0.4 it would be a comment, not the end */
+	assert_null(strstr(tx, "# EOF"));
+	assert_true(len > 0 && tx[len - 1] == '\n');
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		snprintf(want, sizeof(want), "# TYPE %s_total counter\n# HELP %s_total ", counters[i],
+			 counters[i]);
+		assert_non_null(strstr(tx, want));
+		snprintf(want, sizeof(want), "# TYPE %s counter\n# HELP %s ", counters[i], counters[i]);
+		assert_non_null(strstr(om, want));
+		assert_null(strstr(tx, want));
+	}
+	/* gauges are named alike */
+	assert_non_null(strstr(tx, "# TYPE ucounttop_rlimit_value gauge\n"
+				   "# HELP ucounttop_rlimit_value Current "));
+	assert_non_null(strstr(tx, "# TYPE ucounttop_namespace_rlimit_max gauge\n"));
+	assert_non_null(strstr(tx, "ucounttop_namespace_rlimit_max{ns=\"1\",level=\"0\","
+				   "owner_uid=\"0\",type=\"nproc\"} +Inf\n"));
+	free(a);
+	free(b);
+	free(om);
+	free(tx);
 }
 
 /* ---- fmt ---- */
@@ -790,6 +886,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recursion_misses_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prometheus_text, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
 		cmocka_unit_test(test_fmt_num_matches_printf),
 		cmocka_unit_test(test_fmt_int),

@@ -1,7 +1,7 @@
 #!/bin/bash
 # guest/run must pass the command's exit status through and must never read
-# a panicked, hung or silent guest as success. TAP; boots the guest 6 times
-# (~3 s each under TCG).
+# a panicked, hung or silent guest as success; what the guest exports
+# reaches the host. TAP; boots the guest 7 times (~3 s each under TCG).
 set -uo pipefail
 run=$(dirname "$0")/../../guest/run
 n=0
@@ -41,4 +41,17 @@ tmp=$(mktemp)
 if grep -qx 'hello-results' "$tmp"; then echo "ok $n /dev/uct-results reaches --results"
 else echo "not ok $n /dev/uct-results reaches --results"; fi
 rm -f "$tmp"
+
+# $UCT_EXPORT comes back with --export, subdirectories included, and only then
+n=$((n + 1))
+tmp=$(mktemp -d)
+"$run" -q --export "$tmp/x" -- sh -c 'mkdir -p $UCT_EXPORT/d && echo one > $UCT_EXPORT/a &&
+	seq 1 20000 > $UCT_EXPORT/d/b' > /dev/null 2>&1
+if [ "$(cat "$tmp/x/a" 2> /dev/null)" = one ] && seq 1 20000 | cmp -s - "$tmp/x/d/b"; then
+	echo "ok $n \$UCT_EXPORT reaches --export DIR"
+else
+	echo "not ok $n \$UCT_EXPORT reaches --export DIR"
+	ls -lR "$tmp" | sed 's/^/# /'
+fi
+rm -rf "$tmp"
 echo "1..$n"

@@ -249,6 +249,7 @@ sample() {
 	key) echo uid ;;
 	file) echo "$tmp/never-written" ;;
 	dir) echo "$tmp/never-pinned" ;;
+	addr:port) echo 127.0.0.1:9 ;;	# parsed, never bound: --help stops first
 	*) return 1 ;;
 	esac
 }

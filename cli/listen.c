@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * listen.c - ucounttop --listen ADDR:PORT: GET or HEAD /metrics answers
+ * with the live view's OpenMetrics families, in OpenMetrics 1.0.0 or the
+ * Prometheus text format 0.0.4 as the scraper's Accept header asks
+ * (negotiate.c); other paths get 404, other methods 405.
+ *
+ * One thread. libmicrohttpd runs without threads of its own (MHD_USE_EPOLL
+ * alone, no internal polling thread): uct_listen_run() waits on MHD's
+ * epoll descriptor and calls MHD_run(), which calls on_request(), which
+ * takes the snapshot and renders it. The model, the loader's read buffers
+ * and libbpf's map reads are used by this thread only, as in every other
+ * mode, so nothing needs a lock and no two snapshots can interleave. The
+ * price: other connections wait while a snapshot is taken (66 ms at 10,000
+ * rows, README); Prometheus sends one scrape at a time to a target.
+ *
+ * Snapshots follow scrapes: none while nobody scrapes, one per scrape,
+ * but at most one per -d seconds (default 1): a scrape sooner after the
+ * last snapshot gets the same document, as every scraper of an exporter
+ * gets the state of the moment it reads. So two Prometheus servers, or a
+ * client looping on curl, cost one snapshot per second at most, and no
+ * document is older than -d when it is sent.
+ *
+ * Bounds: at most UCT_LISTEN_MAX_CONN connections at once (MHD closes
+ * the others as it accepts them); UCT_LISTEN_CONN_MEM bytes per
+ * connection for its request line and headers (MHD answers a larger
+ * request 431 or 414); no request body is read (GET and HEAD have none,
+ * other methods are answered at once, and MHD closes the connection
+ * instead of reading the body); connections idle for UCT_LISTEN_TIMEOUT
+ * seconds are closed. A document is rendered once per snapshot and
+ * format and shared, by reference, by the connections that send it.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "common.h"
+#include "listen.h"
+#include "negotiate.h"
+
+/* Port 0 (the tests' only): name the port the kernel chose */
+static int name_bound_port(struct uct_listen *s, bool v6, const char *host)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	unsigned port = 0;
+
+	if (!getsockname(s->fd, (struct sockaddr *)&ss, &sl))
+		port = ntohs(v6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
+			     ((struct sockaddr_in *)&ss)->sin_port);
+	snprintf(s->name, sizeof(s->name), v6 ? "[%s]:%u" : "%s:%u", host, port);
+	return UCT_EXIT_OK;
+}
+
+int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, char *msg, size_t len)
+{
+	bool v6 = a->family == AF_INET6;
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons(a->port) };
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(a->port) };
+	char host[INET6_ADDRSTRLEN] = "?";
+	const char *what = "bind", *hint = "";
+	int one = 1, err;
+
+	memset(s, 0, sizeof(*s));
+	s->timeout = UCT_LISTEN_TIMEOUT;
+	memcpy(v6 ? (void *)&in6.sin6_addr : (void *)&in.sin_addr, a->addr, v6 ? 16 : 4);
+	inet_ntop(a->family, a->addr, host, sizeof(host));
+	snprintf(s->name, sizeof(s->name), v6 ? "[%s]:%u" : "%s:%u", host, a->port);
+
+	s->fd = socket(a->family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (s->fd < 0) {
+		err = errno;
+		if (err == EAFNOSUPPORT) {
+			snprintf(msg, len, "--listen %s: this kernel has no %s (CONFIG_%s): %s", s->name,
+				 v6 ? "IPv6" : "IPv4", v6 ? "IPV6" : "INET", strerror(err));
+			return UCT_EXIT_KERNEL;
+		}
+		snprintf(msg, len, "--listen %s: cannot create a socket: %s", s->name, strerror(err));
+		return UCT_EXIT_FAIL;
+	}
+	/* Old connections in TIME_WAIT must not keep a restarted ucounttop
+	 * off its port; Linux still refuses a second listener on it. An IPv6
+	 * address is IPv6 only: [::] does not take 0.0.0.0's port too. */
+	if (setsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    (v6 && setsockopt(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one))))
+		what = "set the socket's options";
+	else if (bind(s->fd, v6 ? (struct sockaddr *)&in6 : (struct sockaddr *)&in,
+		      v6 ? sizeof(in6) : sizeof(in)))
+		what = "bind";
+	else if (listen(s->fd, UCT_LISTEN_MAX_CONN))
+		what = "listen";
+	else
+		return a->port ? UCT_EXIT_OK : name_bound_port(s, v6, host);
+	err = errno;
+	close(s->fd);
+	s->fd = -1;
+	if (err == EADDRINUSE)
+		hint = " (another process listens there: ss -ltnp)";
+	else if (err == EADDRNOTAVAIL)
+		hint = " (no interface of this machine has that address)";
+	else if (err == EACCES)
+		hint = " (ports below 1024 need CAP_NET_BIND_SERVICE)";
+	snprintf(msg, len, "--listen %s: cannot %s: %s%s", s->name, what, strerror(err), hint);
+	return err == EACCES || err == EPERM ? UCT_EXIT_PRIV : UCT_EXIT_FAIL;
+}
+
+static double since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void drop_documents(struct uct_listen *s)
+{
+	int i;
+
+	/* connections still sending one hold their own reference */
+	for (i = 0; i < UCT_METRICS_NFMT; i++) {
+		if (s->doc[i])
+			MHD_destroy_response(s->doc[i]);
+		s->doc[i] = NULL;
+	}
+}
+
+/* The document of format fmt for a scrape now: NULL if the snapshot or
+ * memory failed. */
+static struct MHD_Response *document(struct uct_listen *s, enum uct_metrics_fmt fmt)
+{
+	struct MHD_Response *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!s->have || since(&s->taken) >= s->interval) {
+		drop_documents(s);
+		s->have = false;
+		clock_gettime(CLOCK_MONOTONIC, &s->taken);
+		if (s->snapshot(s->ctx))
+			return NULL;
+		s->have = true;
+	}
+	if (s->doc[fmt])
+		return s->doc[fmt];
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	uct_view_metrics(f, s->m, s->c, fmt);
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	r = MHD_create_response_from_buffer_with_free_callback(len, buf, free);
+	if (!r) {
+		free(buf);
+		return NULL;
+	}
+	if (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				    uct_metrics_content_type(fmt)) != MHD_YES) {
+		MHD_destroy_response(r);
+		return NULL;
+	}
+	s->doc[fmt] = r;
+	return r;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+				  const char *method, const char *version,
+				  const char *upload_data, size_t *upload_size, void **req)
+{
+	struct uct_listen *s = cls;
+	struct MHD_Response *r;
+	const char *accept;
+
+	/* answered at once, body or not: MHD then closes the connection
+	 * rather than read a body nobody wants */
+	if (strcmp(url, "/metrics"))
+		return MHD_queue_response(conn, MHD_HTTP_NOT_FOUND, s->not_found);
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
+	accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	/* HEAD: the same document, MHD sends its headers only */
+	r = document(s, uct_negotiate_metrics(accept));
+	if (!r)
+		return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, s->failed);
+	return MHD_queue_response(conn, MHD_HTTP_OK, r);
+}
+
+/* With -v: what libmicrohttpd says (refused connections, timeouts) */
+static void on_log(void *cls, const char *fmt, va_list ap)
+{
+	fputs("ucounttop: http: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	if (!*fmt || fmt[strlen(fmt) - 1] != '\n')
+		fputc('\n', stderr);
+}
+
+static struct MHD_Response *text_response(const char *text, const char *allow)
+{
+	struct MHD_Response *r;
+
+	r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+	if (r && (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+					  "text/plain; charset=utf-8") != MHD_YES ||
+		  (allow && MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow) != MHD_YES))) {
+		MHD_destroy_response(r);
+		r = NULL;
+	}
+	return r;
+}
+
+int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct uct_view_ctx *c,
+		   uct_snapshot_fn snapshot, void *ctx, double interval, bool verbose,
+		   volatile sig_atomic_t *stop)
+{
+	const union MHD_DaemonInfo *info;
+	sigset_t block, old;
+	int rc = UCT_EXIT_OK;
+
+	s->m = m;
+	s->c = c;
+	s->snapshot = snapshot;
+	s->ctx = ctx;
+	s->interval = interval;
+	s->not_found = text_response("not found: ucounttop serves /metrics only\n", NULL);
+	s->not_allowed = text_response("method not allowed: GET or HEAD /metrics\n", "GET, HEAD");
+	s->failed = text_response("no snapshot: see ucounttop's standard error\n", NULL);
+	if (!s->not_found || !s->not_allowed || !s->failed) {
+		fprintf(stderr, "ucounttop: --listen %s: out of memory\n", s->name);
+		return UCT_EXIT_FAIL;
+	}
+	/* MHD_USE_EPOLL without MHD_USE_INTERNAL_POLLING_THREAD: no thread,
+	 * see the top of this file. The logger goes first, as MHD asks. */
+	s->daemon = MHD_start_daemon(MHD_USE_EPOLL | (verbose ? MHD_USE_ERROR_LOG : 0), 0, NULL, NULL,
+				     on_request, s,
+				     MHD_OPTION_EXTERNAL_LOGGER, on_log, NULL,
+				     MHD_OPTION_LISTEN_SOCKET, s->fd,
+				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)UCT_LISTEN_MAX_CONN,
+				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)UCT_LISTEN_CONN_MEM,
+				     MHD_OPTION_CONNECTION_TIMEOUT, s->timeout,
+				     MHD_OPTION_END);
+	/* the server closes the socket when it stops; whether it did when it
+	 * failed to start is not said: the exit that follows closes it */
+	s->fd = -1;
+	if (!s->daemon) {
+		fprintf(stderr, "ucounttop: --listen %s: libmicrohttpd did not start%s\n", s->name,
+			verbose ? "" : " (-v says why)");
+		return UCT_EXIT_FAIL;
+	}
+	info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+	if (!info) {
+		fprintf(stderr, "ucounttop: --listen %s: libmicrohttpd has no epoll descriptor\n",
+			s->name);
+		return UCT_EXIT_FAIL;
+	}
+	fprintf(stderr, "ucounttop: serving http://%s/metrics (a snapshot per scrape, at most one "
+		"per %g s)\n", s->name, interval);
+
+	/* The stop signals are let in only while ppoll() waits: one that
+	 * comes during a scrape ends the next wait at once, never a read. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	while (!*stop) {
+		struct pollfd pfd = { .fd = info->epoll_fd, .events = POLLIN };
+		MHD_UNSIGNED_LONG_LONG ms;
+		struct timespec ts, *tsp = NULL;
+
+		if (MHD_get_timeout(s->daemon, &ms) == MHD_YES) {
+			ts.tv_sec = (time_t)(ms / 1000);
+			ts.tv_nsec = (long)(ms % 1000) * 1000000;
+			tsp = &ts;
+		}
+		if (ppoll(&pfd, 1, tsp, &old) < 0 && errno != EINTR) {
+			fprintf(stderr, "ucounttop: --listen %s: waiting for connections: %s\n",
+				s->name, strerror(errno));
+			rc = UCT_EXIT_FAIL;
+			break;
+		}
+		if (*stop)
+			break;
+		if (MHD_run(s->daemon) != MHD_YES) {
+			fprintf(stderr, "ucounttop: --listen %s: libmicrohttpd failed\n", s->name);
+			rc = UCT_EXIT_FAIL;
+			break;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+void uct_listen_close(struct uct_listen *s)
+{
+	if (s->daemon)
+		MHD_stop_daemon(s->daemon);
+	s->daemon = NULL;
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	drop_documents(s);
+	if (s->not_found)
+		MHD_destroy_response(s->not_found);
+	if (s->not_allowed)
+		MHD_destroy_response(s->not_allowed);
+	if (s->failed)
+		MHD_destroy_response(s->failed);
+	s->not_found = s->not_allowed = s->failed = NULL;
+}

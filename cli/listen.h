@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * listen.h - ucounttop --listen ADDR:PORT: the live view's OpenMetrics
+ * families served over HTTP for Prometheus (libmicrohttpd).
+ */
+#ifndef UCT_LISTEN_H
+#define UCT_LISTEN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+#include "opts.h"
+#include "views.h"
+
+/* The bounds (cli/README.md, ucounttop(8)) */
+#define UCT_LISTEN_MAX_CONN	16	/* connections served at once */
+#define UCT_LISTEN_CONN_MEM	16384	/* bytes per connection for its request */
+#define UCT_LISTEN_TIMEOUT	10	/* seconds a connection may stay idle */
+
+struct MHD_Daemon;
+struct MHD_Response;
+
+/* Take a new snapshot into the model the views read: 0, or not 0 after
+ * saying why on stderr. */
+typedef int (*uct_snapshot_fn)(void *ctx);
+
+struct uct_listen {
+	int fd;				/* listening socket until the server owns it */
+	char name[64];			/* "127.0.0.1:9465", "[::1]:9465" */
+	unsigned timeout;		/* idle seconds (UCT_LISTEN_TIMEOUT; tests) */
+	struct MHD_Daemon *daemon;
+	/* what a scrape is answered from */
+	const struct uct_model *m;
+	const struct uct_view_ctx *c;
+	uct_snapshot_fn snapshot;
+	void *ctx;
+	double interval;		/* at most one snapshot per interval (-d) */
+	bool have;			/* a snapshot was taken... */
+	struct timespec taken;		/* ...then (CLOCK_MONOTONIC) */
+	struct MHD_Response *doc[UCT_METRICS_NFMT];	/* rendered from it */
+	struct MHD_Response *not_found, *not_allowed, *failed;
+};
+
+/*
+ * Bind a and listen. main() calls it before any BPF is loaded: a port in
+ * use fails at once, with nothing attached. UCT_EXIT_OK, or an exit code
+ * with msg: UCT_EXIT_FAIL (cannot bind: in use, not an address here),
+ * UCT_EXIT_PRIV (a port below 1024 without CAP_NET_BIND_SERVICE),
+ * UCT_EXIT_KERNEL (no IPv4 or IPv6 in this kernel).
+ */
+int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, char *msg, size_t len);
+
+/*
+ * Serve /metrics until *stop, in the calling thread: a scrape renders m
+ * (after calling snapshot, at most once per interval seconds). Blocks
+ * SIGINT, SIGTERM and SIGHUP except while waiting, so a signal ends the
+ * wait, never a snapshot. UCT_EXIT_OK, or UCT_EXIT_FAIL said on stderr.
+ */
+int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct uct_view_ctx *c,
+		   uct_snapshot_fn snapshot, void *ctx, double interval, bool verbose,
+		   volatile sig_atomic_t *stop);
+
+/* Stop serving and close everything (also after a failed open). */
+void uct_listen_close(struct uct_listen *s);
+
+#endif /* UCT_LISTEN_H */

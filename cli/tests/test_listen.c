@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_listen.c - the --listen server (listen.c) over loopback, in a child
+ * process, with a made-up snapshot instead of BPF: statuses, the format
+ * each Accept header gets, HEAD, one snapshot per scrape and no more than
+ * one per interval, a failed snapshot, the bounds (connections, request
+ * size, idle time), SIGTERM, and what binding refuses.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "common.h"
+#include "listen.h"
+#include "negotiate.h"
+#include "snapshots.h"
+
+#define PROM_ACCEPT "application/openmetrics-text;version=1.0.0,application/openmetrics-text;" \
+		    "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+/* the listening socket's descriptor was closed after uct_listen_close() */
+#define EXIT_FD_LEFT 99
+
+/* ---- the server's side (a child process) ---- */
+static struct uct_model model;
+static int snapshots, fail_at;
+static volatile sig_atomic_t stop;
+
+/* The base tree, with root's nproc counting the snapshots: 10 + n */
+static int fake_snapshot(void *ctx)
+{
+	struct uct_rec recs[16];
+	size_t n = base_snapshot(recs), i;
+
+	if (++snapshots == fail_at) {
+		fprintf(stderr, "test: snapshot %d fails\n", snapshots);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (recs[i].ns_inum == 1 && recs[i].uid == 0)
+			recs[i].value[UCT_NPROC] = 10 + snapshots;
+	return uct_model_update(&model, recs, n, NULL, 0, 1000.0 + snapshots);
+}
+
+static void on_term(int sig)
+{
+	stop = 1;
+}
+
+struct server {
+	pid_t pid;
+	int port;
+};
+
+/* the server a test started, for the teardown when the test failed */
+static pid_t running;
+
+static int teardown(void **state)
+{
+	if (running > 0) {
+		kill(running, SIGKILL);
+		waitpid(running, NULL, 0);
+	}
+	running = 0;
+	return 0;
+}
+
+
+/* A server on 127.0.0.1 and a port of the kernel's choosing, in a child;
+ * fail: the snapshot that fails (0: none) */
+static void start(struct server *sv, double interval, unsigned timeout, int fail)
+{
+	struct uct_listen_addr a = { .family = AF_INET, .addr = { 127, 0, 0, 1 }, .port = 0 };
+	struct uct_listen s;
+	struct sockaddr_in in;
+	socklen_t sl = sizeof(in);
+	pid_t parent = getpid();
+	char msg[256];
+
+	assert_int_equal(uct_listen_open(&s, &a, msg, sizeof(msg)), UCT_EXIT_OK);
+	assert_int_equal(getsockname(s.fd, (struct sockaddr *)&in, &sl), 0);
+	sv->port = ntohs(in.sin_port);
+	snprintf(msg, sizeof(msg), "127.0.0.1:%d", sv->port);
+	assert_string_equal(s.name, msg);	/* the port bound, not 0 */
+	s.timeout = timeout;
+	fflush(NULL);
+	sv->pid = fork();
+	assert_true(sv->pid >= 0);
+	if (!sv->pid) {
+		struct sigaction sa = { .sa_handler = on_term };
+		struct uct_view_ctx c = { .snapshot_src = "iter/task", .hooks = "x" };
+		int fd = s.fd, rc;
+
+		/* a test that fails leaves no server behind: none outlives the
+		 * test process, nor holds its standard output */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		sigaction(SIGTERM, &sa, NULL);
+		fail_at = fail;
+		snapshots = 0;
+		uct_model_init(&model);
+		rc = uct_listen_run(&s, &model, &c, fake_snapshot, NULL, interval, true, &stop);
+		uct_listen_close(&s);
+		uct_model_free(&model);
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			rc = EXIT_FD_LEFT;
+		exit(rc);
+	}
+	running = sv->pid;
+	close(s.fd);
+}
+
+/* SIGTERM, then the exit status (-1 if it did not end within 10 s) */
+static int stop_server(struct server *sv)
+{
+	int status, i;
+
+	running = 0;
+	kill(sv->pid, SIGTERM);
+	for (i = 0; i < 1000; i++) {
+		if (waitpid(sv->pid, &status, WNOHANG) == sv->pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		usleep(10000);
+	}
+	kill(sv->pid, SIGKILL);
+	waitpid(sv->pid, &status, 0);
+	return -1;
+}
+
+/* ---- the client's side ---- */
+struct response {
+	int status;		/* 0: closed without a response */
+	char *text;		/* all of it, NUL-terminated */
+	size_t len;
+	const char *body;
+};
+
+static int connect_to(int port)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&in, sizeof(in)), 0);
+	return fd;
+}
+
+/* Read until the server closes fd (at most 10 s). */
+static void read_all(int fd, struct response *r)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	size_t cap = 4096;
+	ssize_t n;
+
+	r->text = malloc(cap);
+	r->len = 0;
+	for (;;) {
+		if (poll(&p, 1, 10000) != 1)
+			fail_msg("no answer within 10 s");
+		if (r->len + 1 == cap)
+			r->text = realloc(r->text, cap *= 2);
+		n = read(fd, r->text + r->len, cap - r->len - 1);
+		if (n < 0 && errno == ECONNRESET)
+			break;
+		assert_true(n >= 0);
+		if (!n)
+			break;
+		r->len += n;
+	}
+	r->text[r->len] = 0;
+	r->status = 0;
+	sscanf(r->text, "HTTP/1.1 %d ", &r->status);
+	r->body = strstr(r->text, "\r\n\r\n");
+	r->body = r->body ? r->body + 4 : r->text + r->len;
+}
+
+/* METHOD PATH with extra header lines (each ending in \r\n), on a
+ * connection of its own */
+static void request(int port, const char *method, const char *path, const char *headers,
+		    struct response *r)
+{
+	char req[1024];
+	int fd = connect_to(port), n;
+
+	n = snprintf(req, sizeof(req), "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%sConnection: close\r\n\r\n",
+		     method, path, headers ? headers : "");
+	assert_int_equal(write(fd, req, n), n);
+	read_all(fd, r);
+	close(fd);
+}
+
+/* A header's value ("" if absent), in a static buffer */
+static const char *header(const struct response *r, const char *name)
+{
+	static char v[256];
+	const char *p = r->text;
+	size_t n = strlen(name);
+
+	*v = 0;
+	while ((p = strstr(p, "\r\n")) && p < r->body - 2) {
+		p += 2;
+		if (!strncasecmp(p, name, n) && p[n] == ':') {
+			sscanf(p + n + 1, " %255[^\r]", v);
+			break;
+		}
+	}
+	return v;
+}
+
+static void release(struct response *r)
+{
+	free(r->text);
+	r->text = NULL;
+}
+
+/* What the server must send after its n-th snapshot */
+static char *expected(int n, enum uct_metrics_fmt fmt)
+{
+	struct uct_view_ctx c = { .snapshot_src = "iter/task", .hooks = "x" };
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	uct_model_init(&model);
+	for (snapshots = 0; snapshots < n;)
+		assert_int_equal(fake_snapshot(NULL), 0);
+	f = open_memstream(&buf, &len);
+	uct_view_metrics(f, &model, &c, fmt);
+	fclose(f);
+	uct_model_free(&model);
+	return buf;
+}
+
+/* ---- tests ---- */
+
+/* Prometheus gets OpenMetrics, others the text format, from one snapshot
+ * per interval; HEAD the same headers */
+static void test_formats(void **state)
+{
+	char *text = expected(1, UCT_METRICS_TEXT), *om = expected(1, UCT_METRICS_OPENMETRICS);
+	struct server sv;
+	struct response r, h;
+	char len[32];
+	int i;
+
+	start(&sv, 3600, UCT_LISTEN_TIMEOUT, 0);
+	request(sv.port, "GET", "/metrics", NULL, &r);
+	assert_int_equal(r.status, 200);
+	assert_string_equal(header(&r, "Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
+	assert_string_equal(r.body, text);
+	assert_non_null(strstr(r.body, "ucounttop_rlimit_value{ns=\"1\",level=\"0\",uid=\"0\","
+				       "type=\"nproc\"} 11\n"));
+	release(&r);
+
+	request(sv.port, "GET", "/metrics", "Accept: " PROM_ACCEPT "\r\n", &r);
+	assert_int_equal(r.status, 200);
+	assert_string_equal(header(&r, "Content-Type"),
+			    "application/openmetrics-text; version=1.0.0; charset=utf-8");
+	assert_string_equal(r.body, om);	/* the same snapshot */
+	release(&r);
+
+	request(sv.port, "HEAD", "/metrics", NULL, &h);
+	assert_int_equal(h.status, 200);
+	snprintf(len, sizeof(len), "%zu", strlen(text));
+	assert_string_equal(header(&h, "Content-Length"), len);
+	assert_string_equal(header(&h, "Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
+	assert_string_equal(h.body, "");
+	release(&h);
+
+	/* more scrapes within the interval: still the first snapshot */
+	for (i = 0; i < 5; i++) {
+		request(sv.port, "GET", "/metrics?name[]=x", i & 1 ? "Accept: " PROM_ACCEPT "\r\n" : NULL,
+			&r);
+		assert_int_equal(r.status, 200);
+		assert_string_equal(r.body, i & 1 ? om : text);
+		release(&r);
+	}
+	assert_int_equal(stop_server(&sv), 0);
+	free(text);
+	free(om);
+}
+
+/* With no interval, each scrape takes its own snapshot */
+static void test_snapshot_per_scrape(void **state)
+{
+	struct server sv;
+	struct response r;
+	char want[128];
+	int i;
+
+	start(&sv, 0, UCT_LISTEN_TIMEOUT, 0);
+	for (i = 1; i <= 3; i++) {
+		request(sv.port, "GET", "/metrics", NULL, &r);
+		assert_int_equal(r.status, 200);
+		snprintf(want, sizeof(want), "ucounttop_rlimit_value{ns=\"1\",level=\"0\",uid=\"0\","
+			 "type=\"nproc\"} %d\n", 10 + i);
+		assert_non_null(strstr(r.body, want));
+		release(&r);
+	}
+	assert_int_equal(stop_server(&sv), 0);
+}
+
+/* 404 for other paths, 405 (with Allow) for other methods, 500 for a
+ * failed snapshot; the next scrape takes a new one */
+static void test_statuses(void **state)
+{
+	static const char *const paths[] = { "/", "/metric", "/metrics/", "/metricsx", "/x/metrics" };
+	static const char *const methods[] = { "POST", "PUT", "DELETE", "OPTIONS", "PATCH" };
+	static const char post[] = "POST /metrics HTTP/1.1\r\nHost: x\r\n"
+				   "Content-Length: 100000000\r\n\r\nabc";
+	struct server sv;
+	struct response r;
+	size_t i;
+	int fd;
+
+	start(&sv, 0, UCT_LISTEN_TIMEOUT, 1);
+	request(sv.port, "GET", "/metrics", NULL, &r);
+	assert_int_equal(r.status, 500);
+	assert_string_equal(r.body, "no snapshot: see ucounttop's standard error\n");
+	release(&r);
+	request(sv.port, "GET", "/metrics", NULL, &r);
+	assert_int_equal(r.status, 200);
+	assert_non_null(strstr(r.body, "type=\"nproc\"} 12\n"));
+	release(&r);
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		request(sv.port, "GET", paths[i], NULL, &r);
+		assert_int_equal(r.status, 404);
+		assert_string_equal(r.body, "not found: ucounttop serves /metrics only\n");
+		release(&r);
+	}
+	for (i = 0; i < ARRAY_SIZE(methods); i++) {
+		request(sv.port, methods[i], "/metrics", "Content-Length: 5\r\n", &r);
+		assert_int_equal(r.status, 405);
+		assert_string_equal(header(&r, "Allow"), "GET, HEAD");
+		release(&r);
+		request(sv.port, methods[i], "/elsewhere", NULL, &r);
+		assert_int_equal(r.status, 404);
+		release(&r);
+	}
+	/* a body nobody reads: answered, and the connection closed */
+	fd = connect_to(sv.port);
+	assert_int_equal(write(fd, post, sizeof(post) - 1), (ssize_t)sizeof(post) - 1);
+	read_all(fd, &r);
+	assert_int_equal(r.status, 405);
+	release(&r);
+	close(fd);
+	assert_int_equal(stop_server(&sv), 0);
+}
+
+/* A request larger than a connection's memory is refused */
+static void test_request_size(void **state)
+{
+	static const char get[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ";
+	size_t n = UCT_LISTEN_CONN_MEM + 4096;
+	char *big = malloc(n);
+	struct server sv;
+	struct response r;
+	int fd;
+
+	memset(big, 'a', n);
+	start(&sv, 0, UCT_LISTEN_TIMEOUT, 0);
+	fd = connect_to(sv.port);
+	assert_int_equal(write(fd, get, sizeof(get) - 1), (ssize_t)sizeof(get) - 1);
+	/* the server may stop reading, and close, before all is sent */
+	if (write(fd, big, n) < 0)
+		assert_true(errno == ECONNRESET || errno == EPIPE);
+	(void)!write(fd, "\r\n\r\n", 4);
+	read_all(fd, &r);
+	close(fd);
+	assert_true(r.status == 431 || r.status == 413);
+	release(&r);
+	/* and the server goes on */
+	request(sv.port, "GET", "/metrics", NULL, &r);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	assert_int_equal(stop_server(&sv), 0);
+	free(big);
+}
+
+/* One keep-alive request on fd: the response's status, the connection
+ * left open */
+static int keep_alive(int fd)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+	char buf[65536];
+	size_t len = 0;
+	const char *body, *cl;
+	int status = 0;
+	ssize_t n;
+
+	assert_int_equal(write(fd, req, sizeof(req) - 1), (ssize_t)sizeof(req) - 1);
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, 10000) != 1)
+			fail_msg("no answer within 10 s");
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		assert_true(n > 0);
+		len += n;
+		buf[len] = 0;
+		body = strstr(buf, "\r\n\r\n");
+		cl = strstr(buf, "Content-Length: ");
+		if (body && cl && (size_t)(buf + len - body - 4) >= strtoul(cl + 16, NULL, 10))
+			break;
+	}
+	sscanf(buf, "HTTP/1.1 %d ", &status);
+	return status;
+}
+
+/* UCT_LISTEN_MAX_CONN connections at once: the next one waits, unanswered,
+ * until one of them goes */
+static void test_connection_limit(void **state)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	int fds[UCT_LISTEN_MAX_CONN], i, next;
+	struct pollfd p;
+	struct server sv;
+	struct response r;
+
+	start(&sv, 0, 60, 0);
+	for (i = 0; i < UCT_LISTEN_MAX_CONN; i++)
+		fds[i] = connect_to(sv.port);
+	/* the last one is served: the server has accepted them all */
+	assert_int_equal(keep_alive(fds[UCT_LISTEN_MAX_CONN - 1]), 200);
+	next = connect_to(sv.port);
+	assert_int_equal(write(next, req, sizeof(req) - 1), (ssize_t)sizeof(req) - 1);
+	p = (struct pollfd){ .fd = next, .events = POLLIN };
+	assert_int_equal(poll(&p, 1, 1000), 0);
+	/* the ones in are still served */
+	assert_int_equal(keep_alive(fds[0]), 200);
+	close(fds[0]);
+	read_all(next, &r);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	close(next);
+	for (i = 1; i < UCT_LISTEN_MAX_CONN; i++)
+		close(fds[i]);
+	assert_int_equal(stop_server(&sv), 0);
+}
+
+/* An idle connection is closed after the timeout; SIGTERM ends the server
+ * with a connection open */
+static void test_idle_and_sigterm(void **state)
+{
+	struct server sv;
+	struct response r;
+	int fd;
+
+	start(&sv, 0, 1, 0);
+	fd = connect_to(sv.port);
+	read_all(fd, &r);		/* fails the test after 10 s */
+	assert_int_equal(r.len, 0);
+	release(&r);
+	close(fd);
+	fd = connect_to(sv.port);
+	assert_int_equal(write(fd, "GET /met", 8), 8);
+	assert_int_equal(stop_server(&sv), 0);
+	close(fd);
+}
+
+/* What binding refuses, named with the address */
+static void test_bind_errors(void **state)
+{
+	struct uct_listen_addr a = { .family = AF_INET, .addr = { 127, 0, 0, 1 } };
+	struct uct_listen s, t;
+	struct sockaddr_in in;
+	socklen_t sl = sizeof(in);
+	char msg[256], want[64];
+
+	assert_int_equal(uct_listen_open(&s, &a, msg, sizeof(msg)), UCT_EXIT_OK);
+	assert_int_equal(getsockname(s.fd, (struct sockaddr *)&in, &sl), 0);
+	a.port = ntohs(in.sin_port);
+	assert_int_equal(uct_listen_open(&t, &a, msg, sizeof(msg)), UCT_EXIT_FAIL);
+	snprintf(want, sizeof(want), "--listen 127.0.0.1:%u: cannot bind: ", a.port);
+	assert_non_null(strstr(msg, want));
+	assert_non_null(strstr(msg, strerror(EADDRINUSE)));
+	assert_int_equal(t.fd, -1);
+	uct_listen_close(&t);
+	uct_listen_close(&s);
+	assert_int_equal(s.fd, -1);
+
+	/* TEST-NET-1: no interface has it */
+	memcpy(a.addr, (unsigned char[]){ 192, 0, 2, 1 }, 4);
+	assert_int_equal(uct_listen_open(&t, &a, msg, sizeof(msg)), UCT_EXIT_FAIL);
+	assert_non_null(strstr(msg, "--listen 192.0.2.1:"));
+	assert_non_null(strstr(msg, "no interface of this machine has that address"));
+	uct_listen_close(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_formats, teardown),
+		cmocka_unit_test_teardown(test_snapshot_per_scrape, teardown),
+		cmocka_unit_test_teardown(test_statuses, teardown),
+		cmocka_unit_test_teardown(test_request_size, teardown),
+		cmocka_unit_test_teardown(test_connection_limit, teardown),
+		cmocka_unit_test_teardown(test_idle_and_sigterm, teardown),
+		cmocka_unit_test_teardown(test_bind_errors, teardown),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests_name("listen", tests, NULL, NULL);
+}

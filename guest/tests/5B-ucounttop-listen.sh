@@ -1,0 +1,256 @@
+#!/bin/sh
+# 5B: ucounttop --listen ADDR:PORT over loopback, busybox wget and nc as
+# the clients: the text format 0.0.4 by default and OpenMetrics to
+# Prometheus' Accept header, with their Content-Types; 404, 405, HEAD, an
+# oversized request; a snapshot per scrape (a workload started between two
+# scrapes is in the second, gone from a third after it ended) and the same
+# document within -d (a workload ended after the snapshot is still in
+# it); address errors (2), a port in use (1) and, without IPv6, [::1] (4);
+# SIGTERM ends it with exit 0, no pin and no program left. The documents
+# of one snapshot go to the host ($UCT_EXPORT/listen, guest/run --export)
+# for tests/host/openmetrics-endpoint.sh.
+UCT=${UCT:-/uct/bin/ucounttop}
+WL=${WL:-/uct/bin/uct-workload}
+BPFTOOL=${BPFTOOL:-/usr/sbin/bpftool}
+T=/tmp/t5b
+PORT=9465
+URL=http://127.0.0.1:$PORT/metrics
+PIN=/sys/fs/bpf/uct5b
+# what Prometheus 2.42 sends
+PROM='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
+TEXT_CT='Content-Type: text/plain; version=0.0.4; charset=utf-8'
+OM_CT='Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8'
+mkdir -p $T
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+nok() { n=$((n + 1)); echo "not ok $n $*"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+# checke NAME 'SHELL CONDITION'
+checke() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+# status FILE: the status code of the HTTP response in FILE (nc's)
+status() { head -n 1 "$1" | cut -d' ' -f2; }
+has() { grep -qF -- "$2" "$1"; }
+[ -x "$UCT" ] && [ -x "$WL" ] || { echo "# missing $UCT or $WL"; exit 4; }
+grep -q ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
+
+# serve NAME OPTIONS...: start ucounttop --listen in the background ($u),
+# wait until it says it serves
+serve() {
+	name=$1; shift
+	$UCT "$@" 2> $T/$name.err &
+	u=$!
+	i=0
+	while ! grep -q '^ucounttop: serving http://' $T/$name.err; do
+		i=$((i + 1))
+		if [ $i -gt 600 ] || ! kill -0 $u 2>/dev/null; then
+			cat $T/$name.err
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+# get FILE [wget options]: GET $URL into FILE, the response headers into
+# FILE.h (wget -S prints them indented, on stderr)
+get() {
+	f=$1; shift
+	timeout 60 wget -q -S -O $f "$@" $URL 2> $f.h
+}
+# raw FILE: stdin as the request, by nc; the response in FILE
+raw() {
+	timeout 60 nc 127.0.0.1 $PORT > $1
+}
+# workload FILE [--denials]: uct-workload in the background ($w), until READY
+workload() {
+	f=$1; shift
+	$WL "$@" > $f 2> $f.err &
+	w=$!
+	i=0
+	while ! grep -q '^READY' $f; do
+		i=$((i + 1))
+		if [ $i -gt 600 ] || ! kill -0 $w 2>/dev/null; then
+			cat $f.err
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+# samples DOC WL: every EXPECT line of the workload's output WL is in DOC,
+# as ucounttop_rlimit_value samples of all four types; prints misses
+samples() {
+	grep '^EXPECT ' $2 | while read -r _ ns lvl uid np mq sp ml; do
+		for tv in nproc:$np msgqueue:$mq sigpending:$sp memlock:$ml; do
+			s="ucounttop_rlimit_value{ns=\"$ns\",level=\"$lvl\",uid=\"$uid\",type=\"${tv%:*}\"} ${tv#*:}"
+			grep -qxF "$s" $1 || echo "# missing: $s"
+		done
+	done
+}
+# none DOC WL: no sample of the workload's namespaces (level > 0) in DOC
+none() {
+	grep '^NS ' $2 | while read -r _ _ ns lvl _; do
+		[ "$lvl" -gt 0 ] && grep -q "{ns=\"$ns\"," $1 && echo "# still there: namespace $ns"
+	done
+}
+ours() { $BPFTOOL prog show 2>&1 | grep -E 'tp_refused|overlimit_exit|snap_task|snap_ucounts'; }
+
+# ---- what is refused before anything is loaded
+for a in 127.0.0.1 localhost:$PORT 127.0.0.1:0 127.0.0.1:65536 ::1:$PORT; do
+	$UCT --listen $a > /dev/null 2> $T/bad.err
+	rc=$?
+	check "--listen $a: usage error, exit 2 (got $rc)" [ $rc -eq 2 ]
+done
+for o in --json --openmetrics -b "-n 1" "-o $T/x"; do
+	# shellcheck disable=SC2086 # two words
+	$UCT --listen 127.0.0.1:$PORT $o > /dev/null 2> $T/bad.err
+	rc=$?
+	checke "--listen with $o: exit 2 (got $rc), saying so" \
+		'[ $rc -eq 2 ] && has $T/bad.err "it does not combine with ${o% *}"'
+done
+$UCT trace --listen 127.0.0.1:$PORT > /dev/null 2> $T/bad.err
+rc=$?
+checke "trace --listen: exit 2 (got $rc)" \
+	'[ $rc -eq 2 ] && has $T/bad.err "--listen applies to the live view only"'
+
+# ---- a snapshot per scrape: -d 0.01
+if ! serve fresh --listen 127.0.0.1:$PORT -d 0.01 --pin $PIN; then
+	nok "ucounttop --listen 127.0.0.1:$PORT -d 0.01 serves"
+	echo "1..$n"
+	exit 1
+fi
+ok "ucounttop --listen 127.0.0.1:$PORT -d 0.01 serves"
+fresh=$u
+
+$UCT --listen 127.0.0.1:$PORT > /dev/null 2> $T/busy.err
+rc=$?
+check "a second ucounttop on the port: exit 1 (got $rc)" [ $rc -eq 1 ]
+check "... naming the address and the reason" \
+	has $T/busy.err "ucounttop: --listen 127.0.0.1:$PORT: cannot bind: Address already in use"
+
+get $T/text1
+rc=$?
+check "GET /metrics: exit 0 (got $rc)" [ $rc -eq 0 ]
+check "... 200" has $T/text1.h 'HTTP/1.1 200 OK'
+check "... $TEXT_CT" has $T/text1.h "$TEXT_CT"
+check "... root's nproc sample" \
+	grep -q '^ucounttop_rlimit_value{ns="[0-9]*",level="0",uid="0",type="nproc"} [1-9][0-9]*$' $T/text1
+check "... a counter's TYPE names its samples (text 0.0.4)" \
+	grep -qx '# TYPE ucounttop_denials_total counter' $T/text1
+check "... no '# EOF'" [ -z "$(grep '^# EOF' $T/text1)" ]
+
+get $T/om1 --header "Accept: $PROM"
+rc=$?
+check "GET /metrics with Prometheus' Accept: exit 0 (got $rc)" [ $rc -eq 0 ]
+check "... $OM_CT" has $T/om1.h "$OM_CT"
+check "... the family in a counter's TYPE (OpenMetrics)" \
+	grep -qx '# TYPE ucounttop_denials counter' $T/om1
+check "... ends with '# EOF'" [ "$(tail -n 1 $T/om1)" = "# EOF" ]
+
+timeout 60 wget -q -O /dev/null http://127.0.0.1:$PORT/ 2> $T/404.err
+check "GET /: 404" has $T/404.err 'HTTP/1.1 404 '
+timeout 60 wget -q -O /dev/null --post-data x $URL 2> $T/405.err
+check "POST /metrics: 405" has $T/405.err 'HTTP/1.1 405 '
+printf 'DELETE /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' | raw $T/delete
+checke "DELETE /metrics (nc): 405 with Allow: GET, HEAD" \
+	'[ "$(status $T/delete)" = 405 ] && has $T/delete "Allow: GET, HEAD"'
+{
+	printf 'GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: '
+	head -c 20000 /dev/zero | tr '\0' a
+	printf '\r\n\r\n'
+} | raw $T/big
+check "a request with 20000 bytes of headers: 431" [ "$(status $T/big)" = 431 ]
+
+if workload $T/wl; then
+	get $T/text2
+	miss=$(samples $T/text2 $T/wl)
+	check "a scrape after the workload started: all its rows, all four values" [ -z "$miss" ]
+	[ -z "$miss" ] || echo "$miss"
+	miss=$(none $T/text1 $T/wl)
+	check "... none of them in the scrape before" [ -z "$miss" ]
+	kill $w
+	wait $w
+	# the kernel frees a namespace after its last holder, in a work item:
+	# scrape until it is gone, each scrape a snapshot of its own
+	i=0
+	while :; do
+		get $T/text3 || { miss="# GET failed"; break; }
+		miss=$(none $T/text3 $T/wl)
+		if [ -z "$miss" ] || [ $i -ge 100 ]; then
+			break
+		fi
+		i=$((i + 1))
+		sleep 0.2
+	done
+	check "scrapes after it ended: its namespaces gone (after $i more)" [ -z "$miss" ]
+	[ -z "$miss" ] || echo "$miss"
+else
+	nok "uct-workload ready"
+fi
+
+kill -TERM $fresh
+wait $fresh
+rc=$?
+check "SIGTERM: exit 0 (got $rc)" [ $rc -eq 0 ]
+check "... pins removed" [ ! -e $PIN ]
+check "... programs detached" [ -z "$(ours)" ]
+
+# ---- the same document within -d: one snapshot for all of these
+if ! serve cached --listen 127.0.0.1:$PORT -d 600 --events; then
+	nok "ucounttop --listen 127.0.0.1:$PORT -d 600 --events serves"
+	echo "1..$n"
+	exit 1
+fi
+ok "ucounttop --listen 127.0.0.1:$PORT -d 600 --events serves"
+cached=$u
+if workload $T/wld --denials; then
+	get $T/text
+	get $T/om --header "Accept: $PROM"
+	miss=$(samples $T/text $T/wld)
+	check "-d 600: the first scrape has the workload's rows" [ -z "$miss" ]
+	[ -z "$miss" ] || echo "$miss"
+	# shellcheck disable=SC2046 # the words of one line
+	set -- $(grep '^DENY .* nproc ' $T/wld)
+	check "... and its $5 refused forks as ucounttop_denials_total" \
+		grep -qxF "ucounttop_denials_total{ns=\"$2\",level=\"1\",uid=\"$3\",type=\"nproc\"} $5" $T/text
+	kill $w
+	wait $w
+	get $T/text.again
+	check "... a scrape after the workload ended: the same document" cmp -s $T/text $T/text.again
+	check "... the OpenMetrics one: the same samples" \
+		[ "$(grep -v '^#' $T/om)" = "$(grep -v '^#' $T/text)" ]
+	printf 'HEAD /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' | raw $T/head
+	len=$(tr -d '\r' < $T/head | sed -n 's/^Content-Length: //p')
+	checke "HEAD /metrics (nc): 200, the document's length ($len), no body" \
+		'[ "$(status $T/head)" = 200 ] && [ "$len" = "$(wc -c < $T/text)" ] &&
+		 [ -z "$(grep "^# TYPE" $T/head)" ]'
+	if [ -n "$UCT_EXPORT" ]; then
+		mkdir -p $UCT_EXPORT/listen
+		cp $T/text $UCT_EXPORT/listen/text-0.0.4.txt
+		cp $T/om $UCT_EXPORT/listen/openmetrics-1.0.0.txt
+		cp $T/text1 $UCT_EXPORT/listen/text-0.0.4-idle.txt
+		cp $T/om1 $UCT_EXPORT/listen/openmetrics-1.0.0-idle.txt
+	fi
+else
+	nok "uct-workload --denials ready"
+fi
+kill -INT $cached
+wait $cached
+rc=$?
+check "SIGINT: exit 0 (got $rc)" [ $rc -eq 0 ]
+check "... programs detached" [ -z "$(ours)" ]
+
+# ---- IPv6: served where the kernel has it (Debian's), refused where not (ours)
+if [ -e /proc/net/if_inet6 ]; then
+	if serve v6 --listen "[::1]:$PORT"; then
+		timeout 60 wget -q -O $T/v6 "http://[::1]:$PORT/metrics" 2> $T/v6.h
+		check "--listen [::1]:$PORT: GET over IPv6" grep -q '^ucounttop_rlimit_value{' $T/v6
+		kill $u
+		wait $u
+	else
+		nok "--listen [::1]:$PORT serves"
+	fi
+else
+	$UCT --listen "[::1]:$PORT" > /dev/null 2> $T/v6.err
+	rc=$?
+	check "--listen [::1]:$PORT without IPv6 in the kernel: exit 4 (got $rc)" [ $rc -eq 4 ]
+	check "... saying so" has $T/v6.err "--listen [::1]:$PORT: this kernel has no IPv6 (CONFIG_IPV6)"
+fi
+echo "1..$n"

@@ -1,0 +1,201 @@
+#!/bin/bash
+# What ucounttop --listen served inside the guest (guest/tests/5B), read by
+# the parsers a Prometheus user has: Python prometheus_client's OpenMetrics
+# parser and its text-format parser, and `promtool check metrics`. TAP.
+#
+#   tests/host/openmetrics-endpoint.sh [DIR]
+#
+# DIR is where `guest/run --export DIR` put what 5B exported
+# (DIR/listen/*.txt): tests/run.sh passes its guest boot's. Without DIR,
+# a guest boots to run 5B alone. Two pairs of documents, each an
+# OpenMetrics one and a text one: from one snapshot of a system with
+# uct-workload's namespaces, refusals and --events counts, and from two
+# scrapes of an idle one. Per pair:
+#  - the OpenMetrics one parses as OpenMetrics 1.0.0;
+#  - the text one parses as text 0.0.4 with every family typed (a TYPE
+#    line naming another metric leaves its samples "unknown");
+#  - promtool check metrics finds nothing in the text one. It reads only
+#    that format: what it says of the OpenMetrics one is printed, not
+#    judged (it takes each counter's HELP, which names the family, for
+#    missing);
+# and the pair from one snapshot gives the same families, types, help and
+# samples in both formats.
+# Then each check is given a broken document, which it must refuse.
+set -uo pipefail
+. "$(dirname "$0")/../../guest/lib.sh"
+
+# Debian's python3: prometheus_client is its package (a python3 earlier in
+# PATH, pyenv's say, would not have it)
+PY=${PYTHON:-/usr/bin/python3}
+PROMTOOL=${PROMTOOL:-$(command -v promtool || echo "$CACHE_DIR/promtool/promtool")}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+diag() { sed 's/^/# /'; }
+finish() {
+	echo "1..$n"
+	[ "$fails" -eq 0 ]
+	exit
+}
+
+cat > "$tmp/check.py" <<'PYEOF'
+"""check.py MODE FILE [FILE]: om FILE, text FILE, same OMFILE TEXTFILE."""
+import sys
+
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om_parse
+from prometheus_client.parser import text_string_to_metric_families as text_parse
+
+
+def families(parse, path):
+    with open(path, encoding="utf-8") as f:
+        return list(parse(f.read()))
+
+
+def canon(fams):
+    """name -> (type, help, sorted samples), families with samples only"""
+    out = {}
+    for f in fams:
+        if f.name in out:
+            raise ValueError(f"family {f.name} twice")
+        # the OpenMetrics parser keeps a counter's integer, the text one
+        # makes every value a float
+        samples = sorted((s.name, tuple(sorted(s.labels.items())), float(s.value))
+                         for s in f.samples)
+        if samples:
+            out[f.name] = (f.type, f.documentation, samples)
+    return out
+
+
+def summary(fams):
+    return f"{len(fams)} families, {sum(len(f.samples) for f in fams)} samples"
+
+
+mode, path = sys.argv[1], sys.argv[2]
+try:
+    if mode == "om":
+        print(summary(families(om_parse, path)))
+    elif mode == "text":
+        fams = families(text_parse, path)
+        untyped = sorted({f.name for f in fams if f.type not in ("gauge", "counter")})
+        if untyped:
+            sys.exit(f"families typed neither gauge nor counter: {' '.join(untyped)}")
+        print(summary(fams))
+    else:
+        a = canon(families(om_parse, path))
+        b = canon(families(text_parse, sys.argv[3]))
+        for name in sorted(set(a) | set(b)):
+            if a.get(name) != b.get(name):
+                sys.exit(f"family {name}: OpenMetrics {str(a.get(name))[:300]}"
+                         f" / text {str(b.get(name))[:300]}")
+        print(f"{len(a)} families alike")
+except Exception as e:  # the parsers raise ValueError and friends
+    sys.exit(f"{type(e).__name__}: {e}")
+PYEOF
+
+# ---- the documents ----------------------------------------------------------
+if [ $# -ge 1 ]; then
+	dir=$1
+else
+	dir=$tmp/export
+	stage test "openmetrics-endpoint: booting the guest for 5B" >&2
+	"$UCT_ROOT/guest/run" -q --smp 2 --timeout 900 --results "$tmp/5b.tap" --export "$dir" \
+		-- /uct/run-tests /uct/tests/5B-ucounttop-listen.sh > "$tmp/5b.out" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		ok "guest/tests/5B ran (its own results: $(grep -c '^ok' "$tmp/5b.tap") passed, $(grep -c '^not ok' "$tmp/5b.tap") failed)"
+	else
+		nok "guest/tests/5B ran (guest/run exit $rc)"
+		diag < "$tmp/5b.out"
+	fi
+fi
+pairs=(openmetrics-1.0.0.txt:text-0.0.4.txt openmetrics-1.0.0-idle.txt:text-0.0.4-idle.txt)
+missing=
+for p in "${pairs[@]}"; do
+	for f in "${p%%:*}" "${p#*:}"; do
+		[ -s "$dir/listen/$f" ] || missing="$missing $f"
+	done
+done
+if [ -n "$missing" ]; then
+	nok "the documents 5B exported are in $dir/listen (missing:$missing)"
+	finish
+fi
+ok "the documents 5B exported are in $dir/listen"
+if [ ! -x "$PY" ] || ! "$PY" -c 'import prometheus_client' 2> /dev/null; then
+	nok "python3-prometheus-client is installed (guest/deps.sh)"
+	finish
+fi
+if [ ! -x "$PROMTOOL" ]; then
+	nok "promtool is at $PROMTOOL (guest/deps.sh unpacks it)"
+	finish
+fi
+
+# run NAME CMD...: ok when CMD succeeds, its output (a summary) in the name
+run() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$name: $(tail -n 1 <<< "$out")"
+	else
+		nok "$name"
+		diag <<< "$out"
+	fi
+}
+# refuses NAME CMD...: ok when CMD fails
+refuses() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		nok "$name"
+		diag <<< "$out"
+	else
+		ok "$name: $(tail -n 1 <<< "$out" | cut -c1-160)"
+	fi
+}
+# promtool_clean FILE: promtool check metrics says nothing and exits 0
+promtool_clean() {
+	local out rc=0
+	out=$("$PROMTOOL" check metrics < "$1" 2>&1) || rc=$?
+	[ "$rc" = 0 ] && [ -z "$out" ] && { echo "no complaint"; return 0; }
+	printf 'exit %s\n%s\n' "$rc" "$out"
+	return 1
+}
+
+for p in "${pairs[@]}"; do
+	om=$dir/listen/${p%%:*} text=$dir/listen/${p#*:}
+	run "${om##*/} parses as OpenMetrics" "$PY" "$tmp/check.py" om "$om"
+	run "${text##*/} parses as text 0.0.4, every family typed" "$PY" "$tmp/check.py" text "$text"
+	run "promtool check metrics < ${text##*/}" promtool_clean "$text"
+	rc=0
+	"$PROMTOOL" check metrics < "$om" > "$tmp/om.promtool" 2>&1 || rc=$?
+	echo "# promtool check metrics < ${om##*/} (it reads the text format): exit $rc," \
+		"$(grep -c . "$tmp/om.promtool") lines, e.g.:"
+	head -n 3 "$tmp/om.promtool" | diag
+done
+
+om=$dir/listen/openmetrics-1.0.0.txt text=$dir/listen/text-0.0.4.txt
+run "${om##*/} and ${text##*/} (one snapshot): the same families and samples" \
+	"$PY" "$tmp/check.py" same "$om" "$text"
+
+# ---- each check refuses a broken document -----------------------------------
+grep -v '^# EOF$' "$om" > "$tmp/no-eof"
+refuses "the OpenMetrics parser refuses it without '# EOF'" "$PY" "$tmp/check.py" om "$tmp/no-eof"
+sed '0,/^ucounttop_rlimit_value{/s/} [0-9+Inf]*$/} many/' "$om" > "$tmp/nan"
+refuses "... with a value that is not a number" "$PY" "$tmp/check.py" om "$tmp/nan"
+sed 's/^ucounttop_denials_total{/ucounttop_denials{/' "$om" > "$tmp/no-total"
+refuses "... with counter samples not named _total" "$PY" "$tmp/check.py" om "$tmp/no-total"
+# the mistake the text format invites: OpenMetrics' TYPE and HELP lines
+sed -E 's/^# (TYPE|HELP) (ucounttop_[a-z_]*)_total /# \1 \2 /' "$text" > "$tmp/om-types"
+cmp -s "$text" "$tmp/om-types" && echo "# (the text document has no counter to break)"
+refuses "the text parser finds untyped samples when TYPE names the family" \
+	"$PY" "$tmp/check.py" text "$tmp/om-types"
+refuses "... and they differ from the OpenMetrics document" \
+	"$PY" "$tmp/check.py" same "$om" "$tmp/om-types"
+refuses "promtool complains about them" promtool_clean "$tmp/om-types"
+sed '0,/^ucounttop_rlimit_value{/s/} [0-9+Inf]*$/} many/' "$text" > "$tmp/nan-text"
+refuses "promtool refuses a value that is not a number" promtool_clean "$tmp/nan-text"
+refuses "... so does the text parser" "$PY" "$tmp/check.py" text "$tmp/nan-text"
+awk '{ print } /^# TYPE ucounttop_rlimit_limit gauge$/ { print }' "$text" > "$tmp/type-twice"
+refuses "promtool refuses a TYPE line given twice" promtool_clean "$tmp/type-twice"
+finish
