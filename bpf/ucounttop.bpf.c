@@ -332,17 +332,50 @@ static __always_inline __s64 soft_limit(struct task_struct *task, int rlim, bool
 	return pages ? (__s64)(v >> page_shift) : (__s64)v;
 }
 
+/*
+ * The cgroup v2 id of a task: task->cgroups->dfl_cgrp->kn->id. These
+ * members exist only with CONFIG_CGROUPS (the debug kernel has none), so
+ * they are declared here with a ___uct flavour, not taken from vmlinux.h,
+ * and read only when the running kernel has them.
+ */
+struct kernfs_node___uct {
+	__u64 id;
+} __attribute__((preserve_access_index));
+
+struct cgroup___uct {
+	struct kernfs_node___uct *kn;
+} __attribute__((preserve_access_index));
+
+struct css_set___uct {
+	struct cgroup___uct *dfl_cgrp;
+} __attribute__((preserve_access_index));
+
+struct task_struct___uct {
+	struct css_set___uct *cgroups;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 task_cgroup_id(struct task_struct *task)
+{
+	struct task_struct___uct *t = (void *)task;
+
+	if (!bpf_core_field_exists(t->cgroups))
+		return 0;
+	return BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+}
+
 /* Each process's own rlimits and the ucounts it charges (struct uct_tlim):
  * what /proc/PID/limits and /proc/PID/status would say, without opening
- * two files per process on every refresh. */
+ * two files per process on every refresh; and what names its namespace. */
 SEC("iter/task")
 int task_limits(struct bpf_iter__task *ctx)
 {
 	struct task_struct *task = ctx->task;
+	struct uts_namespace *uts;
 	struct uct_tlim tl;
 
 	if (!task || BPF_CORE_READ(task, pid) != BPF_CORE_READ(task, tgid))
 		return 0;
+	__builtin_memset(&tl, 0, sizeof(tl));
 	tl.id = (__u64)BPF_CORE_READ(task, real_cred, ucounts);
 	if (!tl.id)
 		return 0;
@@ -350,6 +383,15 @@ int task_limits(struct bpf_iter__task *ctx)
 	tl.rlim[UCT_MSGQUEUE] = soft_limit(task, RLIMIT_MSGQUEUE_, false);
 	tl.rlim[UCT_SIGPENDING] = soft_limit(task, RLIMIT_SIGPENDING_, false);
 	tl.rlim[UCT_MEMLOCK] = soft_limit(task, RLIMIT_MEMLOCK_, true);
+	tl.start_time = BPF_CORE_READ(task, start_time);
+	tl.cgroup_id = task_cgroup_id(task);
+	tl.ns_inum = BPF_CORE_READ(task, real_cred, user_ns, ns.inum);
+	tl.pid = BPF_CORE_READ(task, tgid);
+	BPF_CORE_READ_STR_INTO(&tl.comm, task, comm);
+	/* an exiting task has dropped its nsproxy (NULL): no hostname */
+	uts = BPF_CORE_READ(task, nsproxy, uts_ns);
+	if (uts)
+		BPF_CORE_READ_STR_INTO(&tl.hostname, uts, name.nodename);
 	bpf_seq_write(ctx->meta->seq, &tl, sizeof(tl));
 	return 0;
 }

@@ -185,6 +185,35 @@ void uct_sb_json_str(struct uct_sb *b, const char *s)
 	uct_sb_char(b, '"');
 }
 
+void uct_sb_text(struct uct_sb *b, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		uct_sb_char(b, c >= 0x20 && c < 0x7f ? (char)c : '?');
+	}
+}
+
+void uct_sb_label(struct uct_sb *b, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\\' || c == '"') {
+			uct_sb_char(b, '\\');
+			uct_sb_char(b, (char)c);
+		} else if (c == '\n') {
+			uct_sb_str(b, "\\n");
+		} else {
+			uct_sb_char(b, c >= 0x20 && c < 0x7f ? (char)c : '?');
+		}
+	}
+}
+
 /* num / den rounded to nearest, ties to even: what printf does with a
  * value it holds exactly */
 static unsigned long long div_round(unsigned __int128 num, unsigned __int128 den)

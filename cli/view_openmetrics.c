@@ -120,6 +120,35 @@ void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_v
 			fputs(buf, f);
 		}
 	}
+	if (m->have_tasks) {
+		/* an info metric, joined on ns: the names change more often than
+		 * the counters' series should (a namespace outlives its
+		 * processes), and a pid is no label at all */
+		family(f, "ucounttop_ns", "info",
+		       "What runs in a user namespace: the container id in its oldest process's cgroup "
+		       "and that process's hostname (empty when unknown or no process runs in it); "
+		       "join on ns.");
+		for (i = 0; i < m->nns; i++) {
+			const struct uct_nsinfo *ns = &m->ns[i];
+			char buf[512];
+			struct uct_sb b = UCT_SB_INIT(buf);
+
+			if (!ns->visible)
+				continue;
+			uct_sb_str(&b, "ucounttop_ns_info{ns=\"");
+			uct_sb_u64(&b, ns->inum);
+			uct_sb_str(&b, "\",level=\"");
+			uct_sb_u64(&b, ns->level);
+			uct_sb_str(&b, "\",container_id=\"");
+			if (ns->name.pid && ns->name.container)
+				uct_sb_label(&b, ns->name.container, UCT_CID_LEN);
+			uct_sb_str(&b, "\",hostname=\"");
+			if (ns->name.pid)
+				uct_sb_label(&b, ns->name.hostname, sizeof(ns->name.hostname));
+			uct_sb_str(&b, "\"} 1\n");
+			fwrite_unlocked(b.p, 1, b.n, f);
+		}
+	}
 	family(f, "ucounttop_denials", "counter", "Refused charges from this row since ucounttop attached.");
 	per_row(f, m, "ucounttop_denials_total", 2);
 	family(f, "ucounttop_limit_hits", "counter",

@@ -27,7 +27,8 @@ static const char *const help_text[] = {
 	"  h, ?         this help",
 	"",
 	"ns line:  CREATOR-VALUE/NS-MAX, the creator's row against this namespace's",
-	"          rlimit_max: what the kernel compares on every charge from inside",
+	"          rlimit_max; then its oldest process's container id, own hostname",
+	"          and comm(pid), or 'no task' and what holds it (ns, mq, shm, sig)",
 	"uid line: VALUE[+CHANGE]/LIMIT ('-': only the caller's own rlimit applies)",
 	"uids as each namespace maps them (-(kN): it maps none to kuid N), owners",
 	"as the parent maps them; --kuid shows global uids",
@@ -35,7 +36,6 @@ static const char *const help_text[] = {
 	"I imbalanced (value < sum of child namespaces' rows), N new",
 	"Units: NPROC processes, MSGQUEUE and MEMLOCK bytes (B; the kernel counts",
 	"MEMLOCK in pages), SIGPENDING signals; K/M/G/T are powers of 1024",
-	"",
 	"Press any key to go back.",
 };
 
@@ -148,12 +148,15 @@ void uct_tty_render(struct uct_tty *t, struct uct_model *m, struct uct_view_ctx 
 		free(sum);
 	}
 	clamp_cursor(m, c);
+	rows = table_rows(c);
+	/* cgroup paths of the namespaces on screen only: a lookup reads a
+	 * file, once per cgroup */
+	uct_model_resolve_names(m, c->scroll, rows);
 	w = uct_table_name_width(m, c);
 	uct_table_header(line, sizeof(line), m, c, w);
 	put_line(f, line, c->width, true);
 	uct_table_legend(line, sizeof(line), m, c);
 	put_line(f, line, c->width, false);
-	rows = table_rows(c);
 	for (i = c->scroll; i < (int)m->nlines && i < c->scroll + rows; i++) {
 		uct_table_line(line, sizeof(line), m, c, &m->lines[i], w);
 		put_line(f, line, c->width, i == c->cursor);
