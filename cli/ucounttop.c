@@ -231,6 +231,7 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 	m.uid_filter = o->uid_filter;
 	m.show_kuid = o->kuid;
 	m.pid_filter = o->pid_filter;
+	memcpy(m.container_filter, o->container, sizeof(m.container_filter));
 	cgroup_lookup_init(&cl);
 	m.cgroup_fn = cgroup_of;
 	m.cgroup_arg = &cl;
