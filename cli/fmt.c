@@ -185,14 +185,24 @@ void uct_sb_json_str(struct uct_sb *b, const char *s)
 	uct_sb_char(b, '"');
 }
 
+static bool printable(char c)
+{
+	return (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f;
+}
+
 void uct_sb_text(struct uct_sb *b, const char *s, size_t max)
 {
-	size_t i;
+	size_t i = 0, run;
 
-	for (i = 0; i < max && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		uct_sb_char(b, c >= 0x20 && c < 0x7f ? (char)c : '?');
+	/* runs of printable bytes at once: every namespace line has a name */
+	while (i < max && s[i]) {
+		for (run = i; i < max && s[i] && printable(s[i]); i++)
+			;
+		uct_sb_put(b, s + run, i - run);
+		if (i < max && s[i]) {
+			uct_sb_char(b, '?');
+			i++;
+		}
 	}
 }
 
