@@ -322,10 +322,11 @@ int snap_task(struct bpf_iter__task *ctx)
 	return snap_task_body(ctx);
 }
 
-/* A soft limit in counter units (memlock: pages, as user_shm_lock()). */
-static __always_inline __s64 soft_limit(struct task_struct *task, int rlim, bool pages)
+/* A soft limit in counter units (memlock: pages, as user_shm_lock()).
+ * sig is a BTF pointer: a plain load. */
+static __always_inline __s64 soft_limit(struct signal_struct *sig, int rlim, bool pages)
 {
-	__u64 v = BPF_CORE_READ(task, signal, rlim[rlim].rlim_cur);
+	__u64 v = sig->rlim[rlim].rlim_cur;
 
 	if (v >= UCT_LONG_MAX)
 		return UCT_LONG_MAX;
@@ -360,38 +361,48 @@ static __always_inline __u64 task_cgroup_id(struct task_struct *task)
 
 	if (!bpf_core_field_exists(t->cgroups))
 		return 0;
-	return BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+	return t->cgroups->dfl_cgrp->kn->id;
 }
 
-/* Each process's own rlimits and the ucounts it charges (struct uct_tlim):
+/*
+ * Each process's own rlimits and the ucounts it charges (struct uct_tlim):
  * what /proc/PID/limits and /proc/PID/status would say, without opening
- * two files per process on every refresh; and what names its namespace. */
+ * two files per process on every refresh; and what names its namespace.
+ * It runs for every task on every refresh, so it reads with plain loads:
+ * the iterator's task is a BTF pointer, and so is every pointer loaded
+ * from it (a fault, as a NULL nsproxy or cgroups gives, reads 0); only the
+ * two strings are helper calls.
+ */
 SEC("iter/task")
 int task_limits(struct bpf_iter__task *ctx)
 {
 	struct task_struct *task = ctx->task;
+	struct signal_struct *sig;
 	struct uts_namespace *uts;
+	const struct cred *cred;
 	struct uct_tlim tl;
 
-	if (!task || BPF_CORE_READ(task, pid) != BPF_CORE_READ(task, tgid))
+	if (!task || task->pid != task->tgid)
 		return 0;
 	__builtin_memset(&tl, 0, sizeof(tl));
-	tl.id = (__u64)BPF_CORE_READ(task, real_cred, ucounts);
+	cred = task->real_cred;
+	tl.id = (__u64)cred->ucounts;
 	if (!tl.id)
 		return 0;
-	tl.rlim[UCT_NPROC] = soft_limit(task, RLIMIT_NPROC_, false);
-	tl.rlim[UCT_MSGQUEUE] = soft_limit(task, RLIMIT_MSGQUEUE_, false);
-	tl.rlim[UCT_SIGPENDING] = soft_limit(task, RLIMIT_SIGPENDING_, false);
-	tl.rlim[UCT_MEMLOCK] = soft_limit(task, RLIMIT_MEMLOCK_, true);
-	tl.start_time = BPF_CORE_READ(task, start_time);
+	sig = task->signal;
+	tl.rlim[UCT_NPROC] = soft_limit(sig, RLIMIT_NPROC_, false);
+	tl.rlim[UCT_MSGQUEUE] = soft_limit(sig, RLIMIT_MSGQUEUE_, false);
+	tl.rlim[UCT_SIGPENDING] = soft_limit(sig, RLIMIT_SIGPENDING_, false);
+	tl.rlim[UCT_MEMLOCK] = soft_limit(sig, RLIMIT_MEMLOCK_, true);
+	tl.start_time = task->start_time;
 	tl.cgroup_id = task_cgroup_id(task);
-	tl.ns_inum = BPF_CORE_READ(task, real_cred, user_ns, ns.inum);
-	tl.pid = BPF_CORE_READ(task, tgid);
-	BPF_CORE_READ_STR_INTO(&tl.comm, task, comm);
+	tl.ns_inum = cred->user_ns->ns.inum;
+	tl.pid = task->tgid;
+	bpf_probe_read_kernel_str(tl.comm, sizeof(tl.comm), task->comm);
 	/* an exiting task has dropped its nsproxy (NULL): no hostname */
-	uts = BPF_CORE_READ(task, nsproxy, uts_ns);
+	uts = task->nsproxy->uts_ns;
 	if (uts)
-		BPF_CORE_READ_STR_INTO(&tl.hostname, uts, name.nodename);
+		bpf_probe_read_kernel_str(tl.hostname, sizeof(tl.hostname), uts->name.nodename);
 	bpf_seq_write(ctx->meta->seq, &tl, sizeof(tl));
 	return 0;
 }
