@@ -321,6 +321,7 @@ static __always_inline void fill_rec(struct uct_rec *r, struct ucounts *uc, __u3
 	struct user_namespace *ns = uc->ns;
 	struct user_namespace *pns = ns->parent;
 	struct ucounts *parent = ns->ucounts;
+	long nsc = 0;
 	int i;
 
 	r->id = (__u64)uc;
@@ -345,6 +346,13 @@ static __always_inline void fill_rec(struct uct_rec *r, struct ucounts *uc, __u3
 	bpf_core_read(r->value, sizeof(r->value), &uc->rlimit);
 	for (i = 0; i < UCT_NTYPES; i++)
 		r->ns_max[i] = ns->rlimit_max[i];
+	/* ucount[UCOUNT_USER_NAMESPACES] (index 0 since 4.9, atomic_long_t
+	 * since 5.14, copied like the counters): namespaces this row created
+	 * that still exist - each keeps this namespace alive, whatever else
+	 * has left it */
+	bpf_core_read(&nsc, sizeof(nsc), &uc->ucount[0]);
+	if (nsc > 0)
+		r->flags |= UCT_REC_USERNS;
 	/* the uids as the namespace (and, for the owner, its parent) show
 	 * them: what the row's own processes see as their uid; the initial
 	 * namespace maps every uid to itself */

@@ -354,34 +354,87 @@ int snap_task(struct bpf_iter__task *ctx)
 	return snap_task_body(ctx);
 }
 
-/* A soft limit in counter units (memlock: pages, as user_shm_lock()). */
-static __always_inline __s64 soft_limit(struct task_struct *task, int rlim, bool pages)
+/* A soft limit in counter units (memlock: pages, as user_shm_lock()).
+ * sig is a BTF pointer: a plain load. */
+static __always_inline __s64 soft_limit(struct signal_struct *sig, int rlim, bool pages)
 {
-	__u64 v = BPF_CORE_READ(task, signal, rlim[rlim].rlim_cur);
+	__u64 v = sig->rlim[rlim].rlim_cur;
 
 	if (v >= UCT_LONG_MAX)
 		return UCT_LONG_MAX;
 	return pages ? (__s64)(v >> page_shift) : (__s64)v;
 }
 
-/* Each process's own rlimits and the ucounts it charges (struct uct_tlim):
+/*
+ * The cgroup v2 id of a task: task->cgroups->dfl_cgrp->kn->id. These
+ * members exist only with CONFIG_CGROUPS (the debug kernel has none), so
+ * they are declared here with a ___uct flavour, not taken from vmlinux.h,
+ * and read only when the running kernel has them.
+ */
+struct kernfs_node___uct {
+	__u64 id;
+} __attribute__((preserve_access_index));
+
+struct cgroup___uct {
+	struct kernfs_node___uct *kn;
+} __attribute__((preserve_access_index));
+
+struct css_set___uct {
+	struct cgroup___uct *dfl_cgrp;
+} __attribute__((preserve_access_index));
+
+struct task_struct___uct {
+	struct css_set___uct *cgroups;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 task_cgroup_id(struct task_struct *task)
+{
+	struct task_struct___uct *t = (void *)task;
+
+	if (!bpf_core_field_exists(t->cgroups))
+		return 0;
+	return t->cgroups->dfl_cgrp->kn->id;
+}
+
+/*
+ * Each process's own rlimits and the ucounts it charges (struct uct_tlim):
  * what /proc/PID/limits and /proc/PID/status would say, without opening
- * two files per process on every refresh. */
+ * two files per process on every refresh; and what names its namespace.
+ * It runs for every task on every refresh, so it reads with plain loads:
+ * the iterator's task is a BTF pointer, and so is every pointer loaded
+ * from it (a fault, as a NULL nsproxy or cgroups gives, reads 0); only the
+ * two strings are helper calls.
+ */
 SEC("iter/task")
 int task_limits(struct bpf_iter__task *ctx)
 {
 	struct task_struct *task = ctx->task;
+	struct signal_struct *sig;
+	struct uts_namespace *uts;
+	const struct cred *cred;
 	struct uct_tlim tl;
 
-	if (!task || BPF_CORE_READ(task, pid) != BPF_CORE_READ(task, tgid))
+	if (!task || task->pid != task->tgid)
 		return 0;
-	tl.id = (__u64)BPF_CORE_READ(task, real_cred, ucounts);
+	__builtin_memset(&tl, 0, sizeof(tl));
+	cred = task->real_cred;
+	tl.id = (__u64)cred->ucounts;
 	if (!tl.id)
 		return 0;
-	tl.rlim[UCT_NPROC] = soft_limit(task, RLIMIT_NPROC_, false);
-	tl.rlim[UCT_MSGQUEUE] = soft_limit(task, RLIMIT_MSGQUEUE_, false);
-	tl.rlim[UCT_SIGPENDING] = soft_limit(task, RLIMIT_SIGPENDING_, false);
-	tl.rlim[UCT_MEMLOCK] = soft_limit(task, RLIMIT_MEMLOCK_, true);
+	sig = task->signal;
+	tl.rlim[UCT_NPROC] = soft_limit(sig, RLIMIT_NPROC_, false);
+	tl.rlim[UCT_MSGQUEUE] = soft_limit(sig, RLIMIT_MSGQUEUE_, false);
+	tl.rlim[UCT_SIGPENDING] = soft_limit(sig, RLIMIT_SIGPENDING_, false);
+	tl.rlim[UCT_MEMLOCK] = soft_limit(sig, RLIMIT_MEMLOCK_, true);
+	tl.start_time = task->start_time;
+	tl.cgroup_id = task_cgroup_id(task);
+	tl.ns_inum = cred->user_ns->ns.inum;
+	tl.pid = task->tgid;
+	bpf_probe_read_kernel_str(tl.comm, sizeof(tl.comm), task->comm);
+	/* an exiting task has dropped its nsproxy (NULL): no hostname */
+	uts = task->nsproxy->uts_ns;
+	if (uts)
+		bpf_probe_read_kernel_str(tl.hostname, sizeof(tl.hostname), uts->name.nodename);
 	bpf_seq_write(ctx->meta->seq, &tl, sizeof(tl));
 	return 0;
 }

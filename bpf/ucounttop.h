@@ -37,6 +37,8 @@
 #define UCT_MAX_LEVELS	34
 
 #define UCT_COMM_LEN	16
+/* a UTS nodename: __NEW_UTS_LEN + 1 */
+#define UCT_HOST_LEN	65
 #define UCT_MAX_STACK	24
 
 /* uct_rec.ns_uid, owner_ns_uid: the namespace maps no uid to this kuid
@@ -47,6 +49,8 @@
 #define UCT_REC_ROOT	0x1	/* ns->ucounts == NULL: the init namespace */
 #define UCT_REC_TASK	0x2	/* found through a task's cred (iter/task) */
 #define UCT_REC_ITER	0x4	/* found by iter/ucounts (complete set) */
+#define UCT_REC_USERNS	0x8	/* ucount[UCOUNT_USER_NAMESPACES] > 0: a user
+				 * namespace this row created still exists */
 
 /*
  * One struct ucounts in a snapshot. At most one is live per (ns_inum, uid)
@@ -81,10 +85,25 @@ struct uct_rec {
  * its own soft rlimits of the four types (the leaf level of a charge is
  * checked against the charging task's rlimit, which no ucounts holds).
  * Counter units: memlock in pages; unlimited is UCT_LONG_MAX.
+ *
+ * The same pass says what runs in each namespace: user space keeps, per
+ * namespace, the oldest process whose real cred is in it (by start_time,
+ * then pid) and names the namespace after it - its pid, comm, hostname
+ * and cgroup (read from /proc/PID/cgroup once per cgroup id).
  */
 struct uct_tlim {
-	__u64 id;			/* cred->ucounts of the task */
+	__u64 id;			/* real_cred->ucounts of the task */
 	__s64 rlim[UCT_NTYPES];
+	__u64 start_time;		/* task->start_time: ns since boot */
+	__u64 cgroup_id;		/* its cgroup v2 id (the kernfs id, the
+					 * directory's inode number); 0: the
+					 * kernel has no cgroups */
+	__u32 ns_inum;			/* real_cred->user_ns */
+	__u32 pid;			/* tgid, in the initial pid namespace */
+	char comm[UCT_COMM_LEN];
+	char hostname[UCT_HOST_LEN];	/* its UTS namespace's nodename; "" when
+					 * it has none left (exiting) */
+	__u8 pad[7];
 };
 
 /* A row by name: (namespace inode, uid). */

@@ -185,6 +185,45 @@ void uct_sb_json_str(struct uct_sb *b, const char *s)
 	uct_sb_char(b, '"');
 }
 
+static bool printable(char c)
+{
+	return (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f;
+}
+
+void uct_sb_text(struct uct_sb *b, const char *s, size_t max)
+{
+	size_t i = 0, run;
+
+	/* runs of printable bytes at once: every namespace line has a name */
+	while (i < max && s[i]) {
+		for (run = i; i < max && s[i] && printable(s[i]); i++)
+			;
+		uct_sb_put(b, s + run, i - run);
+		if (i < max && s[i]) {
+			uct_sb_char(b, '?');
+			i++;
+		}
+	}
+}
+
+void uct_sb_label(struct uct_sb *b, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\\' || c == '"') {
+			uct_sb_char(b, '\\');
+			uct_sb_char(b, (char)c);
+		} else if (c == '\n') {
+			uct_sb_str(b, "\\n");
+		} else {
+			uct_sb_char(b, c >= 0x20 && c < 0x7f ? (char)c : '?');
+		}
+	}
+}
+
 /* num / den rounded to nearest, ties to even: what printf does with a
  * value it holds exactly */
 static unsigned long long div_round(unsigned __int128 num, unsigned __int128 den)

@@ -73,6 +73,12 @@ void uct_sb_i64(struct uct_sb *b, long long v);
 void uct_sb_milli(struct uct_sb *b, double v);
 /* s as a JSON string, quoted and escaped like uct_json_str() */
 void uct_sb_json_str(struct uct_sb *b, const char *s);
+/* At most max bytes of s (up to its NUL) as table text: a byte other
+ * than printable ASCII (which a terminal might act on) becomes '?' */
+void uct_sb_text(struct uct_sb *b, const char *s, size_t max);
+/* s as an OpenMetrics label value, without the quotes: \, " and newline
+ * escaped, any other byte but printable ASCII '?' (the text is UTF-8) */
+void uct_sb_label(struct uct_sb *b, const char *s, size_t max);
 
 /* Compact number: exact below 10000, else 12.3K / 456M / 7.8G / 1.2T;
  * LONG_MAX (the kernel's "unlimited") prints as "inf". Returns buf. */

@@ -299,11 +299,11 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 		return UCT_EXIT_KERNEL;
 	}
 
-	/* the live view's leaf limits: an iterator pass instead of two /proc
-	 * files per process per refresh */
+	/* the live view's leaf limits and namespace names: an iterator pass
+	 * instead of two /proc files per process per refresh */
 	if (o->cmd == UCT_CMD_TOP && f->iter_task)
 		want(l, P_TASK_LIMITS, true, "leaf limits read from /proc/PID/limits, two files "
-		     "per process per refresh");
+		     "per process per refresh; namespaces not named by their processes");
 
 	/* refusals: exact from our series, else the NPROC checks */
 	if (use_tp_refused) {

@@ -74,6 +74,7 @@ static void free_ns_lists(struct uct_model *m)
 
 void uct_model_free(struct uct_model *m)
 {
+	uct_cg_free(&m->cgroups);
 	free_ns_lists(m);
 	free(m->rows);
 	free(m->by_id);
@@ -564,6 +565,8 @@ int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nre
 	m->interval = m->iteration ? now - m->now : 0;
 	m->now = now;
 	m->iteration++;
+	/* names are per update: none until uct_model_set_tasks() */
+	m->have_tasks = false;
 	err = build_rows(m, recs, nrec);
 	if (!err)
 		err = index_by_id(m);
@@ -661,6 +664,8 @@ static bool row_passes(const struct uct_model *m, const struct uct_row *r)
 {
 	if (m->pid_filter && !r->on_chain)
 		return false;
+	if (uct_model_name_filter(m) && !m->ns[r->ns].name_in && !r->name_chain)
+		return false;
 	if (m->uid_filter >= 0 && r->rec.uid != (__u32)m->uid_filter)
 		return false;
 	if (m->type_filter >= 0 && m->type_filter < UCT_NTYPES &&
@@ -675,7 +680,8 @@ static bool mark_visible(struct uct_model *m, int n, int depth)
 {
 	struct uct_nsinfo *ns = &m->ns[n];
 	bool any = false,
-	     row_filter = m->uid_filter >= 0 || m->type_filter >= 0 || m->pid_filter;
+	     row_filter = m->uid_filter >= 0 || m->type_filter >= 0 || m->pid_filter ||
+			  uct_model_name_filter(m);
 	int k;
 
 	for (k = 0; k < ns->nrows; k++) {
@@ -709,6 +715,227 @@ static void mark_chain(struct uct_model *m)
 		m->rows[r].on_chain = true;
 		r = m->ns[m->rows[r].ns].creator_row;
 	}
+}
+
+/* ---- names: what runs in each namespace -------------------------------- */
+
+bool uct_model_name_filter(const struct uct_model *m)
+{
+	return m->container_filter[0] || m->search[0];
+}
+
+bool uct_model_name_matched(const struct uct_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nns; i++)
+		if (m->ns[i].name_match)
+			return true;
+	return false;
+}
+
+static bool name_matches(const struct uct_model *m, const struct uct_nsname *nm)
+{
+	const char *q = m->search;
+
+	if (m->container_filter[0] && (!nm->container ||
+	    strncmp(nm->container, m->container_filter, strlen(m->container_filter))))
+		return false;
+	if (q[0] && !(nm->container && strcasestr(nm->container, q)) &&
+	    !(nm->pid && (strcasestr(nm->hostname, q) || strcasestr(nm->comm, q))))
+		return false;
+	return true;
+}
+
+/*
+ * --container and the search: a matching namespace, everything below it
+ * (a container's own nested namespaces), and the rows its charges reach
+ * on the way up (as --pid shows a process's).
+ */
+static void mark_names(struct uct_model *m)
+{
+	size_t i;
+	int p, r, d;
+
+	if (!uct_model_name_filter(m))
+		return;
+	for (i = 0; i < m->nrows; i++)
+		m->rows[i].name_chain = false;
+	for (i = 0; i < m->nns; i++)
+		m->ns[i].name_match = m->have_tasks && name_matches(m, &m->ns[i].name);
+	for (i = 0; i < m->nns; i++) {
+		struct uct_nsinfo *ns = &m->ns[i];
+
+		ns->name_in = false;
+		for (p = (int)i, d = 0; p >= 0 && d <= UCT_MAX_LEVELS; p = m->ns[p].parent, d++) {
+			if (m->ns[p].name_match) {
+				ns->name_in = true;
+				break;
+			}
+		}
+		if (!ns->name_match)
+			continue;
+		r = ns->creator_row;
+		for (d = 0; r >= 0 && d <= UCT_MAX_LEVELS; d++) {
+			m->rows[r].name_chain = true;
+			r = m->ns[m->rows[r].ns].creator_row;
+		}
+	}
+}
+
+/* Whether a process of t is older than the namespace's name so far: the
+ * first to start, the lower pid among equals (one clock tick apart) */
+static bool older(const struct uct_tlim *t, const struct uct_nsname *nm)
+{
+	if (!nm->pid)
+		return true;
+	if (t->start_time != nm->start_time)
+		return t->start_time < nm->start_time;
+	return t->pid < nm->pid;
+}
+
+/* What keeps a namespace without a process alive: its rows' own charges
+ * (the part of a row's value its child namespaces do not explain) and
+ * the namespaces they created */
+static unsigned held_of(const struct uct_model *m, const struct uct_nsinfo *ns)
+{
+	static const struct { int type; unsigned held; } by_type[] = {
+		{ UCT_MSGQUEUE, UCT_HELD_QUEUE },
+		{ UCT_MEMLOCK, UCT_HELD_LOCKED },
+		{ UCT_SIGPENDING, UCT_HELD_SIGNAL },
+	};
+	unsigned held = ns->nchildren ? UCT_HELD_CHILD_NS : 0;
+	size_t t;
+	int k;
+
+	for (k = 0; k < ns->nrows; k++) {
+		const struct uct_row *r = &m->rows[ns->rows[k]];
+
+		if (r->rec.flags & UCT_REC_USERNS)
+			held |= UCT_HELD_CHILD_NS;
+		for (t = 0; t < ARRAY_SIZE(by_type); t++) {
+			int type = by_type[t].type;
+
+			if (r->rec.value[type] - (r->nchild_ns ? r->child_sum[type] : 0) > 0)
+				held |= by_type[t].held;
+		}
+	}
+	return held;
+}
+
+/* The hostname is worth showing when the nearest ancestor with a process
+ * (the parent, usually) has another one: the namespace's processes set
+ * up a UTS namespace of their own. Never for the initial namespace. */
+static bool own_host(const struct uct_model *m, const struct uct_nsinfo *ns)
+{
+	int p = ns->parent, d;
+
+	if (ns->root || !ns->name.pid || !ns->name.hostname[0])
+		return false;
+	for (d = 0; p >= 0 && !m->ns[p].name.pid && d <= UCT_MAX_LEVELS; d++)
+		p = m->ns[p].parent;
+	return p < 0 || strcmp(m->ns[p].name.hostname, ns->name.hostname) != 0;
+}
+
+/* The cgroup path of a namespace's process, when an earlier lookup knows
+ * it; otherwise pending */
+static void attach_cgroup(struct uct_model *m, struct uct_nsname *nm)
+{
+	struct uct_cgname *e = uct_cg_get(&m->cgroups, nm->cgroup_id, m->iteration);
+
+	if (!e)
+		return;
+	if (e->path) {
+		nm->cgroup = e->path;
+		nm->container = e->cid;
+	} else if (e->failed_pid != nm->pid) {
+		nm->pending = true;
+	}
+}
+
+int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n)
+{
+	size_t i;
+	int k;
+
+	m->have_tasks = true;
+	for (i = 0; i < m->nns; i++)
+		memset(&m->ns[i].name, 0, sizeof(m->ns[i].name));
+	for (i = 0; i < n; i++) {
+		struct uct_nsname *nm;
+
+		k = uct_model_find_ns(m, tl[i].ns_inum);
+		if (k < 0 || !tl[i].pid)
+			continue;
+		nm = &m->ns[k].name;
+		nm->ntasks++;
+		if (!older(&tl[i], nm))
+			continue;
+		nm->pid = tl[i].pid;
+		nm->start_time = tl[i].start_time;
+		nm->cgroup_id = tl[i].cgroup_id;
+		/* the kernel's strings, but never trust a terminator */
+		memcpy(nm->comm, tl[i].comm, sizeof(nm->comm) - 1);
+		memcpy(nm->hostname, tl[i].hostname, sizeof(nm->hostname) - 1);
+	}
+	for (i = 0; i < m->nns; i++) {
+		struct uct_nsinfo *ns = &m->ns[i];
+
+		if (!ns->name.pid) {
+			ns->name.held = held_of(m, ns);
+			continue;
+		}
+		ns->name.own_host = own_host(m, ns);
+		attach_cgroup(m, &ns->name);
+	}
+	/* the cgroups no namespace is in any more */
+	uct_cg_sweep(&m->cgroups, m->iteration);
+	if (!uct_model_name_filter(m))
+		return 0;
+	uct_model_resolve_names(m, -1, 0);
+	return uct_model_relayout(m);
+}
+
+static void resolve_ns(struct uct_model *m, struct uct_nsname *nm)
+{
+	struct uct_cgname *e;
+	char path[4096];
+
+	if (!nm->pending)
+		return;
+	nm->pending = false;
+	e = uct_cg_get(&m->cgroups, nm->cgroup_id, m->iteration);
+	if (!e)
+		return;
+	if (!e->path && e->failed_pid != nm->pid) {
+		m->cgroup_lookups++;
+		path[0] = 0;
+		path[sizeof(path) - 1] = 0;
+		/* a lookup that fails is not repeated for the same process:
+		 * the next refresh's oldest process may fare better */
+		if (!m->cgroup_fn ||
+		    m->cgroup_fn(m->cgroup_arg, nm->pid, nm->cgroup_id, path, sizeof(path) - 1) ||
+		    !uct_cg_set(e, path))
+			e->failed_pid = nm->pid;
+	}
+	nm->cgroup = e->path;
+	nm->container = e->cid;
+}
+
+void uct_model_resolve_names(struct uct_model *m, int first, int count)
+{
+	size_t i;
+
+	if (!m->have_tasks)
+		return;
+	if (first < 0) {
+		for (i = 0; i < m->nns; i++)
+			resolve_ns(m, &m->ns[i].name);
+		return;
+	}
+	for (i = (size_t)first; i < m->nlines && i < (size_t)first + (size_t)count; i++)
+		if (m->lines[i].is_ns)
+			resolve_ns(m, &m->ns[m->lines[i].index].name);
 }
 
 static int add_line(struct uct_model *m, bool is_ns, int index, int depth)
@@ -767,6 +994,7 @@ int uct_model_relayout(struct uct_model *m)
 			qsort_r(ns->children, ns->nchildren, sizeof(int), ns_inum_order, m);
 	}
 	mark_chain(m);
+	mark_names(m);
 	/* roots: namespaces whose parent is not in the snapshot */
 	for (i = 0; i < m->nns; i++)
 		if (m->ns[i].parent < 0)

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "common.h"
+#include "names.h"
 
 /* uct_row.flags */
 #define UCT_F_DENIALS		0x1	/* refused charges since attach */
@@ -58,7 +59,37 @@ struct uct_row {
 	double first_seen;		/* time of the first update that had it */
 	int ns;				/* index into model.ns */
 	bool on_chain;			/* --pid: the process charges this row */
+	bool name_chain;		/* --container, search: a matching
+					 * namespace's charges reach this row */
 	bool visible;			/* passes the filters */
+};
+
+/* uct_nsname.held: what keeps a namespace with no process alive, as far
+ * as its counters tell (anything else - an open /proc/PID/ns/user, a bind
+ * mount, a file opened with a cred of it - shows as none of these) */
+#define UCT_HELD_CHILD_NS	0x1	/* a user namespace one of its rows created */
+#define UCT_HELD_QUEUE		0x2	/* a POSIX message queue charged here */
+#define UCT_HELD_LOCKED		0x4	/* a SHM_LOCKed (or hugetlb) segment */
+#define UCT_HELD_SIGNAL		0x8	/* a queued signal */
+
+/*
+ * What runs in a namespace: its oldest process (thread-group leader)
+ * whose real cred is in it, by start time, as the task_limits iterator
+ * reports it (uct_model_set_tasks()). Strings are NUL-terminated.
+ */
+struct uct_nsname {
+	__u32 pid;			/* 0: no process of it is running */
+	__u32 ntasks;			/* its processes */
+	__u64 start_time;
+	__u64 cgroup_id;		/* 0: none (a kernel without cgroups) */
+	char comm[UCT_COMM_LEN];
+	char hostname[UCT_HOST_LEN];
+	const char *cgroup;		/* cgroup v2 path, NULL: not known */
+	const char *container;		/* container id in it, NULL: none */
+	bool pending;			/* cgroup not looked up yet */
+	bool own_host;			/* hostname differs from the nearest
+					 * ancestor's with a process */
+	unsigned held;			/* UCT_HELD_*: no process */
 };
 
 struct uct_nsinfo {
@@ -75,6 +106,9 @@ struct uct_nsinfo {
 	int nchildren;
 	bool collapsed;			/* tty: rows and children hidden */
 	bool visible;
+	struct uct_nsname name;		/* valid when model.have_tasks */
+	bool name_match;		/* --container, the search: matches */
+	bool name_in;			/* it or an ancestor matches */
 };
 
 /* One line of the display order: a namespace header or a row. */
@@ -135,6 +169,22 @@ struct uct_model {
 	/* MEMLOCK is counted in pages of 1 << page_shift bytes; the table
 	 * shows bytes */
 	int page_shift;
+	/* --container: namespaces whose container id starts with this
+	 * (lowercase hex), "" all; search (tty '/'): whose container id,
+	 * hostname or comm contains this (any case), "" all. Either shows
+	 * the matching namespaces, everything below them, and the rows
+	 * their charges reach up to the initial namespace. */
+	char container_filter[UCT_CID_LEN + 1];
+	char search[64];
+
+	/* names (uct_model_set_tasks()): have_tasks when this update has
+	 * them; cgroup paths come from cgroup_fn (the tool reads
+	 * /proc/PID/cgroup), once per cgroup id, kept in cgroups */
+	bool have_tasks;
+	int (*cgroup_fn)(void *arg, __u32 pid, __u64 cgroup_id, char *path, size_t len);
+	void *cgroup_arg;
+	struct uct_cgcache cgroups;
+	unsigned long cgroup_lookups;	/* cgroup_fn calls so far */
 
 	/* status of the last update */
 	unsigned long iteration;	/* updates so far */
@@ -186,6 +236,24 @@ void uct_model_set_caller_limits_by_id(struct uct_model *m, const struct uct_tli
 void uct_model_set_caller_limits(struct uct_model *m, const struct uct_task_limits *tl,
 				 size_t n);
 int uct_model_find_ns(const struct uct_model *m, __u32 ns_inum);
+
+/*
+ * Name each namespace after what runs in it (struct uct_nsname), from
+ * the task_limits iterator's records of this update (any order); call
+ * after each update. A namespace none of them is in has no process: its
+ * held reasons come from its rows. Cgroup paths known from earlier
+ * updates are filled in; the others stay pending until resolved. With a
+ * name filter on, resolves everything and lays the view out again.
+ * 0 or -ENOMEM.
+ */
+int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n);
+/* Look up the pending cgroup paths: of every namespace (first < 0), or
+ * of the namespaces of lines [first, first + count) (what a tty shows) */
+void uct_model_resolve_names(struct uct_model *m, int first, int count);
+/* Whether a name filter (--container, search) is on; whether any
+ * namespace matches it */
+bool uct_model_name_filter(const struct uct_model *m);
+bool uct_model_name_matched(const struct uct_model *m);
 
 /* tty: flip the collapsed state of a namespace (kept across updates). */
 void uct_model_toggle_collapse(struct uct_model *m, __u32 ns_inum);

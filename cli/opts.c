@@ -28,6 +28,10 @@ void uct_usage(FILE *f, const char *prog)
 "Reading the table:\n"
 "  ns line    CREATOR-VALUE/NS-MAX: the creator's usage against this namespace's\n"
 "             maximum (the comparison the kernel makes on every charge from inside)\n"
+"             and what runs in it: its oldest process's container id (short),\n"
+"             its hostname if the namespace has its own, comm(pid); or 'no task'\n"
+"             and what holds it: (ns) a child namespace, (mq) a message queue,\n"
+"             (shm) a locked segment, (sig) a queued signal\n"
 "  uid line   VALUE[+CHANGE]/LIMIT: CHANGE since the last refresh; LIMIT is the\n"
 "             cap enforced at this level ('-': only the caller's own rlimit)\n"
 "  units      one per column: MSGQUEUE(B) and MEMLOCK(B) in bytes (K/M/G:\n"
@@ -60,6 +64,10 @@ void uct_usage(FILE *f, const char *prog)
 "                         shows\n"
 "      --pid PID          only what process PID charges: its row and, up to the\n"
 "                         initial namespace, the creator rows its charges reach\n"
+"      --container ID     only the namespaces whose oldest process is in a\n"
+"                         container whose id starts with ID (hex, as docker ps\n"
+"                         shows it), everything below them, and the rows their\n"
+"                         charges reach up to the initial namespace\n"
 "      --kuid             show global uids (kuids) in the table, as the kernel\n"
 "                         and trace name them, instead of uids as each row's\n"
 "                         namespace maps them (JSON has both: uid, ns_uid)\n"
@@ -112,12 +120,14 @@ void uct_usage(FILE *f, const char *prog)
 "\n"
 "Keys (live view): q quit  s next sort key  t cycle type filter  p or space\n"
 "  pause  e or Enter expand/collapse the selected namespace  Up/Down or j/k\n"
-"  move  h or ? help\n"
+"  move  / search namespaces by container id, hostname or command (Enter\n"
+"  keeps it, Esc cancels, an empty search shows all)  h or ? help\n"
 "\n"
 "Examples:\n"
 "  %1$s                                 live view, refresh every second\n"
 "  %1$s -b -n 1                         one plain-text snapshot\n"
 "  %1$s --json -n 1 | jq '.rows[] | select(.nproc.value > 100)'\n"
+"  %1$s -b -n 1 --container 3f2a1b     a container's namespaces, charges\n"
 "  %1$s --uid 1000 -t sigpending -d 5   who queues signals as uid 1000\n"
 "  %1$s --openmetrics -d 15 -o /var/lib/node_exporter/ucounts.prom\n"
 "  %1$s --listen 127.0.0.1:9465         serve /metrics to Prometheus\n"
@@ -138,7 +148,7 @@ void uct_usage(FILE *f, const char *prog)
 enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_STACK, OPT_DURATION, OPT_COUNT,
-	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_KUID, OPT_PID, OPT_LISTEN,
+	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_KUID, OPT_PID, OPT_LISTEN, OPT_CONTAINER,
 };
 
 static const struct option longopts[] = {
@@ -153,6 +163,7 @@ static const struct option longopts[] = {
 	{ "uid", required_argument, NULL, OPT_UID },
 	{ "kuid", no_argument, NULL, OPT_KUID },
 	{ "pid", required_argument, NULL, OPT_PID },
+	{ "container", required_argument, NULL, OPT_CONTAINER },
 	{ "type", required_argument, NULL, 't' },
 	{ "sort", required_argument, NULL, 's' },
 	{ "events", no_argument, NULL, OPT_EVENTS },
@@ -204,6 +215,7 @@ static const struct {
 	/* trace and check always print kuids */
 	{ OPT_KUID, "--kuid", IN_TOP },
 	{ OPT_PID, "--pid", IN_TOP },
+	{ OPT_CONTAINER, "--container", IN_TOP },
 	{ 't', "-t/--type", IN_TOP | IN_TRACE },
 	{ 's', "-s/--sort", IN_TOP },
 	/* trace always hooks every charge; check has its own hooks */
@@ -249,6 +261,25 @@ static bool parse_ull(const char *s, unsigned long long min, unsigned long long 
 }
 
 #define MAX_SECS (86400.0 * 365)
+
+/* A container id or a prefix of one: 1..64 hex digits, kept in lowercase
+ * (runtimes write ids in lowercase; docker accepts no other case, we do) */
+static bool parse_cid(const char *s, char out[UCT_CID_LEN + 1])
+{
+	size_t i, n = strlen(s);
+
+	if (!n || n > UCT_CID_LEN)
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i] >= 'A' && s[i] <= 'F' ? (char)(s[i] - 'A' + 'a') : s[i];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return false;
+		out[i] = c;
+	}
+	out[n] = 0;
+	return true;
+}
 
 /*
  * Whole-string decimal seconds in [min, max] (above min only, when
@@ -450,6 +481,11 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			if (!parse_ull(optarg, 1, 4194304, &u))
 				BAD("--pid needs a process id in 1..4194304, got '%s'", optarg);
 			o->pid_filter = (int)u;
+			break;
+		case OPT_CONTAINER:
+			if (!parse_cid(optarg, o->container))
+				BAD("--container needs a container id or a prefix of one: 1 to %d hex "
+				    "digits, got '%s'", UCT_CID_LEN, optarg);
 			break;
 		case 't':
 			o->type_filter = uct_type_parse(optarg);

@@ -84,6 +84,54 @@ int uct_read_task_row(const char *proc, int pid, __u32 *ns_inum, __u32 *uid)
 	return read_row(proc, name, ns_inum, uid);
 }
 
+int uct_read_task_cgroup(const char *proc, int pid, char *path, size_t len)
+{
+	char file[PATH_MAX], buf[8192];
+	const char *p, *end;
+
+	snprintf(file, sizeof(file), "%s/%d/cgroup", proc, pid);
+	if (read_text(file, buf, sizeof(buf)))
+		return -1;
+	/* the unified hierarchy's line is "0::PATH"; v1 lines name controllers */
+	for (p = buf; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '\n');
+		if (strncmp(p, "0::/", 4))
+			continue;
+		p += 3;
+		if ((size_t)(end - p) >= len)
+			return -1;
+		memcpy(path, p, (size_t)(end - p));
+		path[end - p] = 0;
+		return 0;
+	}
+	return -1;
+}
+
+int uct_parse_cgroup2_mount(const char *mountinfo, char *dir, size_t len)
+{
+	const char *line, *end;
+
+	/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
+	for (line = mountinfo; *line; line = *end ? end + 1 : end) {
+		char root[8], mnt[512], type[16];
+		const char *dash;
+
+		end = strchrnul(line, '\n');
+		dash = strstr(line, " - ");
+		if (!dash || dash > end || sscanf(dash + 3, "%15s", type) != 1 ||
+		    strcmp(type, "cgroup2"))
+			continue;
+		/* the whole hierarchy, and a plain path (no \040 escapes) */
+		if (sscanf(line, "%*s %*s %*s %7s %511s", root, mnt) != 2 || strcmp(root, "/") ||
+		    strchr(mnt, '\\') || strlen(mnt) >= len)
+			continue;
+		/* "/" would make "//path": the caller appends absolute paths */
+		snprintf(dir, len, "%s", strcmp(mnt, "/") ? mnt : "");
+		return 0;
+	}
+	return -1;
+}
+
 static int read_one(const char *proc, const char *pid, struct uct_task_limits *tl)
 {
 	char path[PATH_MAX], buf[4096];

@@ -27,6 +27,15 @@ int uct_parse_limits(const char *text, long long rlim[UCT_NTYPES]);
  * (/proc/PID/ns/user) and its real uid. 0, or -1 if it is gone. */
 int uct_read_task_row(const char *proc, int pid, __u32 *ns_inum, __u32 *uid);
 
+/* The cgroup v2 path of process pid: the "0::" line of /proc/PID/cgroup
+ * (relative to the reader's cgroup namespace). 0, or -1 (no such process,
+ * no cgroup v2, a path longer than len - 1). */
+int uct_read_task_cgroup(const char *proc, int pid, char *path, size_t len);
+
+/* Where cgroup2 is mounted whole (its root at the mount point), from the
+ * text of /proc/self/mountinfo. 0 and dir, or -1 when it is not. */
+int uct_parse_cgroup2_mount(const char *mountinfo, char *dir, size_t len);
+
 /* Every process in /proc; *out is malloc'ed. 0 or -errno. */
 int uct_read_task_limits(const char *proc, struct uct_task_limits **out, size_t *n);
 

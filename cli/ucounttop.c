@@ -120,6 +120,51 @@ static int render_to_file(const struct uct_opts *o, struct uct_model *m,
 	return 0;
 }
 
+/*
+ * Where a namespace's oldest process is: the cgroup v2 path in
+ * /proc/PID/cgroup, read once per cgroup id (the model caches it). The
+ * process may have moved, or exited and its pid gone to another, since
+ * the iterator saw it: with cgroup2 mounted whole, the path must be the
+ * directory of that cgroup id (a kernfs id is the directory's inode
+ * number), or it is not taken.
+ */
+struct cgroup_lookup {
+	char mnt[PATH_MAX];
+	bool have_mnt;
+};
+
+static int cgroup_of(void *arg, __u32 pid, __u64 id, char *path, size_t len)
+{
+	const struct cgroup_lookup *cl = arg;
+	char full[2 * PATH_MAX];
+	struct stat st;
+
+	if (uct_read_task_cgroup("/proc", (int)pid, path, len))
+		return -1;
+	if (cl->have_mnt) {
+		snprintf(full, sizeof(full), "%s%s", cl->mnt, path);
+		if (stat(full, &st) || (__u64)st.st_ino != id)
+			return -1;
+	}
+	return 0;
+}
+
+static void cgroup_lookup_init(struct cgroup_lookup *cl)
+{
+	char *text = NULL;
+	size_t cap = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	cl->have_mnt = false;
+	if (!f)
+		return;
+	/* the whole file: one line per mount */
+	if (getdelim(&text, &cap, 0, f) > 0)
+		cl->have_mnt = !uct_parse_cgroup2_mount(text, cl->mnt, sizeof(cl->mnt));
+	free(text);
+	fclose(f);
+}
+
 /* One refresh: snapshot + stats into the model. */
 static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ctx *c)
 {
@@ -152,11 +197,17 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 		size_t ntl = 0;
 
 		/* best effort: without the iterator or /proc the leaf limits
-		 * just show "-" */
-		if (uct_loader_task_limits(l, &bl, &ntl) == 0)
+		 * just show "-", and namespaces go unnamed */
+		if (uct_loader_task_limits(l, &bl, &ntl) == 0) {
 			uct_model_set_caller_limits_by_id(m, bl, ntl);
-		else if (uct_read_task_limits("/proc", &tl, &ntl) == 0)
+			err = uct_model_set_tasks(m, bl, ntl);
+			/* a tty looks up the cgroups of the lines it shows; the
+			 * other views show every namespace */
+			if (!c->tty)
+				uct_model_resolve_names(m, -1, 0);
+		} else if (uct_read_task_limits("/proc", &tl, &ntl) == 0) {
 			uct_model_set_caller_limits(m, tl, ntl);
+		}
 		free(tl);
 	}
 	if (err)
@@ -166,7 +217,7 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 
 /* The model and the views' context, as the options set them. */
 static void setup_model(struct uct_model *m, struct uct_view_ctx *c, const struct uct_loader *l,
-			const struct uct_opts *o)
+			const struct uct_opts *o, struct cgroup_lookup *cl)
 {
 	*c = (struct uct_view_ctx){ .snapshot_src = l->snapshot_src, .hooks = l->hooks,
 				    .degraded = l->degraded, .events = o->events,
@@ -178,6 +229,10 @@ static void setup_model(struct uct_model *m, struct uct_view_ctx *c, const struc
 	m->uid_filter = o->uid_filter;
 	m->show_kuid = o->kuid;
 	m->pid_filter = o->pid_filter;
+	memcpy(m->container_filter, o->container, sizeof(m->container_filter));
+	cgroup_lookup_init(cl);
+	m->cgroup_fn = cgroup_of;
+	m->cgroup_arg = cl;
 	/* MEMLOCK is counted in pages of this size; the table shows bytes */
 	m->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
 }
@@ -187,11 +242,12 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 	struct uct_view_ctx c;
 	struct uct_model m;
 	struct uct_tty tty;
+	struct cgroup_lookup cl;
 	bool tty_mode = o->output == UCT_OUT_TTY;
 	long i;
 	int rc = UCT_EXIT_OK;
 
-	setup_model(&m, &c, l, o);
+	setup_model(&m, &c, l, o, &cl);
 	if (tty_mode) {
 		c.tty = true;
 		uct_tty_geometry(&c);
@@ -254,10 +310,11 @@ static int run_listen(struct uct_loader *l, const struct uct_opts *o, struct uct
 {
 	struct uct_view_ctx c;
 	struct uct_model m;
+	struct cgroup_lookup cl;
 	struct scrape x = { l, &m, &c };
 	int rc;
 
-	setup_model(&m, &c, l, o);
+	setup_model(&m, &c, l, o, &cl);
 	rc = uct_listen_run(srv, &m, &c, scrape_snapshot, &x, o->delay, o->verbose, &stop);
 	uct_listen_close(srv);
 	uct_model_free(&m);

@@ -86,6 +86,61 @@ static void per_type(struct uct_sb *b, const long long v[UCT_NTYPES])
 	uct_sb_char(b, '}');
 }
 
+/* ,"KEY":"s" or ,"KEY":null for NULL or "" */
+static void key_str(struct uct_sb *b, const char *key, const char *s)
+{
+	uct_sb_str(b, key);
+	if (s && *s)
+		uct_sb_json_str(b, s);
+	else
+		uct_sb_str(b, "null");
+}
+
+/*
+ * What runs in the namespace (struct uct_nsname): its oldest process, the
+ * hostname it sees, its cgroup and the container id in that; the number
+ * of its processes; without one, what holds the namespace. All null when
+ * the names are unknown (no task iterator).
+ */
+static void names_json(struct uct_sb *b, const struct uct_model *m, const struct uct_nsinfo *ns)
+{
+	static const struct { unsigned held; const char *what; } held[] = {
+		{ UCT_HELD_CHILD_NS, "child_namespace" }, { UCT_HELD_QUEUE, "queue" },
+		{ UCT_HELD_LOCKED, "locked_segment" }, { UCT_HELD_SIGNAL, "queued_signal" },
+	};
+	const struct uct_nsname *nm = &ns->name;
+	const char *sep = "";
+	size_t i;
+
+	if (!m->have_tasks) {
+		uct_sb_str(b, ",\"pid\":null,\"comm\":null,\"hostname\":null,\"cgroup\":null,"
+			   "\"container_id\":null,\"tasks\":null,\"held_by\":null");
+		return;
+	}
+	if (nm->pid) {
+		key_u64(b, ",\"pid\":", nm->pid);
+		key_str(b, ",\"comm\":", nm->comm);
+		key_str(b, ",\"hostname\":", nm->hostname);
+		key_str(b, ",\"cgroup\":", nm->cgroup);
+		key_str(b, ",\"container_id\":", nm->container);
+	} else {
+		uct_sb_str(b, ",\"pid\":null,\"comm\":null,\"hostname\":null,\"cgroup\":null,"
+			   "\"container_id\":null");
+	}
+	key_u64(b, ",\"tasks\":", nm->ntasks);
+	uct_sb_str(b, ",\"held_by\":[");
+	for (i = 0; i < ARRAY_SIZE(held); i++) {
+		if (!nm->pid && (nm->held & held[i].held)) {
+			uct_sb_str(b, sep);
+			uct_sb_char(b, '"');
+			uct_sb_str(b, held[i].what);
+			uct_sb_char(b, '"');
+			sep = ",";
+		}
+	}
+	uct_sb_char(b, ']');
+}
+
 static void ns_json(struct uct_sb *b, const struct uct_model *m, const struct uct_nsinfo *ns)
 {
 	const struct uct_row *cr = ns->creator_row >= 0 ? &m->rows[ns->creator_row] : NULL;
@@ -117,6 +172,7 @@ static void ns_json(struct uct_sb *b, const struct uct_model *m, const struct uc
 		uct_sb_str(b, "null");
 	}
 	key_i64(b, ",\"rows\":", ns->nrows);
+	names_json(b, m, ns);
 	uct_sb_char(b, '}');
 }
 

@@ -43,15 +43,22 @@ static void value(struct uct_sb *b, long long v)
  * ("ucounttop_denials") and its counter samples add "_total"; text 0.0.4
  * has no families, TYPE and HELP name the samples themselves, or a parser
  * sees a counter without samples beside untyped ones. (Every family here
- * is a gauge or a counter: neither format's type for the untyped,
+ * is a gauge, a counter or an info: neither format's type for the untyped,
  * "unknown" and "untyped", is needed. The help texts hold no backslash,
  * quote or newline, which the two would escape differently.)
  */
 static void family(FILE *f, enum uct_metrics_fmt fmt, const char *name, const char *type,
 		   const char *help)
 {
-	const char *sfx = fmt == UCT_METRICS_TEXT && !strcmp(type, "counter") ? "_total" : "";
+	const char *sfx = "";
 
+	/* text 0.0.4 has no info type: a gauge named as the sample, value 1 */
+	if (fmt == UCT_METRICS_TEXT && !strcmp(type, "counter")) {
+		sfx = "_total";
+	} else if (fmt == UCT_METRICS_TEXT && !strcmp(type, "info")) {
+		sfx = "_info";
+		type = "gauge";
+	}
 	fprintf(f, "# TYPE %s%s %s\n# HELP %s%s %s\n", name, sfx, type, name, sfx, help);
 }
 
@@ -135,7 +142,36 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 			fputs(buf, f);
 		}
 	}
-	family(f, fmt, "ucounttop_denials", "counter",
+	if (m->have_tasks) {
+		/* an info metric, joined on ns: the names change more often than
+		 * the counters' series should (a namespace outlives its
+		 * processes), and a pid is no label at all */
+		family(f, fmt, "ucounttop_namespace", "info",
+		       "What runs in a user namespace: the container id in its oldest process's cgroup "
+		       "and that process's hostname (empty when unknown or no process runs in it); "
+		       "join on ns.");
+		for (i = 0; i < m->nns; i++) {
+			const struct uct_nsinfo *ns = &m->ns[i];
+			char buf[512];
+			struct uct_sb b = UCT_SB_INIT(buf);
+
+			if (!ns->visible)
+				continue;
+			uct_sb_str(&b, "ucounttop_namespace_info{ns=\"");
+			uct_sb_u64(&b, ns->inum);
+			uct_sb_str(&b, "\",level=\"");
+			uct_sb_u64(&b, ns->level);
+			uct_sb_str(&b, "\",container_id=\"");
+			if (ns->name.pid && ns->name.container)
+				uct_sb_label(&b, ns->name.container, UCT_CID_LEN);
+			uct_sb_str(&b, "\",hostname=\"");
+			if (ns->name.pid)
+				uct_sb_label(&b, ns->name.hostname, sizeof(ns->name.hostname));
+			uct_sb_str(&b, "\"} 1\n");
+			fwrite_unlocked(b.p, 1, b.n, f);
+		}
+	}
+		family(f, fmt, "ucounttop_denials", "counter",
 	       "Refused charges from this row since ucounttop attached.");
 	per_row(f, m, "ucounttop_denials_total", 2);
 	family(f, fmt, "ucounttop_limit_hits", "counter",

@@ -34,6 +34,11 @@
 /* room left for "- ns 4026532046 L33 o4294967294" (31; an owner its
  * parent does not map, which create_user_ns() refuses, would be longer) */
 #define IND_MAX	16
+/* A namespace's name follows its cells; a tty's name column gives way
+ * for one of this many columns (a space and a short container id), but
+ * not below the width of "+ ns 4026531837 L0 " */
+#define NS_LABEL_W	(1 + UCT_CID_SHORT)
+#define NS_NAME_FLOOR	19
 
 int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
 {
@@ -62,6 +67,17 @@ int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_
 	/* --pid: say when the process is gone, or an empty table misleads */
 	if (m->pid_filter)
 		fprintf(f, "  pid %d%s", m->pid_filter, m->pid_ns ? "" : " (no such process)");
+	/* likewise a container or a search that names nothing */
+	if (m->container_filter[0])
+		fprintf(f, "  container %s%s", m->container_filter,
+			uct_model_name_matched(m) ? "" : " (no match)");
+	if (m->search[0]) {
+		char q[sizeof(m->search)];
+		struct uct_sb b = UCT_SB_INIT(q);
+
+		uct_sb_text(&b, m->search, sizeof(m->search));
+		fprintf(f, "  search \"%s\"%s", q, uct_model_name_matched(m) ? "" : " (no match)");
+	}
 	fprintf(f, "  hooks %s\n", c->hooks ? c->hooks : "-");
 	fprintf(f, "degraded: %s\n", c->degraded && *c->degraded ? c->degraded : "none");
 	return 4;
@@ -135,6 +151,16 @@ int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c
 	}
 	if (w > NAME_MAX_W)
 		w = NAME_MAX_W;
+	/* a tty shows at least a short container id after a namespace's
+	 * cells: the name column gives way for it, within limits */
+	if (c->width > 0 && m->have_tasks) {
+		int room = c->width - UCT_NTYPES * CELL_W - NS_LABEL_W;
+
+		if (room < NS_NAME_FLOOR)
+			room = NS_NAME_FLOOR;
+		if (w > room)
+			w = room;
+	}
 	/* in a narrow tty the name column gives way first */
 	fixed = UCT_NTYPES * CELL_W + DENY_W + 1 + FLAG_W + (c->events ? RATE_W : 0);
 	if (c->width > 0 && w + fixed > c->width)
@@ -218,6 +244,55 @@ void uct_table_legend(char *buf, size_t len, const struct uct_model *m,
 	snprintf(buf, len, "%s", UCT_TABLE_LEGEND);
 }
 
+/*
+ * What names a namespace, after its cells (where a uid line has DENY and
+ * FLAG): the short container id, the hostname when the namespace has
+ * its own, and the oldest process: "3f2a1b4c5d6e web-1 nginx(4120)",
+ * "n2-db sleep(77)", "init(1)". Without a process: "no task" and what
+ * holds it, "no task (ns,mq)". Nothing when names are unknown.
+ */
+static void ns_label(struct uct_sb *b, const struct uct_model *m, const struct uct_nsinfo *ns)
+{
+	static const struct { unsigned held; const char *what; } held[] = {
+		{ UCT_HELD_CHILD_NS, "ns" }, { UCT_HELD_QUEUE, "mq" },
+		{ UCT_HELD_LOCKED, "shm" }, { UCT_HELD_SIGNAL, "sig" },
+	};
+	const struct uct_nsname *nm = &ns->name;
+	const char *sep = " (";
+	size_t i;
+
+	if (!m->have_tasks)
+		return;
+	uct_sb_char(b, ' ');
+	if (!nm->pid) {
+		uct_sb_str(b, "no task");
+		for (i = 0; i < ARRAY_SIZE(held); i++) {
+			if (!(nm->held & held[i].held))
+				continue;
+			uct_sb_str(b, sep);
+			uct_sb_str(b, held[i].what);
+			sep = ",";
+		}
+		if (nm->held)
+			uct_sb_char(b, ')');
+		return;
+	}
+	if (nm->container) {
+		uct_sb_text(b, nm->container, UCT_CID_SHORT);
+		uct_sb_char(b, ' ');
+	}
+	/* docker's default hostname is the short id: once is enough */
+	if (nm->own_host && !(nm->container && strlen(nm->hostname) == UCT_CID_SHORT &&
+			      !strncmp(nm->hostname, nm->container, UCT_CID_SHORT))) {
+		uct_sb_text(b, nm->hostname, sizeof(nm->hostname));
+		uct_sb_char(b, ' ');
+	}
+	uct_sb_text(b, nm->comm, sizeof(nm->comm));
+	uct_sb_char(b, '(');
+	uct_sb_u64(b, nm->pid);
+	uct_sb_char(b, ')');
+}
+
 void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		    const struct uct_view_ctx *c, const struct uct_line *ln, int name_w)
 {
@@ -243,6 +318,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		for (t = 0; t < UCT_NTYPES; t++)
 			cell(&b, cr ? in_unit(m, t, cr->rec.value[t]) : 0, cr != NULL, 0,
 			     in_unit(m, t, ns->max[t]), true);
+		ns_label(&b, m, ns);
 		return;
 	}
 	{

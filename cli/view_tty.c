@@ -24,10 +24,12 @@ static const char *const help_text[] = {
 	"  p, space     pause / resume refreshing",
 	"  e, Enter     expand / collapse the selected namespace",
 	"  Up/Down j/k  move the selection;  PgUp/PgDn  page",
+	"  /            search container ids, hostnames, commands; Esc cancels",
 	"  h, ?         this help",
 	"",
 	"ns line:  CREATOR-VALUE/NS-MAX, the creator's row against this namespace's",
-	"          rlimit_max: what the kernel compares on every charge from inside",
+	"          rlimit_max; then its oldest process's container id, own hostname",
+	"          and comm(pid), or 'no task' and what holds it (ns, mq, shm, sig)",
 	"uid line: VALUE[+CHANGE]/LIMIT ('-': only the caller's own rlimit applies)",
 	"uids as each namespace maps them (-(kN): it maps none to kuid N), owners",
 	"as the parent maps them; --kuid shows global uids",
@@ -35,7 +37,6 @@ static const char *const help_text[] = {
 	"I imbalanced (value < sum of child namespaces' rows), N new",
 	"Units: NPROC processes, MSGQUEUE and MEMLOCK bytes (B; the kernel counts",
 	"MEMLOCK in pages), SIGPENDING signals; K/M/G/T are powers of 1024",
-	"",
 	"Press any key to go back.",
 };
 
@@ -148,22 +149,35 @@ void uct_tty_render(struct uct_tty *t, struct uct_model *m, struct uct_view_ctx 
 		free(sum);
 	}
 	clamp_cursor(m, c);
+	rows = table_rows(c);
+	/* cgroup paths of the namespaces on screen only: a lookup reads a
+	 * file, once per cgroup */
+	uct_model_resolve_names(m, c->scroll, rows);
 	w = uct_table_name_width(m, c);
 	uct_table_header(line, sizeof(line), m, c, w);
 	put_line(f, line, c->width, true);
 	uct_table_legend(line, sizeof(line), m, c);
 	put_line(f, line, c->width, false);
-	rows = table_rows(c);
 	for (i = c->scroll; i < (int)m->nlines && i < c->scroll + rows; i++) {
 		uct_table_line(line, sizeof(line), m, c, &m->lines[i], w);
 		put_line(f, line, c->width, i == c->cursor);
 	}
 	for (; i < c->scroll + rows; i++)
 		put_line(f, "", c->width, false);
-	snprintf(line, sizeof(line), "q quit  s sort  t type  p pause  e expand/collapse  "
-		 "h help   lines %d-%d of %zu", m->nlines ? c->scroll + 1 : 0,
-		 c->scroll + rows < (int)m->nlines ? c->scroll + rows : (int)m->nlines,
-		 m->nlines);
+	if (t->searching) {
+		char q[sizeof(m->search)];
+		struct uct_sb b = UCT_SB_INIT(q);
+
+		uct_sb_text(&b, m->search, sizeof(m->search));
+		snprintf(line, sizeof(line), "/%s_   Enter keep  Esc cancel   "
+			 "(container id, hostname, command)", q);
+	} else {
+		/* 80 columns show it whole up to 999 lines */
+		snprintf(line, sizeof(line), "q quit  s sort  t type  p pause  e +/-  / search  "
+			 "h help   lines %d-%d of %zu", m->nlines ? c->scroll + 1 : 0,
+			 c->scroll + rows < (int)m->nlines ? c->scroll + rows : (int)m->nlines,
+			 m->nlines);
+	}
 	fprintf(f, "%.*s" ESC "[K" ESC "[J", c->width, line);
 out:
 	fclose(f);
@@ -180,6 +194,57 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The search changed: names of every namespace (container ids come from
+ * cgroup paths), the layout, and the selection on the first match */
+static void search_changed(struct uct_model *m, struct uct_view_ctx *c)
+{
+	size_t i;
+
+	uct_model_resolve_names(m, -1, 0);
+	uct_model_relayout(m);
+	for (i = 0; i < m->nlines; i++) {
+		if (m->lines[i].is_ns && m->ns[m->lines[i].index].name_match) {
+			c->cursor = (int)i;
+			return;
+		}
+	}
+}
+
+/*
+ * Keys while searching: printable ones extend the text, Backspace takes
+ * one back, Enter keeps the search, Esc (alone, not an arrow key's
+ * sequence) restores the one before '/'. The view follows every key.
+ */
+static void search_keys(struct uct_tty *t, struct uct_model *m, struct uct_view_ctx *c,
+			const char *k, int n)
+{
+	size_t len = strlen(m->search);
+	int i;
+
+	for (i = 0; i < n && t->searching; i++) {
+		unsigned char ch = (unsigned char)k[i];
+
+		if (ch == '\033') {
+			if (i + 1 < n && k[i + 1] == '[') {
+				/* an arrow or page key: not text */
+				i = n;
+				break;
+			}
+			memcpy(m->search, t->saved_search, sizeof(m->search));
+			t->searching = false;
+		} else if (ch == '\n' || ch == '\r') {
+			t->searching = false;
+		} else if (ch == 0x7f || ch == '\b') {
+			if (len)
+				m->search[--len] = 0;
+		} else if (ch >= 0x20 && ch < 0x7f && len + 1 < sizeof(m->search)) {
+			m->search[len++] = (char)ch;
+			m->search[len] = 0;
+		}
+	}
+	search_changed(m, c);
+}
+
 /* Handle one key (or escape sequence). Returns 1 quit, 2 refresh now, 0. */
 static int key(struct uct_tty *t, struct uct_model *m, struct uct_view_ctx *c,
 	       const char *k, int n)
@@ -188,6 +253,10 @@ static int key(struct uct_tty *t, struct uct_model *m, struct uct_view_ctx *c,
 
 	if (t->help) {
 		t->help = false;
+		return 0;
+	}
+	if (t->searching) {
+		search_keys(t, m, c, k, n);
 		return 0;
 	}
 	if (n >= 3 && k[0] == '\033' && k[1] == '[') {
@@ -231,6 +300,13 @@ static int key(struct uct_tty *t, struct uct_model *m, struct uct_view_ctx *c,
 	case 'k': c->cursor--; break;
 	case 'h': case '?':
 		t->help = true;
+		break;
+	case '/':
+		/* a new search; Esc brings the current one back */
+		memcpy(t->saved_search, m->search, sizeof(t->saved_search));
+		m->search[0] = 0;
+		t->searching = true;
+		search_changed(m, c);
 		break;
 	}
 	return 0;

@@ -16,6 +16,8 @@ struct uct_tty {
 	struct termios saved;
 	bool raw;		/* stdin was put in non-canonical mode */
 	bool help;		/* help screen shown */
+	bool searching;		/* '/' typed: keys edit the search */
+	char saved_search[64];	/* the search before '/', restored by Esc */
 };
 
 int uct_tty_open(struct uct_tty *t);

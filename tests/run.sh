@@ -95,7 +95,7 @@ stage test "guest: booting once, $GUEST_SMP vCPUs, to run /uct/tests (console: $
 rc=0
 "$UCT_ROOT/guest/run" -q --smp "$GUEST_SMP" --timeout "$GUEST_TIMEOUT" --console "$LOGDIR/guest-tests.console" \
 	--results "$tmp/guest.tap" --export "$tmp/export" -- /uct/run-tests || rc=$?
-# what ucounttop --listen served in that boot (guest/tests/5B exports it),
+# what ucounttop --listen served in that boot (guest/tests/5C exports it),
 # read by Prometheus' own parsers and promtool: seconds, on the host
 suite openmetrics-endpoint "$UCT_ROOT/tests/host/openmetrics-endpoint.sh" "$tmp/export"
 stage test "guest: done, waiting for the host suites and the other kernels' guests"

@@ -11,7 +11,7 @@
 #   /usr/share/bash-completion/completions/ucounttop
 
 _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
-	-o --output --listen --ns --uid --pid --kuid -t --type -s --sort --events --pin --keep-pinned
+	-o --output --listen --ns --uid --pid --container --kuid -t --type -s --sort --events --pin --keep-pinned
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version'
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration
@@ -21,7 +21,7 @@ _ucounttop_opts_check='--json -o --output --settle --timeout --fail-outstanding
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version --'
 # options that take a value (the next word, or --opt=value)
-_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--ns|--uid|--pid|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout'
+_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--ns|--uid|--pid|--container|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout'
 
 # _ucounttop_reply WORDS...: COMPREPLY = the WORDS that start with $cur
 _ucounttop_reply() {
@@ -134,6 +134,19 @@ _ucounttop() {
 	--pid)
 		local pids=(/proc/[0-9]*)
 		_ucounttop_reply "${pids[@]#/proc/}"
+		return 0
+		;;
+	--container)
+		# the short ids of the containers processes run in, as the
+		# table shows them (their cgroup paths, as ucounttop reads them)
+		local f l ids=() re='(^|/|docker-|libpod-|cri-containerd-|crio-)([0-9a-f]{64})(\.scope)?(/|$)'
+		for f in /proc/[0-9]*/cgroup; do
+			while read -r l; do
+				[[ ${l#0::} =~ $re ]] && ids+=("${BASH_REMATCH[2]:0:12}")
+			done < "$f" 2> /dev/null
+		done
+		mapfile -t ids < <(printf '%s\n' "${ids[@]}" | sort -u)
+		_ucounttop_reply "${ids[@]}"
 		return 0
 		;;
 	--uid)

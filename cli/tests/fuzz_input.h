@@ -15,7 +15,8 @@
 
 /*
  * fuzz_model: a struct fuzz_model_hdr, then struct uct_rec records, then
- * nstats struct uct_stat_kv entries taken from the end of the input.
+ * (names >> FN_TASKS_SHIFT) struct uct_tlim task records, then nstats
+ * struct uct_stat_kv entries, both taken from the end of the input.
  */
 #define FM_EVENTS	0x01	/* --events views */
 #define FM_TTY		0x02	/* tty table: width, markers, cursor */
@@ -25,6 +26,14 @@
 #define FM_COLLAPSE	0x20	/* tty: collapse record pick_ns's namespace */
 #define FM_CALLER	0x40	/* caller limits from the records */
 #define FM_KUID		0x80	/* --kuid, page shift pad[0] % 40 */
+
+/* fuzz_model_hdr.names: what runs in the namespaces (task records) */
+#define FN_CONTAINER	0x01	/* --container: a hex prefix from pick_ns */
+#define FN_SEARCH	0x02	/* search: the first task record's comm */
+#define FN_LOOKUP	0x04	/* cgroup lookups succeed: paths from the
+				 * tasks' hostname bytes, or a container's */
+#define FN_SCREEN	0x08	/* resolve the first screen only, as a tty */
+#define FN_TASKS_SHIFT	4	/* names >> 4: task records */
 
 struct fuzz_model_hdr {
 	uint8_t sort;		/* % UCT_SORT_COUNT */
@@ -36,7 +45,8 @@ struct fuzz_model_hdr {
 	uint8_t win[6];		/* per update: first record, end (first: empty = all) */
 	int16_t step;		/* centiseconds between updates */
 	uint8_t pick_ns, pick_uid;
-	uint8_t pad[2];
+	uint8_t pad[1];
+	uint8_t names;		/* FN_*, and the number of task records */
 };
 
 /*

@@ -4,9 +4,11 @@
  * fed arbitrary snapshots.
  *
  * Input: a struct fuzz_model_hdr (settings, fuzz_input.h), then struct
- * uct_rec records, then hdr.nstats struct uct_stat_kv entries taken from
- * the end: the bytes the loader would have read from the iterator and the
- * stats map, whatever a buggy kernel or program put there. Up to three
+ * uct_rec records, then struct uct_tlim task records and hdr.nstats
+ * struct uct_stat_kv entries taken from the end: the bytes the loader
+ * would have read from the iterators and the stats map, whatever a buggy
+ * kernel or program put there. Cgroup lookups return paths made of the
+ * tasks' hostname bytes, or a container's, or fail. Up to three
  * updates use windows of the records (so rows appear, change and vanish;
  * an empty first window means all of them), hdr.step apart in time (zero
  * and negative included). With FM_SMALL_IDS, inode numbers and uids are
@@ -59,6 +61,52 @@ static void fold_stat(struct uct_stat_kv *kv)
 	kv->st.uid %= 4;
 }
 
+static void fold_task(struct uct_tlim *t)
+{
+	t->ns_inum %= 9;
+	t->pid %= 8;
+	t->cgroup_id %= 6;
+	t->start_time %= 4;
+}
+
+/* The task records of this input, for the cgroup lookup */
+static const struct uct_tlim *fz_tasks;
+static size_t fz_ntasks;
+
+/*
+ * What /proc/PID/cgroup would say: by the cgroup id, a failure, a
+ * container's path (docker, podman, a bare id; the id from the cgroup
+ * id), or any bytes: the process's hostname field, unterminated.
+ */
+static int fuzz_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len)
+{
+	static const char *const prefix[] = { "/system.slice/docker-", "/docker/",
+					      "/machine.slice/libpod-" };
+	size_t i;
+
+	for (i = 0; i < fz_ntasks; i++) {
+		const struct uct_tlim *t = &fz_tasks[i];
+
+		if (t->pid != pid || t->cgroup_id != id)
+			continue;
+		switch (id % 3) {
+		case 0:
+			return -1;
+		case 1:
+			snprintf(path, len, "%s%016llx%016llx%016llx%016llx%s",
+				 prefix[id % 3 + (id >> 3) % 2], (unsigned long long)id,
+				 (unsigned long long)id * 3, (unsigned long long)id * 5,
+				 (unsigned long long)id * 7, id & 4 ? ".scope/x" : "");
+			return 0;
+		default:
+			snprintf(path, len, "%s%.*s", prefix[(id >> 2) % 3], (int)sizeof(t->hostname),
+				 t->hostname);
+			return 0;
+		}
+	}
+	return -1;
+}
+
 static char *render(void (*fn)(FILE *, const struct uct_model *, const struct uct_view_ctx *),
 		    const struct uct_model *m, const struct uct_view_ctx *c, size_t *len)
 {
@@ -89,12 +137,28 @@ static void om_sample(const char *l, size_t n, bool counter)
 	CHECK(p && p > l);
 	for (q = l; q < p; q++)
 		CHECK((*q >= 'a' && *q <= 'z') || *q == '_');
-	q = memchr(p, '}', (size_t)(end - p));
-	CHECK(q && q[1] == ' ');
-	/* labels: name="digits or [a-z_]", comma separated */
-	for (p++; p < q; p++)
-		CHECK((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
-		      *p == '=' || *p == '"' || *p == ',');
+	/* labels: name="value", comma separated; a value is printable ASCII
+	 * with \\, \" and \n escaped, a number or [a-z_] for most */
+	for (q = p + 1;; q++) {
+		const char *name = q;
+
+		while (q < end && ((*q >= 'a' && *q <= 'z') || *q == '_'))
+			q++;
+		CHECK(q > name);
+		CHECK(q + 1 < end && q[0] == '=' && q[1] == '"');
+		for (q += 2; q < end && *q != '"'; q++) {
+			CHECK(*q >= 0x20 && *q < 0x7f);
+			if (*q == '\\') {
+				q++;
+				CHECK(q < end && (*q == '\\' || *q == '"' || *q == 'n'));
+			}
+		}
+		CHECK(q + 1 < end);
+		if (*++q == '}')
+			break;
+		CHECK(*q == ',');
+	}
+	CHECK(q + 1 < end && q[1] == ' ');
 	v = q + 2;
 	if (end - v == 4 && !memcmp(v, "+Inf", 4)) {
 		CHECK(!counter);
@@ -133,12 +197,18 @@ static void check_openmetrics(const char *s, size_t n)
 
 /*
  * The Prometheus text 0.0.4 exposition is the OpenMetrics one with its
- * counters' TYPE and HELP naming the samples (X_total) and no "# EOF".
+ * counters' TYPE and HELP naming the samples (X_total), its info families
+ * gauges named as their samples (X_info), and no "# EOF".
  */
 static void check_text(const char *om, size_t omlen, const char *tx, size_t txlen)
 {
+	static const struct { const char *type, *sfx, *as; } renamed[] = {
+		{ " counter", "_total", "counter" },
+		{ " info", "_info", "gauge" },
+	};
 	char *want = malloc(omlen * 2 + 1), *w = want, name[256] = "";
-	const char *l, *nl;
+	const char *l, *nl, *sfx = "";
+	size_t k;
 
 	CHECK(want);
 	for (l = om; l < om + omlen; l = nl + 1) {
@@ -148,16 +218,26 @@ static void check_text(const char *om, size_t omlen, const char *tx, size_t txle
 		len = (size_t)(nl - l);
 		if (len == 5 && !strncmp(l, "# EOF", 5))
 			continue;
-		if (len > 15 && !strncmp(l, "# TYPE ", 7) && !strncmp(nl - 8, " counter", 8)) {
-			CHECK(len - 15 < sizeof(name));
-			memcpy(name, l + 7, len - 15);
-			name[len - 15] = 0;
-			w += sprintf(w, "# TYPE %s_total counter\n", name);
+		for (k = 0; k < sizeof(renamed) / sizeof(renamed[0]); k++) {
+			size_t tl = strlen(renamed[k].type);
+
+			if (len > 7 + tl && !strncmp(l, "# TYPE ", 7) &&
+			    !strncmp(nl - tl, renamed[k].type, tl))
+				break;
+		}
+		if (k < sizeof(renamed) / sizeof(renamed[0])) {
+			size_t nlen = len - 7 - strlen(renamed[k].type);
+
+			CHECK(nlen < sizeof(name));
+			memcpy(name, l + 7, nlen);
+			name[nlen] = 0;
+			sfx = renamed[k].sfx;
+			w += sprintf(w, "# TYPE %s%s %s\n", name, sfx, renamed[k].as);
 			continue;
 		}
 		if (*name && !strncmp(l, "# HELP ", 7) && !strncmp(l + 7, name, strlen(name)) &&
 		    l[7 + strlen(name)] == ' ') {
-			w += sprintf(w, "# HELP %s_total", name);
+			w += sprintf(w, "# HELP %s%s", name, sfx);
 			l += 7 + strlen(name);
 			len = (size_t)(nl - l);
 			*name = 0;
@@ -264,10 +344,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct uct_rec *recs;
 	struct uct_stat_kv *stats;
+	struct uct_tlim *tasks;
 	struct uct_model m;
 	struct uct_view_ctx c;
 	struct fuzz_model_hdr h;
-	size_t body, nrec, nstats, i;
+	size_t body, nrec, nstats, ntasks, i;
 	int u;
 
 	if (size < sizeof(h))
@@ -278,13 +359,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nstats = h.nstats;
 	if (nstats > body / sizeof(*stats))
 		nstats = body / sizeof(*stats);
-	nrec = (body - nstats * sizeof(*stats)) / sizeof(*recs);
+	ntasks = h.names >> FN_TASKS_SHIFT;
+	if (ntasks > (body - nstats * sizeof(*stats)) / sizeof(*tasks))
+		ntasks = (body - nstats * sizeof(*stats)) / sizeof(*tasks);
+	nrec = (body - nstats * sizeof(*stats) - ntasks * sizeof(*tasks)) / sizeof(*recs);
 	/* aligned copies: the loader reads into arrays of these types */
 	recs = calloc(nrec + 1, sizeof(*recs));
 	stats = calloc(nstats + 1, sizeof(*stats));
-	CHECK(recs && stats);
+	tasks = calloc(ntasks + 1, sizeof(*tasks));
+	CHECK(recs && stats && tasks);
 	memcpy(recs, data, nrec * sizeof(*recs));
 	memcpy(stats, data + body - nstats * sizeof(*stats), nstats * sizeof(*stats));
+	memcpy(tasks, data + body - nstats * sizeof(*stats) - ntasks * sizeof(*tasks),
+	       ntasks * sizeof(*tasks));
 	for (i = 0; i < nrec; i++)
 		tame_rec(&recs[i]);
 	if (h.flags & FM_SMALL_IDS) {
@@ -292,7 +379,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fold(&recs[i]);
 		for (i = 0; i < nstats; i++)
 			fold_stat(&stats[i]);
+		for (i = 0; i < ntasks; i++)
+			fold_task(&tasks[i]);
 	}
+	fz_tasks = tasks;
+	fz_ntasks = ntasks;
 
 	uct_model_init(&m);
 	m.sort = h.sort % UCT_SORT_COUNT;
@@ -306,6 +397,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		m.show_kuid = true;
 		m.page_shift = h.pad[0] % 40;
 	}
+	if (h.names & FN_LOOKUP)
+		m.cgroup_fn = fuzz_cgroup;
+	if (nrec && (h.names & FN_CONTAINER))
+		snprintf(m.container_filter, sizeof(m.container_filter), "%llx",
+			 (unsigned long long)recs[h.pick_ns % nrec].id % 0x100000);
+	if (ntasks && (h.names & FN_SEARCH))
+		/* any bytes: a tty search takes printable ones only, but the
+		 * model must not care */
+		memcpy(m.search, tasks[0].comm, sizeof(tasks[0].comm) - 1);
 	memset(&c, 0, sizeof(c));
 	c.snapshot_src = "iter/ucounts";
 	c.hooks = "tp_btf:ucounts_rlimit_refused";
@@ -343,6 +443,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			uct_model_set_caller_limits(&m, tl, n);
 		}
+		/* the task records of this refresh: a window like the records' */
+		if (ntasks) {
+			size_t ta = u ? h.win[2 * u] % (ntasks + 1) : 0;
+
+			CHECK(uct_model_set_tasks(&m, tasks + ta, ntasks - ta) == 0);
+			CHECK(m.have_tasks);
+			uct_model_resolve_names(&m, h.names & FN_SCREEN ? (int)(h.step & 7) : -1,
+						(int)(h.width % 30));
+		}
 		if (nrec && (h.flags & FM_COLLAPSE))
 			uct_model_toggle_collapse(&m, recs[h.pick_ns % nrec].ns_inum);
 		CHECK(m.nlines <= m.nns + m.nrows);
@@ -352,5 +461,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uct_model_free(&m);
 	free(recs);
 	free(stats);
+	free(tasks);
 	return 0;
 }

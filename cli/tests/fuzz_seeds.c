@@ -90,19 +90,31 @@ static void opts_seeds(void)
 
 /* ---- fuzz_model: struct hdr, records, stats (see fuzz_model.c) ---- */
 
-static void model(const char *name, const struct fuzz_model_hdr *h, const struct uct_rec *recs,
-		  size_t nrec, const struct uct_stat_kv *st, size_t nst)
+/* ... with task records (h->names >> FN_TASKS_SHIFT of them) */
+static void model_tasks(const char *name, const struct fuzz_model_hdr *h,
+			const struct uct_rec *recs, size_t nrec, const struct uct_tlim *tl,
+			const struct uct_stat_kv *st, size_t nst)
 {
-	size_t len = sizeof(*h) + nrec * sizeof(*recs) + nst * sizeof(*st);
+	size_t nt = h->names >> FN_TASKS_SHIFT;
+	size_t len = sizeof(*h) + nrec * sizeof(*recs) + nt * sizeof(*tl) + nst * sizeof(*st);
 	char *buf = malloc(len), *p = buf;
 
 	memcpy(p, h, sizeof(*h));
 	p += sizeof(*h);
 	memcpy(p, recs, nrec * sizeof(*recs));
 	p += nrec * sizeof(*recs);
+	if (nt)
+		memcpy(p, tl, nt * sizeof(*tl));
+	p += nt * sizeof(*tl);
 	memcpy(p, st, nst * sizeof(*st));
 	put("fuzz_model", name, buf, len);
 	free(buf);
+}
+
+static void model(const char *name, const struct fuzz_model_hdr *h, const struct uct_rec *recs,
+		  size_t nrec, const struct uct_stat_kv *st, size_t nst)
+{
+	model_tasks(name, h, recs, nrec, NULL, st, nst);
 }
 
 static struct uct_stat_kv stat_of(__u32 ns, __u32 uid, const char *comm)
@@ -218,6 +230,25 @@ static void model_seeds(void)
 	h = (struct fuzz_model_hdr){ .flags = FM_EVENTS | FM_TTY, .updates = 1, .nstats = 2,
 				     .win = { 0, 6, 6, 12 }, .step = 100, .width = 90 };
 	model("object-reused", &h, more, 2 * n, st, 2);
+
+	/* what runs in the namespaces: base_tasks(), cgroups looked up (ids
+	 * 1, 77: a bare path and a container's; see fuzz_cgroup()), every
+	 * view, then --container and a search */
+	{
+		struct uct_tlim tl[16];
+		size_t nt = base_tasks(tl);
+
+		h = (struct fuzz_model_hdr){ .flags = FM_TTY, .updates = 1, .width = 80,
+					     .win = { 0, 6, 0, 6 }, .step = 100,
+					     .names = (uint8_t)(nt << FN_TASKS_SHIFT | FN_LOOKUP) };
+		model_tasks("names", &h, recs, n, tl, st, 0);
+		h.names |= FN_CONTAINER | FN_SCREEN;
+		h.flags |= FM_SMALL_IDS;
+		model_tasks("names-container", &h, recs, n, tl, st, 0);
+		h.names = (uint8_t)(nt << FN_TASKS_SHIFT | FN_LOOKUP | FN_SEARCH);
+		h.flags = FM_TTY;
+		model_tasks("names-search", &h, recs, n, tl, st, 0);
+	}
 
 	/* small ids: the fuzzer's folded space, parents that meet */
 	h = (struct fuzz_model_hdr){ .sort = UCT_SORT_UID, .flags = FM_SMALL_IDS | FM_TTY, .updates = 1,

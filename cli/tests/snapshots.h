@@ -112,4 +112,68 @@ static inline size_t names_snapshot(struct uct_rec *recs)
 	return n;
 }
 
+/*
+ * What runs in base_snapshot's namespaces (task_limits records):
+ *   ns 1    init(1), sh(50); hostname uct-guest, cgroup 1 = "/"
+ *   ns 100  nginx(300) and nginx(301), started in the same tick, and
+ *           worker(299), started later: named nginx(300); hostname web-1,
+ *           cgroup 77 = docker container TEST_CID
+ *   ns 200  no process: its row (200,1002) holds a queue of its own
+ * and a record of a namespace not in the snapshot, one with no pid.
+ */
+#define TEST_CID "3f2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708"
+#define TEST_CGROUP "/system.slice/docker-" TEST_CID ".scope"
+
+static inline struct uct_tlim mktask(__u32 ns, __u32 uid, __u32 pid, __u64 start, __u64 cgid,
+				     const char *comm, const char *host)
+{
+	struct uct_tlim t;
+	size_t n;
+	int i;
+
+	memset(&t, 0, sizeof(t));
+	t.id = test_id(ns, uid);
+	for (i = 0; i < UCT_NTYPES; i++)
+		t.rlim[i] = INF;
+	t.ns_inum = ns;
+	t.pid = pid;
+	t.start_time = start;
+	t.cgroup_id = cgid;
+	/* as the kernel fills them: cut, NUL-terminated but for a full field */
+	n = strlen(comm);
+	memcpy(t.comm, comm, n < sizeof(t.comm) ? n : sizeof(t.comm));
+	n = strlen(host);
+	memcpy(t.hostname, host, n < sizeof(t.hostname) ? n : sizeof(t.hostname));
+	return t;
+}
+
+static inline size_t base_tasks(struct uct_tlim *t)
+{
+	size_t n = 0;
+
+	t[n++] = mktask(100, 1001, 301, 3000, 77, "nginx", "web-1");
+	t[n++] = mktask(1, 0, 50, 500, 1, "sh", "uct-guest");
+	t[n++] = mktask(100, 1002, 299, 3500, 77, "worker", "web-1");
+	t[n++] = mktask(1, 0, 1, 10, 1, "init", "uct-guest");
+	t[n++] = mktask(100, 1001, 300, 3000, 77, "nginx", "web-1");
+	t[n++] = mktask(999, 5, 7, 1, 5, "elsewhere", "x");
+	t[n++] = mktask(1, 0, 0, 0, 1, "nopid", "x");
+	return n;
+}
+
+/* The cgroup lookup the tool does from /proc: cgroups 1 and 77 (above),
+ * 88 (a podman container); others fail. *arg counts the calls. */
+static inline int test_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len)
+{
+	const char *p = id == 1 ? "/" : id == 77 ? TEST_CGROUP :
+			id == 88 ? "/machine.slice/libpod-" TEST_CID ".scope/container" : NULL;
+
+	if (arg)
+		(*(int *)arg)++;
+	if (!p || strlen(p) >= len)
+		return -1;
+	strcpy(path, p);
+	return 0;
+}
+
 #endif /* UCT_TEST_SNAPSHOTS_H */

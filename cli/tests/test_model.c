@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "model.h"
 #include <limits.h>
@@ -629,6 +630,263 @@ static void test_caller_limits_by_id(void **state)
 	teardown_model(m);
 }
 
+/* The model with base_tasks() and the fake cgroup lookup */
+static struct uct_model *setup_names(size_t *nrec, struct uct_rec *recs, int *lookups)
+{
+	struct uct_model *m = setup_model(nrec, recs);
+	struct uct_tlim tl[16];
+	size_t nt = base_tasks(tl);
+
+	m->cgroup_fn = test_cgroup_fn;
+	m->cgroup_arg = lookups;
+	assert_int_equal(uct_model_set_tasks(m, tl, nt), 0);
+	return m;
+}
+
+static const struct uct_nsname *nsname(const struct uct_model *m, __u32 inum)
+{
+	int i = uct_model_find_ns(m, inum);
+
+	assert_true(i >= 0);
+	return &m->ns[i].name;
+}
+
+/* Each namespace is named by its oldest process (start time, then pid);
+ * records of other namespaces or without a pid change nothing */
+static void test_names_oldest_process(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n;
+	int lookups = 0;
+	struct uct_model *m = setup_names(&n, recs, &lookups);
+	const struct uct_nsname *n1 = nsname(m, 1), *n100 = nsname(m, 100);
+
+	assert_true(m->have_tasks);
+	assert_int_equal(n1->pid, 1);
+	assert_string_equal(n1->comm, "init");
+	assert_string_equal(n1->hostname, "uct-guest");
+	assert_int_equal(n1->ntasks, 2);
+	assert_int_equal(n100->pid, 300);		/* 300 and 301 tie: the lower pid */
+	assert_string_equal(n100->comm, "nginx");
+	assert_string_equal(n100->hostname, "web-1");
+	assert_int_equal(n100->ntasks, 3);
+	assert_int_equal(n100->cgroup_id, 77);
+	assert_int_equal(nsname(m, 200)->pid, 0);
+	assert_int_equal(nsname(m, 200)->ntasks, 0);
+	/* no lookup until asked; then one per cgroup */
+	assert_int_equal(lookups, 0);
+	assert_true(n100->pending);
+	uct_model_resolve_names(m, -1, 0);
+	assert_int_equal(lookups, 2);
+	assert_string_equal(n100->cgroup, TEST_CGROUP);
+	assert_string_equal(n100->container, TEST_CID);
+	assert_string_equal(n1->cgroup, "/");
+	assert_null(n1->container);
+
+	/* a full-width comm and hostname from the kernel: cut, terminated */
+	{
+		struct uct_tlim t = mktask(1, 0, 1, 1, 1, "0123456789abcdefXX",
+					   "0123456789012345678901234567890123456789"
+					   "0123456789012345678901234567890123456789");
+
+		assert_int_equal(uct_model_set_tasks(m, &t, 1), 0);
+		assert_int_equal(strlen(nsname(m, 1)->comm), UCT_COMM_LEN - 1);
+		assert_int_equal(strlen(nsname(m, 1)->hostname), UCT_HOST_LEN - 1);
+	}
+	teardown_model(m);
+}
+
+/* A namespace with no process says what holds it: its rows' own charges
+ * (beyond what their child namespaces explain), the namespaces they
+ * created. */
+static void test_names_held(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n;
+	struct uct_model *m = setup_model(&n, recs);
+	struct uct_tlim t = mktask(1, 0, 1, 10, 0, "init", "h");
+
+	assert_int_equal(uct_model_set_tasks(m, &t, 1), 0);
+	/* 200: (200,1002) holds 2048 bytes of queues of its own */
+	assert_int_equal(nsname(m, 200)->held, UCT_HELD_QUEUE);
+	/* 100: (100,1002) created 200; its queue bytes are 200's, but
+	 * (100,1001) has signals of its own */
+	assert_int_equal(nsname(m, 100)->held, UCT_HELD_CHILD_NS | UCT_HELD_SIGNAL);
+	assert_int_equal(nsname(m, 1)->held, 0);	/* it has a process */
+
+	/* a child namespace with no rows of its own shows in the counter
+	 * (UCT_REC_USERNS) only; a locked segment */
+	recs[0].flags |= UCT_REC_USERNS;	/* (200,1002) */
+	recs[0].value[UCT_MSGQUEUE] = 0;
+	recs[0].value[UCT_MEMLOCK] = 3;
+	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 101.0), 0);
+	assert_int_equal(uct_model_set_tasks(m, &t, 1), 0);
+	assert_int_equal(nsname(m, 200)->held, UCT_HELD_CHILD_NS | UCT_HELD_LOCKED);
+	/* an update without task records: names unknown */
+	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 102.0), 0);
+	assert_false(m->have_tasks);
+	assert_int_equal(nsname(m, 200)->held, 0);
+	teardown_model(m);
+}
+
+/* The hostname counts when it differs from the nearest ancestor's that
+ * has a process; never for the initial namespace */
+static void test_names_own_host(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n;
+	struct uct_model *m = setup_model(&n, recs);
+	struct uct_tlim t[3] = {
+		mktask(1, 0, 1, 10, 0, "init", "host"),
+		mktask(100, 1001, 5, 20, 0, "a", "host"),
+		mktask(200, 1002, 6, 30, 0, "b", "inner"),
+	};
+
+	assert_int_equal(uct_model_set_tasks(m, t, 3), 0);
+	assert_false(nsname(m, 1)->own_host);
+	assert_false(nsname(m, 100)->own_host);
+	assert_true(nsname(m, 200)->own_host);
+	/* 100 without a process: 200 is compared with 1 */
+	assert_int_equal(uct_model_set_tasks(m, (struct uct_tlim[]){ t[0], t[2] }, 2), 0);
+	assert_true(nsname(m, 200)->own_host);
+	t[2] = mktask(200, 1002, 6, 30, 0, "b", "host");
+	assert_int_equal(uct_model_set_tasks(m, (struct uct_tlim[]){ t[0], t[2] }, 2), 0);
+	assert_false(nsname(m, 200)->own_host);
+	teardown_model(m);
+}
+
+/* Cgroup paths: looked up once per cgroup, kept across updates while a
+ * namespace is in it; a failed lookup is not repeated for the same
+ * process; a tty resolves the namespaces of the lines it shows */
+static void test_names_cgroup_cache(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n, nt;
+	int lookups = 0;
+	struct uct_model *m = setup_names(&n, recs, &lookups);
+	struct uct_tlim tl[16];
+
+	/* lines: ns1, its 3 rows, ns100 ...: only ns 1 on "screen" */
+	uct_model_resolve_names(m, 0, 4);
+	assert_int_equal(lookups, 1);
+	assert_string_equal(nsname(m, 1)->cgroup, "/");
+	assert_true(nsname(m, 100)->pending);
+	uct_model_resolve_names(m, -1, 0);
+	assert_int_equal(lookups, 2);
+	/* the next update: known, no lookup */
+	nt = base_tasks(tl);
+	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 101.0), 0);
+	assert_int_equal(uct_model_set_tasks(m, tl, nt), 0);
+	assert_false(nsname(m, 100)->pending);
+	assert_string_equal(nsname(m, 100)->container, TEST_CID);
+	uct_model_resolve_names(m, -1, 0);
+	assert_int_equal(lookups, 2);
+	/* nginx moved to a cgroup the lookup cannot find: unknown, asked once */
+	tl[0].cgroup_id = tl[2].cgroup_id = tl[4].cgroup_id = 99;
+	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 102.0), 0);
+	assert_int_equal(uct_model_set_tasks(m, tl, nt), 0);
+	uct_model_resolve_names(m, -1, 0);
+	assert_int_equal(lookups, 3);
+	assert_null(nsname(m, 100)->cgroup);
+	assert_null(nsname(m, 100)->container);
+	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 103.0), 0);
+	assert_int_equal(uct_model_set_tasks(m, tl, nt), 0);
+	uct_model_resolve_names(m, -1, 0);
+	assert_int_equal(lookups, 3);
+	/* cgroup 77 was swept when nothing was in it: a lookup again */
+	nt = base_tasks(tl);
+	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 104.0), 0);
+	assert_int_equal(uct_model_set_tasks(m, tl, nt), 0);
+	uct_model_resolve_names(m, -1, 0);
+	assert_int_equal(lookups, 4);
+	assert_int_equal(m->cgroup_lookups, 4);
+	/* no lookup function: nothing known, nothing breaks */
+	m->cgroup_fn = NULL;
+	tl[0].cgroup_id = tl[2].cgroup_id = tl[4].cgroup_id = 88;
+	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 105.0), 0);
+	assert_int_equal(uct_model_set_tasks(m, tl, nt), 0);
+	uct_model_resolve_names(m, -1, 0);
+	assert_null(nsname(m, 100)->cgroup);
+	teardown_model(m);
+}
+
+static void lines_of(const struct uct_model *m, char *got, size_t len)
+{
+	size_t i;
+
+	got[0] = 0;
+	for (i = 0; i < m->nlines; i++) {
+		char one[24];
+
+		if (m->lines[i].is_ns)
+			snprintf(one, sizeof(one), "ns%u ", m->ns[m->lines[i].index].inum);
+		else
+			snprintf(one, sizeof(one), "%u ", m->rows[m->lines[i].index].rec.uid);
+		strncat(got, one, len - strlen(got) - 1);
+	}
+}
+
+/* --container: the matching namespace, all below it, and the rows its
+ * charges reach upwards; the search: container id, hostname or comm */
+static void test_names_filters(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n;
+	int lookups = 0;
+	struct uct_model *m = setup_names(&n, recs, &lookups);
+	char got[128];
+
+	strcpy(m->container_filter, "3f2a");
+	assert_int_equal(uct_model_relayout(m), 0);
+	/* relayout alone does not look anything up: still pending */
+	assert_false(uct_model_name_matched(m));
+	uct_model_resolve_names(m, -1, 0);
+	assert_int_equal(uct_model_relayout(m), 0);
+	assert_true(uct_model_name_matched(m));
+	lines_of(m, got, sizeof(got));
+	assert_string_equal(got, "ns1 1001 ns100 1001 1002 ns200 1002 ");
+	/* the next update resolves and lays out by itself */
+	{
+		struct uct_tlim tl[16];
+		size_t nt = base_tasks(tl);
+
+		assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 101.0), 0);
+		assert_int_equal(uct_model_set_tasks(m, tl, nt), 0);
+		lines_of(m, got, sizeof(got));
+		assert_string_equal(got, "ns1 1001 ns100 1001 1002 ns200 1002 ");
+	}
+	strcpy(m->container_filter, "3f2b");
+	assert_int_equal(uct_model_relayout(m), 0);
+	assert_false(uct_model_name_matched(m));
+	assert_int_equal(m->nlines, 0);
+
+	/* the search, any case: hostname, comm, a piece of the id */
+	m->container_filter[0] = 0;
+	strcpy(m->search, "WEB");
+	assert_int_equal(uct_model_relayout(m), 0);
+	lines_of(m, got, sizeof(got));
+	assert_string_equal(got, "ns1 1001 ns100 1001 1002 ns200 1002 ");
+	strcpy(m->search, "init");
+	assert_int_equal(uct_model_relayout(m), 0);
+	assert_int_equal(m->nlines, 9);			/* the root: everything */
+	strcpy(m->search, "c4d5e6f708");
+	assert_int_equal(uct_model_relayout(m), 0);
+	assert_true(uct_model_name_matched(m));
+	assert_false(m->ns[uct_model_find_ns(m, 1)].name_match);
+	strcpy(m->search, "nobody");
+	assert_int_equal(uct_model_relayout(m), 0);
+	assert_int_equal(m->nlines, 0);
+	/* with --pid: both must hold */
+	strcpy(m->search, "nginx");
+	m->pid_filter = 1;
+	m->pid_ns = 1;
+	m->pid_uid = 1001;
+	assert_int_equal(uct_model_relayout(m), 0);
+	lines_of(m, got, sizeof(got));
+	assert_string_equal(got, "ns1 1001 ");
+	teardown_model(m);
+}
+
 static void test_parse_limits(void **state)
 {
 	const char *text =
@@ -673,6 +931,11 @@ int main(void)
 		cmocka_unit_test(test_caller_limits),
 		cmocka_unit_test(test_caller_limits_by_id),
 		cmocka_unit_test(test_parse_limits),
+		cmocka_unit_test(test_names_oldest_process),
+		cmocka_unit_test(test_names_held),
+		cmocka_unit_test(test_names_own_host),
+		cmocka_unit_test(test_names_cgroup_cache),
+		cmocka_unit_test(test_names_filters),
 	};
 
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);

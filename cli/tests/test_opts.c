@@ -405,6 +405,39 @@ static void test_scope(void **state)
 	}
 }
 
+/* --container: an id or a prefix of one, hex, kept in lowercase; the
+ * live view only */
+static void test_container(void **state)
+{
+	struct uct_opts o;
+	char id[80];
+
+	assert_int_equal(parse(&o, NULL), -1);
+	assert_string_equal(o.container, "");
+	assert_int_equal(parse(&o, "--container", "3f2A1b", NULL), -1);
+	assert_string_equal(o.container, "3f2a1b");
+	assert_int_equal(parse(&o, "--container=0", NULL), -1);
+	assert_string_equal(o.container, "0");
+	memset(id, 'f', 64);
+	id[64] = 0;
+	assert_int_equal(parse(&o, "--container", id, NULL), -1);
+	assert_string_equal(o.container, id);
+	/* empty, too long, not hex, a docker name */
+	reject_value(NULL, "--container", "");
+	id[64] = 'f';
+	id[65] = 0;
+	reject_value(NULL, "--container", id);
+	reject_value(NULL, "--container", "3f2g");
+	reject_value(NULL, "--container", "0x3f");
+	reject_value(NULL, "--container", " 3f");
+	reject_value(NULL, "--container", "web-1");
+	assert_non_null(strstr(errbuf, "1 to 64 hex digits"));
+	assert_int_equal(parse(&o, "trace", "--container", "3f", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "--container applies to the live view only, not to 'trace'"));
+	assert_int_equal(parse(&o, "check", "--container", "3f", "true", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "--container applies to the live view only, not to 'check'"));
+}
+
 /* What each command does take. */
 static void test_scope_accepted(void **state)
 {
@@ -603,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_help_text),
 		cmocka_unit_test(test_repeatable),
+		cmocka_unit_test(test_container),
 	};
 
 	return cmocka_run_group_tests_name("opts", tests, NULL, NULL);

@@ -305,6 +305,159 @@ static void test_table_deny_huge(void **state)
 	assert_null(strstr(out, " inf D"));
 }
 
+/* ---- names: what runs in each namespace ---- */
+
+/* The fixture with base_tasks(): ns 1 init(1), ns 100 nginx(300) in a
+ * docker container with hostname web-1, ns 200 no process */
+static void names_on(struct fx *f)
+{
+	struct uct_tlim tl[16];
+	size_t nt = base_tasks(tl);
+
+	f->m.cgroup_fn = test_cgroup_fn;
+	assert_int_equal(uct_model_set_tasks(&f->m, tl, nt), 0);
+	uct_model_resolve_names(&f->m, -1, 0);
+}
+
+static void test_names_batch(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	/* without the task iterator, ns lines end with their cells */
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "\nns 1 L0 init              -/inf      -/800K      -/7671"
+				    "      -/8.0M\n"));
+	names_on(f);
+	out = render(f, uct_view_batch);
+	/* short id, own hostname, process; the initial namespace by its
+	 * process only; no process: what holds it */
+	assert_non_null(strstr(out, "      -/8.0M init(1)\n"));
+	assert_non_null(strstr(out, "\n  ns 100 L1 o1001           6/5   2048/800K      4/7671"
+				    "      0/8.0M 3f2a1b4c5d6e web-1 nginx(300)\n"));
+	assert_non_null(strstr(out, "\n    ns 200 L2 o1002         3/4   2048/800K      0/7671"
+				    "      0/8.0M no task (mq)\n"));
+	/* uid lines are unchanged */
+	assert_non_null(strstr(out, "\n  uid 0                    10/-         0/-         0/-"
+				    "         0/-     0\n"));
+}
+
+/* Bytes a terminal would act on never reach it; the hostname is left out
+ * when it is the short id (docker's default) */
+static void test_names_hostile_text(void **state)
+{
+	struct fx *f = *state;
+	struct uct_tlim t[2] = {
+		mktask(1, 0, 1, 1, 1, "in\033[2Jit", "h"),
+		mktask(100, 1001, 9, 2, 77, "a\tb\xff", "3f2a1b4c5d6e"),
+	};
+	const char *out;
+
+	f->m.cgroup_fn = test_cgroup_fn;
+	assert_int_equal(uct_model_set_tasks(&f->m, t, 2), 0);
+	uct_model_resolve_names(&f->m, -1, 0);
+	out = render(f, uct_view_batch);
+	assert_null(strchr(out, '\033'));
+	assert_non_null(strstr(out, " in?[2Jit(1)\n"));
+	assert_non_null(strstr(out, " 3f2a1b4c5d6e a?b?(9)\n"));
+	out = render(f, uct_view_json);
+	assert_true(json_valid(out));
+	assert_non_null(strstr(out, "\"comm\":\"in\\u001b[2Jit\""));
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "ucounttop_namespace_info{ns=\"100\",level=\"1\",container_id=\""
+				    TEST_CID "\",hostname=\"3f2a1b4c5d6e\"} 1\n"));
+}
+
+static void test_names_json(void **state)
+{
+	struct fx *f = *state;
+	const char *out = render(f, uct_view_json);
+
+	/* unknown: every key there, null */
+	assert_non_null(strstr(out, "\"rows\":3,\"pid\":null,\"comm\":null,\"hostname\":null,"
+				    "\"cgroup\":null,\"container_id\":null,\"tasks\":null,"
+				    "\"held_by\":null}"));
+	names_on(f);
+	out = render(f, uct_view_json);
+	assert_true(json_valid(out));
+	assert_non_null(strstr(out, "{\"ns\":100,\"level\":1,\"owner_uid\":1001,"));
+	assert_non_null(strstr(out, "\"rows\":2,\"pid\":300,\"comm\":\"nginx\","
+				    "\"hostname\":\"web-1\",\"cgroup\":\"" TEST_CGROUP "\","
+				    "\"container_id\":\"" TEST_CID "\",\"tasks\":3,"
+				    "\"held_by\":[]}"));
+	assert_non_null(strstr(out, "\"rows\":3,\"pid\":1,\"comm\":\"init\","
+				    "\"hostname\":\"uct-guest\",\"cgroup\":\"/\","
+				    "\"container_id\":null,\"tasks\":2,\"held_by\":[]}"));
+	assert_non_null(strstr(out, "\"rows\":1,\"pid\":null,\"comm\":null,\"hostname\":null,"
+				    "\"cgroup\":null,\"container_id\":null,\"tasks\":0,"
+				    "\"held_by\":[\"queue\"]}"));
+}
+
+static void test_names_openmetrics(void **state)
+{
+	struct fx *f = *state;
+	const char *out = render(f, uct_view_openmetrics);
+
+	assert_null(strstr(out, "ucounttop_namespace_info"));
+	names_on(f);
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "# TYPE ucounttop_namespace info\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_info{ns=\"1\",level=\"0\",container_id=\"\","
+				    "hostname=\"uct-guest\"} 1\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_info{ns=\"100\",level=\"1\",container_id=\""
+				    TEST_CID "\",hostname=\"web-1\"} 1\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_info{ns=\"200\",level=\"2\",container_id=\"\","
+				    "hostname=\"\"} 1\n"));
+	/* the counters' series keep their labels */
+	assert_non_null(strstr(out, "\nucounttop_rlimit_value{ns=\"100\",level=\"1\",uid=\"1001\","
+				    "type=\"nproc\"} 3\n"));
+}
+
+/* At 80 columns the name column gives way so that a short container id
+ * shows whole, and the level of a namespace stays visible */
+static void test_names_fit_80(void **state)
+{
+	struct fx *f = *state;
+	char buf[512];
+	size_t i;
+	int w;
+
+	names_on(f);
+	f->c.width = 80;
+	f->c.tty = true;
+	w = uct_table_name_width(&f->m, &f->c);
+	assert_int_equal(w, 19);
+	for (i = 0; i < f->m.nlines; i++) {
+		uct_table_line(buf, sizeof(buf), &f->m, &f->c, &f->m.lines[i], w);
+		if (strstr(buf, "ns 100 L1"))
+			assert_non_null(strstr(buf, "8.0M 3f2a1b4c5d6e"));
+		if (strstr(buf, "3f2a1b4c5d6e"))
+			assert_true(strstr(buf, "3f2a1b4c5d6e") + 12 - buf <= 80);
+	}
+	/* wider: the name column as before ("    - ns 200 L2 o1002") */
+	f->c.width = 200;
+	assert_int_equal(uct_table_name_width(&f->m, &f->c), 21);
+}
+
+/* The summary says what --container and the search are, and when they
+ * match nothing */
+static void test_names_summary(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	names_on(f);
+	strcpy(f->m.container_filter, "3f2a1b");
+	strcpy(f->m.search, "we\"b\x01");
+	uct_model_relayout(&f->m);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "  container 3f2a1b (no match)  search \"we\"b?\" (no match)"));
+	f->m.search[0] = 0;
+	uct_model_relayout(&f->m);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "  container 3f2a1b  hooks"));
+}
+
 /* ---- MEMLOCK: counted in pages, shown in bytes ---- */
 
 /* (1,1001) locks 7 pages (+extra), (100,1001) 2 of them and (100,1002) 5;
@@ -685,7 +838,8 @@ static int check_types(const char *s, bool om)
 		if (*s == '#')
 			continue;
 		snprintf(want, sizeof(want), "%s%s", name,
-			 om && !strcmp(type, "counter") ? "_total" : "");
+			 !om ? "" : !strcmp(type, "counter") ? "_total" :
+			 !strcmp(type, "info") ? "_info" : "");
 		if (len != strlen(want) || strncmp(s, want, len))
 			fail_msg("sample '%.*s' under '# TYPE %s %s'", (int)len, s, name, type);
 		n++;
@@ -704,6 +858,7 @@ static void test_prometheus_text(void **state)
 	size_t i, len;
 
 	f->c.events = true;
+	names_on(f);
 	om = strdup(render(f, uct_view_openmetrics));
 	tx = strdup(render(f, view_text));
 	len = strlen(tx);
@@ -724,6 +879,9 @@ static void test_prometheus_text(void **state)
 		assert_non_null(strstr(om, want));
 		assert_null(strstr(tx, want));
 	}
+	/* no info type in 0.0.4: a gauge named as its samples */
+	assert_non_null(strstr(om, "# TYPE ucounttop_namespace info\n"));
+	assert_non_null(strstr(tx, "# TYPE ucounttop_namespace_info gauge\n"));
 	/* gauges are named alike */
 	assert_non_null(strstr(tx, "# TYPE ucounttop_rlimit_value gauge\n"
 				   "# HELP ucounttop_rlimit_value Current "));
@@ -887,6 +1045,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recursion_misses_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_batch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_hostile_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_openmetrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_fit_80, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_summary, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
 		cmocka_unit_test(test_fmt_num_matches_printf),
 		cmocka_unit_test(test_fmt_int),

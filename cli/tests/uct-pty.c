@@ -8,8 +8,9 @@
  *
  * The first key is sent once CMD has drawn its first full frame (its
  * output contains the key line, "q quit"), then one key every 400 ms.
- * In KEYS, '~' stands for the Down arrow and '^' for Up. Exits with CMD's
- * status, or 124 when it did not exit within 30 s of the last key.
+ * In KEYS, '~' stands for the Down arrow and '^' for Up, '`' for Esc,
+ * '|' for Enter and '<' for Backspace. Exits with CMD's status, or 124
+ * when it did not exit within 30 s of the last key.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -98,10 +99,12 @@ int main(int argc, char **argv)
 			}
 		}
 		if (next_key && *keys && now() >= next_key) {
-			const char *seq = *keys == '~' ? "\033[B" : *keys == '^' ? "\033[A" : NULL;
+			const char *seq = *keys == '~' ? "\033[B" : *keys == '^' ? "\033[A" :
+					  *keys == '`' ? "\033" : *keys == '|' ? "\r" :
+					  *keys == '<' ? "\177" : NULL;
 
 			if (seq)
-				write(master, seq, 3);
+				write(master, seq, strlen(seq));
 			else
 				write(master, keys, 1);
 			keys++;

@@ -12,8 +12,15 @@
  *                                  print LOCKED or REFUSED <errno name>,
  *                                  remove it; exit 0 either way
  *   uct-workload --names           namespaces whose uid maps are not the
- *                                  identity (see "--names" below), print
- *                                  what each maps, hold until SIGTERM
+ *                                  identity, in containers' cgroups, with
+ *                                  hostnames, two with no process left
+ *                                  (see "--names" below), print what each
+ *                                  maps and runs, hold until SIGTERM
+ *   uct-workload --container KIND ID [HOSTNAME] -- CMD [ARGS]
+ *                                  run CMD in container ID's cgroup as
+ *                                  runtime KIND (docker, dockerfs, podman,
+ *                                  containerd, crio) names it, with a
+ *                                  hostname of its own if given
  *
  * Tree (kuids are identity-mapped 1000..1099 in every namespace, so the
  * uid inside equals the global kuid):
@@ -62,6 +69,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/btf.h>
+#include "uct-container.h"
 
 #define MAXPROC		64
 #define MQ_MAXMSG	4
@@ -125,9 +133,9 @@ struct shared {
 	int nproc;
 	struct proc procs[MAXPROC];
 	int denied[NTYPES];	/* refusals seen by the D1 holder */
-	unsigned long names_inum[4];	/* --names: each namespace, */
-	unsigned names_uid[4];		/* getuid() in it, */
-	pid_t names_pid[4];		/* and the process that holds it */
+	unsigned long names_inum[9];	/* --names: each namespace, */
+	unsigned names_uid[9];		/* getuid() in it, */
+	pid_t names_pid[9];		/* and the process that made it */
 	int errors;
 	char errmsg[256];
 };
@@ -458,7 +466,7 @@ static void agent(int ns)
 	hold_forever();
 }
 
-/* ---- --names: uids as namespaces map them ---- */
+/* ---- --names: uids as namespaces map them, and what runs in them ---- */
 
 /*
  * Issue 11's scenario, and the two other ways a map can be read:
@@ -469,8 +477,22 @@ static void agent(int ns)
  *   N4  root unshares, the parent writes 7 extents (more than the 5 held
  *       inline: the kernel keeps them in forward[]), the last "6 5000 1",
  *       and the process becomes uid 6 there: kuid 5000
+ * and what names them (issue 11, item 1): each runs in a container's
+ * cgroup (when cgroup2 is mounted at /sys/fs/cgroup) under a comm of its
+ * own, svc-n1 ...; N1, N2 and N6 have a UTS namespace and hostname of
+ * their own, made with their user namespace; N1 also has a younger
+ * process, svc-n1-b, which must not name it. Two namespaces nothing runs
+ * in any more:
+ *   N5  kuid 1000 unshares ("0 1000 1"), creates N6 and exits: N6, where
+ *       its child runs (as N5's uid 0, mapped "0 0 1"), holds it
+ *   N7  kuid 1000 unshares ("0 1000 1"), creates a POSIX message queue
+ *       and exits: the queue holds it
+ *   N8  kuid 1000 unshares ("0 1000 1"), its child creates N9, and both
+ *       exit; an fd of ours holds N9, which has no row (nothing in it is
+ *       charged), and N9 holds N8: only N8's row, whose
+ *       ucount[UCOUNT_USER_NAMESPACES] counts N9, tells
  */
-enum { NM_N1, NM_N2, NM_N3, NM_N4, NM_COUNT };
+enum { NM_N1, NM_N2, NM_N3, NM_N4, NM_N5, NM_N6, NM_N7, NM_N8, NM_N9, NM_COUNT };
 static volatile sig_atomic_t stop;
 static void on_stop(int sig);
 static void kill_all(void);
@@ -478,8 +500,33 @@ static bool wait_ready(int want, int secs, const char *what);
 #define NAMES_KUID	1000
 #define NAMES_WIDE_KUID	5000
 #define NAMES_WIDE_UID	6
+#define NAMES_QUEUE	"/uct-names-n7"
 static const char names_wide_map[] =
 	"0 200000 1\n1 200001 1\n2 200002 1\n3 200003 1\n4 200004 1\n5 200005 1\n6 5000 1\n";
+static const char *const names_name[NM_COUNT] = {
+	"N1", "N2", "N3", "N4", "N5", "N6", "N7", "N8", "N9",
+};
+static const char *const names_comm[NM_COUNT] = {
+	"svc-n1", "svc-n2", "svc-n3", "svc-n4", "svc-n5", "svc-n6", "svc-n7", "svc-n8", "svc-n9",
+};
+/* the containers: runtime (uct-container.h) and id, "" for none */
+static const char *const names_kind[NM_COUNT] = {
+	"docker", "podman", "dockerfs", "crio", "", "containerd", "", "", "",
+};
+static const char *const names_cid[NM_COUNT] = {
+	"3f2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708",
+	"9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c",
+	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+	"c0ffee00112233445566778899aabbccddeeff00112233445566778899aabbcc",
+	"",
+	"6e0b5a4c3d2e1f00112233445566778899aabbccddeeff0011223344556677ff",
+	"", "", "",
+};
+static const char *const names_host[NM_COUNT] = {
+	"n1-web", "n2-db", "", "", "", "n6-job", "", "", "",
+};
+static int names_go[2];		/* N8: we hold N9, its processes may go */
+static bool names_cgroups;	/* cgroup2 at /sys/fs/cgroup */
 
 static void names_publish(int k)
 {
@@ -497,17 +544,44 @@ static void map_self(const char *map)
 	write_file(getpid(), "gid_map", map);
 }
 
+/* As root, before anything else: the container's cgroup, for us and
+ * what we fork */
+static void names_enter(int k)
+{
+	if (names_cgroups && names_kind[k][0] &&
+	    uct_container_enter(names_kind[k], names_cid[k], 0, NULL, 0))
+		fail("moving into a container's cgroup");
+}
+
+/* The process's comm, and with a hostname a UTS namespace of its own
+ * (owned by the user namespace just made) */
+static void names_self(int k)
+{
+	if (prctl(PR_SET_NAME, names_comm[k]))
+		fail("PR_SET_NAME");
+	if (names_host[k][0] && sethostname(names_host[k], strlen(names_host[k])))
+		fail("sethostname");
+}
+
 static void names_chain(void)
 {
+	names_enter(NM_N1);
 	become(NAMES_KUID);
-	if (unshare(CLONE_NEWUSER))
+	if (unshare(CLONE_NEWUSER | CLONE_NEWUTS))
 		fail("unshare N1");
 	map_self("2000 1000 1\n");
+	names_self(NM_N1);
 	names_publish(NM_N1);
+	/* a younger process of N1: the older one names it */
 	if (fork() == 0) {
-		if (unshare(CLONE_NEWUSER))
+		prctl(PR_SET_NAME, "svc-n1-b");
+		hold_forever();
+	}
+	if (fork() == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWUTS))
 			fail("unshare N2");
 		map_self("3000 2000 1\n");
+		names_self(NM_N2);
 		names_publish(NM_N2);
 	}
 	hold_forever();
@@ -515,11 +589,91 @@ static void names_chain(void)
 
 static void names_unmapped(void)
 {
+	names_enter(NM_N3);
 	become(NAMES_KUID);
 	if (unshare(CLONE_NEWUSER))
 		fail("unshare N3");
+	names_self(NM_N3);
 	names_publish(NM_N3);
 	hold_forever();
+}
+
+/* N5 and N6: N5's process makes N6 and goes; N6's stays (and keeps its
+ * parent's cgroup, which names_enter() chose for N6) */
+static void names_held_by_child(void)
+{
+	int up[2];
+
+	names_enter(NM_N6);
+	become(NAMES_KUID);
+	if (unshare(CLONE_NEWUSER))
+		fail("unshare N5");
+	map_self("0 1000 1\n");
+	names_self(NM_N5);
+	if (pipe(up))
+		fail("pipe");
+	if (fork() == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWUTS))
+			fail("unshare N6");
+		map_self("0 0 1\n");
+		names_self(NM_N6);
+		names_publish(NM_N6);
+		if (write(up[1], "6", 1) != 1)
+			fail("sync pipe");
+		hold_forever();
+	}
+	wait_byte(up[0]);
+	names_publish(NM_N5);
+	_exit(0);
+}
+
+/* N7: a queue of its own, then gone */
+static void names_held_by_queue(void)
+{
+	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = 64 };
+	mqd_t q;
+
+	become(NAMES_KUID);
+	if (unshare(CLONE_NEWUSER))
+		fail("unshare N7");
+	map_self("0 1000 1\n");
+	names_self(NM_N7);
+	q = mq_open(NAMES_QUEUE, O_CREAT | O_EXCL | O_RDWR, 0600, &attr);
+	if (q == (mqd_t)-1)
+		fail("mq_open in N7");
+	mq_close(q);
+	names_publish(NM_N7);
+	_exit(0);
+}
+
+/* N8 and N9: both processes wait until we hold N9 by an fd, then go */
+static void names_held_by_fd(void)
+{
+	int up[2];
+	pid_t child;
+
+	become(NAMES_KUID);
+	if (unshare(CLONE_NEWUSER))
+		fail("unshare N8");
+	map_self("0 1000 1\n");
+	names_self(NM_N8);
+	if (pipe(up))
+		fail("pipe");
+	child = fork();
+	if (child == 0) {
+		if (unshare(CLONE_NEWUSER))
+			fail("unshare N9");
+		prctl(PR_SET_NAME, names_comm[NM_N9]);
+		names_publish(NM_N9);
+		hold_forever();
+	}
+	if (child < 0)
+		fail("fork");
+	names_publish(NM_N8);
+	wait_byte(names_go[0]);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	_exit(0);
 }
 
 /* N4: the map takes CAP_SETUID in the parent, so we write it */
@@ -536,6 +690,7 @@ static void names_wide(void)
 	if (pid == 0) {
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
+		names_enter(NM_N4);
 		if (unshare(CLONE_NEWUSER))
 			fail("unshare N4");
 		if (write(up[1], "u", 1) != 1)
@@ -544,6 +699,7 @@ static void names_wide(void)
 		/* all caps in N4: any uid it maps */
 		if (setresuid(NAMES_WIDE_UID, NAMES_WIDE_UID, NAMES_WIDE_UID))
 			fail("setresuid in N4");
+		names_self(NM_N4);
 		names_publish(NM_N4);
 		hold_forever();
 	}
@@ -553,49 +709,138 @@ static void names_wide(void)
 		fail("sync pipe");
 }
 
+/* A child for one namespace's setup: fn never returns */
+static pid_t names_fork(void (*fn)(void))
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		fn();
+	}
+	if (pid < 0)
+		fail("fork");
+	return pid;
+}
+
 static int names_mode(void)
 {
-	static const char *const name[NM_COUNT] = { "N1", "N2", "N3", "N4" };
 	/* level, kuid, and the owner as kuid and as the parent maps it */
 	static const unsigned info[NM_COUNT][4] = {
 		{ 1, NAMES_KUID, NAMES_KUID, NAMES_KUID },
 		{ 2, NAMES_KUID, NAMES_KUID, 2000 },
 		{ 1, NAMES_KUID, NAMES_KUID, NAMES_KUID },
 		{ 1, NAMES_WIDE_KUID, 0, 0 },
+		{ 1, NAMES_KUID, NAMES_KUID, NAMES_KUID },
+		{ 2, NAMES_KUID, NAMES_KUID, 0 },
+		{ 1, NAMES_KUID, NAMES_KUID, NAMES_KUID },
+		{ 1, NAMES_KUID, NAMES_KUID, NAMES_KUID },
+		{ 2, NAMES_KUID, NAMES_KUID, 0 },
 	};
 	struct sigaction sa = { .sa_handler = on_stop };
-	int k;
+	pid_t gone[3];
+	char path[512];
+	int k, n9fd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED || pipe(ready_pipe) || setgroups(0, NULL)) {
+	if (sh == MAP_FAILED || pipe(ready_pipe) || pipe(names_go) || setgroups(0, NULL)) {
 		perror("uct-workload --names (must run as root)");
 		return 1;
 	}
+	names_cgroups = !access(UCT_CGROUP_ROOT "/cgroup.procs", W_OK);
+	/* a queue left by a run that was killed would not be charged again */
+	mq_unlink(NAMES_QUEUE);
 	setpgid(0, 0);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	if (fork() == 0) {
-		signal(SIGTERM, SIG_DFL);
-		names_chain();
-	}
-	if (fork() == 0) {
-		signal(SIGTERM, SIG_DFL);
-		names_unmapped();
-	}
+	names_fork(names_chain);
+	names_fork(names_unmapped);
+	gone[0] = names_fork(names_held_by_child);
+	gone[1] = names_fork(names_held_by_queue);
+	gone[2] = names_fork(names_held_by_fd);
 	names_wide();
-	if (!wait_ready(NM_COUNT, 60, "--names setup"))
+	if (!wait_ready(NM_COUNT, 60, "--names setup")) {
+		mq_unlink(NAMES_QUEUE);
 		return 1;
-	/* NAMES name inum level kuid uid-inside pid owner-kuid owner-in-parent */
+	}
+	/* we hold N9; then N8's and N9's processes go */
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", sh->names_pid[NM_N9]);
+	n9fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (n9fd < 0 || write(names_go[1], "g", 1) != 1) {
+		perror("uct-workload --names: holding N9");
+		kill_all();
+		mq_unlink(NAMES_QUEUE);
+		return 1;
+	}
+	/* N5's, N7's and N8's processes are gone, reaped: no zombie of
+	 * theirs is left for a task iterator to find */
+	for (k = 0; k < 3; k++)
+		while (waitpid(gone[k], NULL, 0) < 0 && errno == EINTR)
+			;
+	/* N2's process cannot leave N1's cgroup by itself (it has no
+	 * privilege there): we move it */
+	if (names_cgroups &&
+	    uct_container_enter(names_kind[NM_N2], names_cid[NM_N2], sh->names_pid[NM_N2], NULL, 0)) {
+		perror("uct-workload --names: moving N2's process");
+		kill_all();
+		mq_unlink(NAMES_QUEUE);
+		return 1;
+	}
+	/* NAMES name inum level kuid uid-inside pid owner-kuid owner-in-parent comm */
 	for (k = 0; k < NM_COUNT; k++)
-		printf("NAMES %s %lu %u %u %u %d %u %u\n", name[k], sh->names_inum[k], info[k][0],
-		       info[k][1], sh->names_uid[k], sh->names_pid[k], info[k][2], info[k][3]);
+		printf("NAMES %s %lu %u %u %u %d %u %u %s\n", names_name[k], sh->names_inum[k],
+		       info[k][0], info[k][1], sh->names_uid[k], sh->names_pid[k], info[k][2],
+		       info[k][3], names_comm[k]);
+	/* CONTAINER name kind id cgroup-path; HOST name hostname */
+	for (k = 0; k < NM_COUNT; k++) {
+		if (names_cgroups && names_kind[k][0] &&
+		    !uct_container_path(names_kind[k], names_cid[k], path, sizeof(path)))
+			printf("CONTAINER %s %s %s %s\n", names_name[k], names_kind[k],
+			       names_cid[k], path);
+		if (names_host[k][0])
+			printf("HOST %s %s\n", names_name[k], names_host[k]);
+	}
+	if (!names_cgroups)
+		printf("CGROUP none\n");
 	printf("READY\n");
 	while (!stop)
 		pause();
 	kill_all();
+	close(n9fd);
+	mq_unlink(NAMES_QUEUE);
 	return 0;
+}
+
+/*
+ * --container KIND ID [HOSTNAME] -- CMD [ARGS]: run CMD as if in container
+ * ID of runtime KIND (its cgroup, see uct-container.h), with a hostname of
+ * its own if given: what the demo's containers need to be named.
+ */
+static int container_exec(char **argv)
+{
+	const char *kind = argv[0], *id = argv[1], *host = argv[2] && strcmp(argv[2], "--") ?
+							  argv[2] : NULL;
+	char **cmd = argv + (host ? 4 : 3);
+	char path[512];
+
+	if (!*cmd) {
+		fprintf(stderr, "uct-workload --container KIND ID [HOSTNAME] -- CMD [ARGS]\n");
+		return 2;
+	}
+	if (uct_container_enter(kind, id, 0, path, sizeof(path))) {
+		fprintf(stderr, "uct-workload --container %s %s: %s\n", kind, id, strerror(errno));
+		return 1;
+	}
+	if (host && uct_own_hostname(host)) {
+		fprintf(stderr, "uct-workload --container: hostname %s: %s\n", host, strerror(errno));
+		return 1;
+	}
+	execvp(cmd[0], cmd);
+	fprintf(stderr, "uct-workload --container: %s: %s\n", cmd[0], strerror(errno));
+	return 127;
 }
 
 /* ---- expectations ---- */
@@ -739,10 +984,13 @@ int main(int argc, char **argv)
 		return shm_lock_once(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "--names"))
 		return names_mode();
+	if (argc > 5 && !strcmp(argv[1], "--container") &&
+	    (!strcmp(argv[4], "--") || (argc > 6 && !strcmp(argv[5], "--"))))
+		return container_exec(argv + 2);
 	with_denials = argc > 1 && !strcmp(argv[1], "--denials");
 	if (argc > 1 && !with_denials) {
 		fprintf(stderr, "usage: uct-workload [--denials] | --exec-as UID -- CMD [ARGS] | "
-			"--shm-lock PAGES | --names\n");
+			"--shm-lock PAGES | --names | --container KIND ID [HOSTNAME] -- CMD [ARGS]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # 56: the full-screen view on a pseudo-terminal (uct-pty): alternate
 # screen in and out, keys s (sort), t (type filter), h (help), p (pause),
-# e (collapse), q (quit); the frame fits the terminal, and 80x24 is used
-# when the terminal reports 0x0 (serial consoles).
+# e (collapse), / (search, Enter, Esc), q (quit); the frame fits the
+# terminal, and 80x24 is used when the terminal reports 0x0 (serial
+# consoles).
 UCT=${UCT:-/uct/bin/ucounttop}
 PTY=${PTY:-/uct/bin/uct-pty}
 T=/tmp/t56
@@ -17,6 +18,8 @@ ESC=$(printf '\033')
 # (each frame starts with cursor-home: a line break for measuring)
 plain() { sed -e "s/$ESC\[H/\n/g" -e "s/$ESC\[[0-9;?]*[a-zA-Z]//g" "$1" | tr -d '\r'; }
 widest() { plain "$1" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'; }
+# the last frame drawn (each starts with the summary line)
+lastframe() { plain "$1" | awk '/^ucounttop [0-9]/ { f = "" } { f = f $0 "\n" } END { printf "%s", f }'; }
 
 $PTY 100x30 'sthxq' -- $UCT -d 0.5 > $T/keys 2>&1
 rc=$?
@@ -41,4 +44,19 @@ check "e p q: exits 0" [ $? -eq 0 ]
 check "e: init namespace collapsed to one line" [ -n "$(plain $T/collapse | grep 'lines 1-1 of 1')" ]
 check "e: collapsed marker" [ -n "$(plain $T/collapse | grep '^+ ns [0-9]* L0')" ]
 check "p: paused" [ -n "$(plain $T/collapse | grep '\[paused\]')" ]
+
+# / zzz Enter: a search that names nothing; / ini: the initial namespace's
+# oldest process (init) matches, then Esc brings back "zzz"; '`' is Esc
+# and '|' Enter for uct-pty. (5B searches real container names.)
+$PTY 100x30 '/zzz|/ini`q' -- $UCT -d 0.3 > $T/search 2>&1
+check "/ zzz Enter / ini Esc q: exits 0" [ $? -eq 0 ]
+check "/: the key line shows the text typed" [ -n "$(plain $T/search | grep '^/zzz_ ')" ]
+check "Enter: kept; the summary says it matches nothing, no line shows" \
+	[ -n "$(plain $T/search | grep 'search "zzz" (no match)')" -a \
+	  -n "$(plain $T/search | grep 'lines 0-0 of 0')" ]
+check "/ini: init's namespace matches, with all below it" \
+	[ -n "$(plain $T/search | grep -A1 '^- ns [0-9]* L0 init .* init(1)$' | grep '^  uid 0 ')" ]
+check "Esc: the search before comes back" \
+	[ -n "$(lastframe $T/search | grep 'search "zzz" (no match)')" -a \
+	  -z "$(lastframe $T/search | grep '^/')" ]
 echo "1..$n"

@@ -18,6 +18,9 @@ echo "KTAP version 1"
 
 [ -x "$UCT" ] && [ -x "$WL" ] || { echo "# missing $UCT or $WL"; exit 4; }
 
+# a READY left by an earlier run must not be mistaken for this one's: the
+# redirection below truncates the file only once the job has started
+rm -f $T/wl.out
 $WL --names > $T/wl.out 2> $T/wl.err &
 wl=$!
 cleanup() { kill $wl 2>/dev/null; wait $wl 2>/dev/null; }

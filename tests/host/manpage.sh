@@ -247,6 +247,7 @@ sample() {
 	uid) echo 0 ;;
 	type) echo nproc ;;
 	key) echo uid ;;
+	id) echo 3f2a ;;		# --container: a prefix of a container id
 	file) echo "$tmp/never-written" ;;
 	dir) echo "$tmp/never-pinned" ;;
 	addr:port) echo 127.0.0.1:9 ;;	# parsed, never bound: --help stops first

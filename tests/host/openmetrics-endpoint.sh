@@ -1,13 +1,13 @@
 #!/bin/bash
-# What ucounttop --listen served inside the guest (guest/tests/5B), read by
+# What ucounttop --listen served inside the guest (guest/tests/5C), read by
 # the parsers a Prometheus user has: Python prometheus_client's OpenMetrics
 # parser and its text-format parser, and `promtool check metrics`. TAP.
 #
 #   tests/host/openmetrics-endpoint.sh [DIR]
 #
-# DIR is where `guest/run --export DIR` put what 5B exported
+# DIR is where `guest/run --export DIR` put what 5C exported
 # (DIR/listen/*.txt): tests/run.sh passes its guest boot's. Without DIR,
-# a guest boots to run 5B alone. Two pairs of documents, each an
+# a guest boots to run 5C alone. Two pairs of documents, each an
 # OpenMetrics one and a text one: from one snapshot of a system with
 # uct-workload's namespaces, refusals and --events counts, and from two
 # scrapes of an idle one. Per pair:
@@ -57,14 +57,16 @@ def canon(fams):
     """name -> (type, help, sorted samples), families with samples only"""
     out = {}
     for f in fams:
-        if f.name in out:
-            raise ValueError(f"family {f.name} twice")
+        # text 0.0.4 has no info type: an info family X is the gauge X_info
+        name, typ = (f.name + "_info", "gauge") if f.type == "info" else (f.name, f.type)
+        if name in out:
+            raise ValueError(f"family {name} twice")
         # the OpenMetrics parser keeps a counter's integer, the text one
         # makes every value a float
         samples = sorted((s.name, tuple(sorted(s.labels.items())), float(s.value))
                          for s in f.samples)
         if samples:
-            out[f.name] = (f.type, f.documentation, samples)
+            out[name] = (typ, f.documentation, samples)
     return out
 
 
@@ -99,15 +101,15 @@ if [ $# -ge 1 ]; then
 	dir=$1
 else
 	dir=$tmp/export
-	stage test "openmetrics-endpoint: booting the guest for 5B" >&2
-	"$UCT_ROOT/guest/run" -q --smp 2 --timeout 900 --results "$tmp/5b.tap" --export "$dir" \
-		-- /uct/run-tests /uct/tests/5B-ucounttop-listen.sh > "$tmp/5b.out" 2>&1
+	stage test "openmetrics-endpoint: booting the guest for 5C" >&2
+	"$UCT_ROOT/guest/run" -q --smp 2 --timeout 900 --results "$tmp/5c.tap" --export "$dir" \
+		-- /uct/run-tests /uct/tests/5C-ucounttop-listen.sh > "$tmp/5c.out" 2>&1
 	rc=$?
 	if [ "$rc" = 0 ]; then
-		ok "guest/tests/5B ran (its own results: $(grep -c '^ok' "$tmp/5b.tap") passed, $(grep -c '^not ok' "$tmp/5b.tap") failed)"
+		ok "guest/tests/5C ran (its own results: $(grep -c '^ok' "$tmp/5c.tap") passed, $(grep -c '^not ok' "$tmp/5c.tap") failed)"
 	else
-		nok "guest/tests/5B ran (guest/run exit $rc)"
-		diag < "$tmp/5b.out"
+		nok "guest/tests/5C ran (guest/run exit $rc)"
+		diag < "$tmp/5c.out"
 	fi
 fi
 pairs=(openmetrics-1.0.0.txt:text-0.0.4.txt openmetrics-1.0.0-idle.txt:text-0.0.4-idle.txt)
@@ -118,10 +120,10 @@ for p in "${pairs[@]}"; do
 	done
 done
 if [ -n "$missing" ]; then
-	nok "the documents 5B exported are in $dir/listen (missing:$missing)"
+	nok "the documents 5C exported are in $dir/listen (missing:$missing)"
 	finish
 fi
-ok "the documents 5B exported are in $dir/listen"
+ok "the documents 5C exported are in $dir/listen"
 if [ ! -x "$PY" ] || ! "$PY" -c 'import prometheus_client' 2> /dev/null; then
 	nok "python3-prometheus-client is installed (guest/deps.sh)"
 	finish

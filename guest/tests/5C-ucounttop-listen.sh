@@ -1,5 +1,5 @@
 #!/bin/sh
-# 5B: ucounttop --listen ADDR:PORT over loopback, busybox wget and nc as
+# 5C: ucounttop --listen ADDR:PORT over loopback, busybox wget and nc as
 # the clients: the text format 0.0.4 by default and OpenMetrics to
 # Prometheus' Accept header, with their Content-Types; 404, 405, HEAD, an
 # oversized request; a snapshot per scrape (a workload started between two

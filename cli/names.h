@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * names.h - what names a user namespace for people: the container id a
+ * cgroup path carries, and a cache of cgroup paths by cgroup id, so that
+ * a path is looked up once per cgroup, not once per namespace and refresh.
+ * Plain C, no /proc here: the tool supplies the lookup (ucounttop.c), the
+ * tests a fake one.
+ */
+#ifndef UCT_NAMES_H
+#define UCT_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "common.h"
+
+/* A container id: 64 lowercase hex digits; the table shows the first 12,
+ * as `docker ps` does */
+#define UCT_CID_LEN	64
+#define UCT_CID_SHORT	12
+
+/*
+ * The container id in a cgroup v2 path, from the deepest component that
+ * carries one (a container inside a container is the inner one):
+ *   docker-<id>.scope           docker, systemd cgroup driver
+ *   libpod-<id>[.scope]         podman (libpod-conmon-<id> is not one)
+ *   cri-containerd-<id>[.scope] containerd under kubernetes, systemd driver
+ *   crio-<id>[.scope]           cri-o (crio-conmon-<id> is not one)
+ *   <id>                        a bare id: docker's cgroupfs driver
+ *                               (/docker/<id>), kubernetes' (/kubepods/...)
+ * <id> is exactly UCT_CID_LEN lowercase hex digits. Copies it to id
+ * (NUL-terminated) and returns true, or returns false and leaves id "".
+ */
+bool uct_container_id(const char *path, char id[UCT_CID_LEN + 1]);
+
+/* One cgroup: its path and the container id in it. */
+struct uct_cgname {
+	__u64 id;		/* cgroup id (kernfs id), never 0 */
+	char *path;		/* NULL until looked up, or when that failed */
+	const char *cid;	/* in path's allocation; NULL: no container */
+	__u32 failed_pid;	/* the lookup through this process failed */
+	unsigned long used;	/* generation of the last use */
+};
+
+/*
+ * Cgroup ids to names, open addressing. Entries move when the table
+ * grows; the strings they point to do not, so a namespace may keep its
+ * path and cid pointers until the entry is swept.
+ */
+struct uct_cgcache {
+	struct uct_cgname *v;
+	size_t cap, n;		/* cap: a power of two, or 0 */
+};
+
+/* The entry of cgroup id, made (path NULL) when absent; NULL without
+ * memory or for id 0. Marks it used in generation gen. */
+struct uct_cgname *uct_cg_get(struct uct_cgcache *c, __u64 id, unsigned long gen);
+/* Its path (copied) and the container id in it; false without memory */
+bool uct_cg_set(struct uct_cgname *e, const char *path);
+/* Forget the entries not used since generation gen (their strings too) */
+void uct_cg_sweep(struct uct_cgcache *c, unsigned long gen);
+void uct_cg_free(struct uct_cgcache *c);
+
+#endif /* UCT_NAMES_H */

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_names.c - container ids from cgroup paths, the cgroup cache, and
+ * reading a process's cgroup and the cgroup2 mount from /proc text.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "names.h"
+#include "proc_limits.h"
+
+#define ID1 "3f2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708"
+#define ID2 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+/* The id a path yields, "" for none */
+static const char *cid(const char *path)
+{
+	static char id[UCT_CID_LEN + 1];
+	bool has = uct_container_id(path, id);
+
+	assert_int_equal(has, id[0] != 0);
+	return id;
+}
+
+static void test_five_forms(void **state)
+{
+	assert_string_equal(cid("/system.slice/docker-" ID1 ".scope"), ID1);
+	assert_string_equal(cid("/machine.slice/libpod-" ID1 ".scope"), ID1);
+	assert_string_equal(cid("/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-"
+				ID1 ".scope"), ID1);
+	assert_string_equal(cid("/kubepods.slice/kubepods-besteffort.slice/"
+				"kubepods-besteffort-pod0a1b2c3d_4e5f_6071_8293_a4b5c6d7e8f9.slice/"
+				"cri-containerd-" ID1 ".scope"), ID1);
+	assert_string_equal(cid("/kubepods.slice/kubepods-burstable.slice/crio-" ID1 ".scope"), ID1);
+	assert_string_equal(cid("/kubepods/besteffort/pod1234/crio-" ID1), ID1);
+	assert_string_equal(cid("/docker/" ID1), ID1);
+	/* kubernetes' cgroupfs driver: a bare id under the pod */
+	assert_string_equal(cid("/kubepods/burstable/pod0a1b2c3d-4e5f/" ID1), ID1);
+	/* podman inside the container's cgroup namespace, and a process in a
+	 * sub-cgroup of the container */
+	assert_string_equal(cid("/machine.slice/libpod-" ID1 ".scope/container"), ID1);
+	assert_string_equal(cid("/system.slice/docker-" ID1 ".scope/init.scope"), ID1);
+}
+
+static void test_deepest_wins(void **state)
+{
+	/* docker in docker: the inner container */
+	assert_string_equal(cid("/docker/" ID1 "/docker/" ID2), ID2);
+	assert_string_equal(cid("/system.slice/docker-" ID1 ".scope/libpod-" ID2 ".scope/x"), ID2);
+	/* an outer id stays when nothing deeper is one */
+	assert_string_equal(cid("/docker/" ID1 "/not-an-id"), ID1);
+}
+
+static void test_not_ids(void **state)
+{
+	assert_string_equal(cid("/"), "");
+	assert_string_equal(cid(""), "");
+	assert_string_equal(cid("/user.slice/user-1000.slice/session-2.scope"), "");
+	assert_string_equal(cid("/system.slice/docker.service"), "");
+	/* conmon, podman's and cri-o's monitor, is not the container */
+	assert_string_equal(cid("/machine.slice/libpod-conmon-" ID1 ".scope"), "");
+	assert_string_equal(cid("/kubepods.slice/crio-conmon-" ID1 ".scope"), "");
+	/* one digit short, one too many, upper case, a non-hex letter */
+	assert_string_equal(cid("/docker/"
+				"3f2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70"), "");
+	assert_string_equal(cid("/docker/" ID1 "0"), "");
+	assert_string_equal(cid("/docker/"
+				"3F2A1B4C5D6E7F8091A2B3C4D5E6F708192A3B4C5D6E7F8091A2B3C4D5E6F708"), "");
+	assert_string_equal(cid("/system.slice/docker-g"
+				"f2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708"
+				".scope"), "");
+	/* a prefix the runtimes do not use, a suffix other than .scope */
+	assert_string_equal(cid("/lxc-" ID1), "");
+	assert_string_equal(cid("/docker-" ID1 ".service"), "");
+	assert_string_equal(cid("/docker-" ID1 ".scope.scope"), "");
+	/* an id split across components, no component at all */
+	assert_string_equal(cid("/docker-3f2a1b4c5d6e7f8091a2b3c4d5e6f708/"
+				"192a3b4c5d6e7f8091a2b3c4d5e6f708"), "");
+	assert_string_equal(cid("///"), "");
+	assert_false(uct_container_id(NULL, (char[UCT_CID_LEN + 1]){ 0 }));
+}
+
+/* Very long input: whole hex runs, long components, many slashes */
+static void test_hostile(void **state)
+{
+	size_t n = 1 << 20, i;
+	char *p = malloc(n + 1);
+
+	assert_non_null(p);
+	memset(p, 'a', n);
+	p[n] = 0;
+	assert_string_equal(cid(p), "");
+	for (i = 0; i < n; i++)
+		p[i] = i % 65 == 64 ? '/' : 'f';
+	/* every component is 64 hex digits: the last whole one wins */
+	assert_string_equal(cid(p), "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
+	memset(p, '/', n);
+	assert_string_equal(cid(p), "");
+	/* an id at the very end, after a megabyte of junk */
+	memset(p, 'x', n);
+	memcpy(p + n - 72, "/docker/" ID1, 72);
+	assert_string_equal(cid(p), ID1);
+	free(p);
+}
+
+static void test_cache(void **state)
+{
+	struct uct_cgcache c = { 0 };
+	struct uct_cgname *e;
+	const char *path, *id;
+	__u64 k;
+
+	assert_null(uct_cg_get(&c, 0, 1));	/* no cgroup */
+	e = uct_cg_get(&c, 42, 1);
+	assert_non_null(e);
+	assert_null(e->path);
+	assert_true(uct_cg_set(e, "/system.slice/docker-" ID1 ".scope"));
+	path = e->path;
+	id = e->cid;
+	assert_string_equal(id, ID1);
+	/* a thousand more: the table grows, the strings stay where they are */
+	for (k = 1000; k < 2000; k++) {
+		e = uct_cg_get(&c, k, 1);
+		assert_non_null(e);
+		assert_true(uct_cg_set(e, "/user.slice"));
+		assert_null(e->cid);
+	}
+	e = uct_cg_get(&c, 42, 2);
+	assert_ptr_equal(e->path, path);
+	assert_ptr_equal(e->cid, id);
+	assert_int_equal(c.n, 1001);
+	/* generation 2 used 42 only: the rest go */
+	uct_cg_sweep(&c, 2);
+	assert_int_equal(c.n, 1);
+	e = uct_cg_get(&c, 42, 3);
+	assert_string_equal(e->path, "/system.slice/docker-" ID1 ".scope");
+	e = uct_cg_get(&c, 1500, 3);
+	assert_null(e->path);			/* forgotten: looked up again */
+	uct_cg_free(&c);
+	assert_int_equal(c.n, 0);
+}
+
+/* A fake /proc with one process's cgroup file */
+static char proc_dir[64];
+
+static void write_cgroup(int pid, const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d", proc_dir, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/cgroup", proc_dir, pid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_read_task_cgroup(void **state)
+{
+	char path[256];
+
+	strcpy(proc_dir, "/tmp/uct-test-proc-XXXXXX");
+	assert_non_null(mkdtemp(proc_dir));
+	write_cgroup(7, "0::/system.slice/docker-" ID1 ".scope\n");
+	assert_int_equal(uct_read_task_cgroup(proc_dir, 7, path, sizeof(path)), 0);
+	assert_string_equal(path, "/system.slice/docker-" ID1 ".scope");
+	/* v1 controllers first, the unified line last, no newline at the end */
+	write_cgroup(8, "12:pids:/x\n1:name=systemd:/y\n0::/\n");
+	assert_int_equal(uct_read_task_cgroup(proc_dir, 8, path, sizeof(path)), 0);
+	assert_string_equal(path, "/");
+	write_cgroup(9, "0::/a/b");
+	assert_int_equal(uct_read_task_cgroup(proc_dir, 9, path, sizeof(path)), 0);
+	assert_string_equal(path, "/a/b");
+	/* v1 only; no such process; a path longer than the buffer */
+	write_cgroup(10, "3:memory:/z\n");
+	assert_int_equal(uct_read_task_cgroup(proc_dir, 10, path, sizeof(path)), -1);
+	assert_int_equal(uct_read_task_cgroup(proc_dir, 11, path, sizeof(path)), -1);
+	assert_int_equal(uct_read_task_cgroup(proc_dir, 9, path, 4), -1);
+	assert_int_equal(uct_read_task_cgroup(proc_dir, 9, path, 5), 0);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -r %s", proc_dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+static void test_cgroup2_mount(void **state)
+{
+	char dir[64];
+
+	assert_int_equal(uct_parse_cgroup2_mount(
+		"22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
+		"30 22 0:26 / /sys/fs/cgroup rw,nosuid,nodev shared:4 - cgroup2 cgroup2 rw\n",
+		dir, sizeof(dir)), 0);
+	assert_string_equal(dir, "/sys/fs/cgroup");
+	/* a bind mount of a sub-cgroup is not the whole hierarchy; then the
+	 * whole one elsewhere; cgroup v1 is not it */
+	assert_int_equal(uct_parse_cgroup2_mount(
+		"40 1 0:26 /system.slice /mnt/x rw - cgroup2 none rw\n"
+		"41 1 0:30 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n"
+		"42 1 0:26 / /cg rw - cgroup2 none rw\n", dir, sizeof(dir)), 0);
+	assert_string_equal(dir, "/cg");
+	/* mounted on / itself: paths are appended as they are */
+	assert_int_equal(uct_parse_cgroup2_mount("1 0 0:26 / / rw - cgroup2 none rw\n", dir,
+						 sizeof(dir)), 0);
+	assert_string_equal(dir, "");
+	/* none, or only with an escaped name */
+	assert_int_equal(uct_parse_cgroup2_mount("22 1 0:21 / /proc rw - proc proc rw\n", dir,
+						 sizeof(dir)), -1);
+	assert_int_equal(uct_parse_cgroup2_mount("1 0 0:26 / /my\\040cg rw - cgroup2 none rw\n",
+						 dir, sizeof(dir)), -1);
+	assert_int_equal(uct_parse_cgroup2_mount("", dir, sizeof(dir)), -1);
+	assert_int_equal(uct_parse_cgroup2_mount("garbage - \n - cgroup2\n", dir, sizeof(dir)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_five_forms),
+		cmocka_unit_test(test_deepest_wins),
+		cmocka_unit_test(test_not_ids),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_read_task_cgroup),
+		cmocka_unit_test(test_cgroup2_mount),
+	};
+
+	return cmocka_run_group_tests_name("names", tests, NULL, NULL);
+}
