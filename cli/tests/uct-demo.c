@@ -9,6 +9,12 @@
  * (EAGAIN) and ucounttop counts as a denial. Their parent row (root in
  * the initial namespace, the creator of both) carries both charges.
  *
+ * Each container is named as a container runtime would leave it: its own
+ * UTS namespace with the service's hostname ("web", "db") and a cgroup
+ * such as Docker's (/sys/fs/cgroup/system.slice/docker-<id>.scope), so
+ * the view can name the namespaces (uct-container.h). Without cgroup2
+ * mounted the demo runs without the cgroups.
+ *
  * Usage: uct-demo [SECONDS between attempts, default 5]
  * Runs until SIGTERM/SIGINT; a line per event goes to stdout.
  */
@@ -23,6 +29,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "uct-container.h"
 
 #define SERVICE_UID 1000
 
@@ -57,8 +64,12 @@ static void service(const char *name, int interval)
 	}
 }
 
-/* Start one container: a user namespace mapping uid/gid 1000 to itself. */
-static pid_t container(const char *name, int interval)
+/*
+ * Start one container: a user namespace mapping uid/gid 1000 to itself,
+ * with a UTS namespace whose hostname is the container's name, in the
+ * cgroup of container id id.
+ */
+static pid_t container(const char *name, const char *id, int interval)
 {
 	struct rlimit one = { 1, 1 };
 	char path[64], map[32];
@@ -76,6 +87,11 @@ static pid_t container(const char *name, int interval)
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (setrlimit(RLIMIT_NPROC, &one) || unshare(CLONE_NEWUSER)) {
 			perror("uct-demo: setrlimit/unshare");
+			_exit(1);
+		}
+		/* still root of the new user namespace: a host name of its own */
+		if (uct_own_hostname(name)) {
+			perror("uct-demo: hostname");
 			_exit(1);
 		}
 		/* wait for the parent to write our uid and gid maps */
@@ -113,6 +129,9 @@ static pid_t container(const char *name, int interval)
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
 	if (write_file(path, map))
 		return -1;
+	/* no cgroup2 (ENOENT): a container without a cgroup, still named */
+	if (uct_container_enter("docker", id, pid, NULL, 0) && errno != ENOENT)
+		fprintf(stderr, "uct-demo: container %s's cgroup: %s\n", name, strerror(errno));
 	if (write(go[1], "g", 1) != 1)
 		return -1;
 	close(go[1]);
@@ -128,8 +147,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: uct-demo [SECONDS between attempts]\n");
 		return 2;
 	}
-	a = container("container-a", interval);
-	b = container("container-b", interval);
+	a = container("web", "4e1f0c2a9b7d3e58c6a1f2b3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b",
+		      interval);
+	b = container("db", "9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b",
+		      interval);
 	if (a < 0 || b < 0) {
 		perror("uct-demo: starting the containers");
 		return 1;

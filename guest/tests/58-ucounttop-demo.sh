@@ -2,8 +2,9 @@
 # The make run demo, checked: the same uid (1000) runs a service in two
 # sibling user namespaces under RLIMIT_NPROC=1. ucounttop must show each
 # namespace's row at value 1 with the leaf limit 1 (the tasks' own rlimit,
-# caller_limit), both rows as children of root's row, and the refused
-# second workers as denials. KTAP.
+# caller_limit), both rows as children of root's row, the refused
+# second workers as denials, and each namespace named by its container
+# (id, hostname, process). KTAP.
 UCT=/uct/bin/ucounttop
 T=/tmp/t58
 mkdir -p $T
@@ -48,4 +49,10 @@ done < $T/rows
 $UCT -b -n 1 > $T/out.txt
 check "batch view shows 1/1 for both containers" \
 	[ "$(grep -c 'uid 1000  *1/1 ' $T/out.txt)" -eq 2 ]
+# named as a runtime leaves a container: docker's cgroup (short id), its
+# own hostname, the service's process
+check "the web container's namespace line: short id, hostname, process" \
+	grep -Eq '^ *ns [0-9]+ .* 4e1f0c2a9b7d web uct-demo\([0-9]+\)$' $T/out.txt
+check "the db container's namespace line: short id, hostname, process" \
+	grep -Eq '^ *ns [0-9]+ .* 9c8b7a6f5e4d db uct-demo\([0-9]+\)$' $T/out.txt
 echo "1..$n"
