@@ -17,6 +17,7 @@ PACKAGES=(
 	man-db groff-base                         # ucounttop(8): rendering, the man page test
 	libclang-rt-14-dev                        # libFuzzer + sanitizer runtimes (cli fuzz targets)
 	python3-prometheus-client                 # its OpenMetrics and text parsers read --listen's output
+	tmux                                      # make run read from a terminal (tests/host/make-run.sh)
 )
 # make bench only: the peer it is compared with (copied into the bench guest)
 [ "${1:-}" = --bench ] && PACKAGES+=(bpftrace)

@@ -88,6 +88,8 @@ host_pid=$!
 	renice -n 5 -p "$BASHPID" > /dev/null
 	suite stock-kernel "$UCT_ROOT/tests/host/stock-kernel.sh"
 	suite debug-kernel "$UCT_ROOT/tests/host/debug-kernel.sh"
+	# `make run` in a tmux pane: the demo read off the screen, q quits
+	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
 } &
 guests_pid=$!
 
@@ -109,6 +111,7 @@ tally guest "$tmp/guest.tap" "$rc"
 tally_suite openmetrics-endpoint
 tally_suite stock-kernel
 tally_suite debug-kernel
+tally_suite make-run
 
 echo
 echo "$passed passed, $failed failed$([ "$skipped" = 0 ] || echo ", $skipped skipped")"

@@ -1,0 +1,72 @@
+#!/bin/bash
+# `make run` as a person would use it: in a terminal (a tmux pane on a
+# private server), the live view on the guest's console, read from the
+# screen (capture-pane), left with `q` (send-keys). The two demo
+# containers must be on the screen by name, each with uid 1000's row as
+# the container sees it, and quitting must end `make run` with status 0
+# because the guest powered off. TAP. Bounded: the boot and the first
+# screen within BOOT_SECS, the power-off within 120 s.
+set -uo pipefail
+. "$(dirname "$0")/../../guest/lib.sh"
+
+BOOT_SECS=${BOOT_SECS:-420}
+sock=uct-make-run-$$
+tmp=$(mktemp -d)
+n=0 fails=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $*"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+tm() { tmux -L "$sock" "$@"; }
+screen() { tm capture-pane -p -t run > "$tmp/screen" 2> /dev/null; }
+cleanup() {
+	tm kill-server 2> /dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+command -v tmux > /dev/null || { echo "1..0 # SKIP tmux missing (guest/deps.sh installs it)"; exit 0; }
+
+# 120x36: wide enough for the demo's rows; make run's status and the
+# view's exit line land in files, not only on a screen that scrolls
+tm -f /dev/null new-session -d -s run -x 120 -y 36 \
+	"cd '$UCT_ROOT' && make -s run 2> '$tmp/stderr'; echo \$? > '$tmp/rc'; sleep 600"
+
+# The first screen of the view: its header, then both containers' rows
+# with their first refusal counted
+seen=0
+for ((i = 0; i < BOOT_SECS; i++)); do
+	screen
+	if grep -q 'NPROC' "$tmp/screen" && [ "$(grep -c 'uid 1000 ' "$tmp/screen")" -ge 2 ]; then
+		seen=1
+		break
+	fi
+	[ -f "$tmp/rc" ] && break
+	sleep 1
+done
+check "the live view is on the screen (header and two uid 1000 rows)" [ "$seen" = 1 ]
+if [ "$seen" != 1 ]; then
+	sed 's/^/# screen: /' "$tmp/screen"
+	sed 's/^/# stderr: /' "$tmp/stderr" 2> /dev/null
+	echo "1..$n"
+	exit 1
+fi
+sed 's/^/# /' "$tmp/screen"
+# each namespace line ends with the container's short id, hostname and
+# process (uct-demo.c's ids)
+for c in "4e1f0c2a9b7d web" "9c8b7a6f5e4d db"; do
+	check "container '${c#* }' named on its namespace line ($c)" \
+		grep -Eq "ns [0-9]+ .* $c uct-demo\([0-9]+\)" "$tmp/screen"
+done
+
+tm send-keys -t run q
+for ((i = 0; i < 120; i++)); do
+	[ -f "$tmp/rc" ] && break
+	sleep 1
+done
+check "q ends make run (within 120 s)" [ -f "$tmp/rc" ]
+check "make run exits 0 (the guest powered off after ucounttop exited 0)" \
+	[ "$(cat "$tmp/rc" 2> /dev/null)" = 0 ]
+tm capture-pane -p -S - -t run > "$tmp/history" 2> /dev/null
+check "the guest reported the view's exit status 0" grep -q 'ucounttop exited (0)' "$tmp/history"
+echo "1..$n"
+[ "$fails" = 0 ]
