@@ -51,6 +51,8 @@ check "batch view shows 1/1 for both containers" \
 	[ "$(grep -c 'uid 1000  *1/1 ' $T/out.txt)" -eq 2 ]
 # named as a runtime leaves a container: docker's cgroup (short id), its
 # own hostname, the service's process
+check "every row's uid mapped in its namespace (root's too, which made the UTS namespace)" \
+	sh -c "! grep -q 'uid -(k' $T/out.txt"
 check "the web container's namespace line: short id, hostname, process" \
 	grep -Eq '^ *ns [0-9]+ .* 4e1f0c2a9b7d web uct-demo\([0-9]+\)$' $T/out.txt
 check "the db container's namespace line: short id, hostname, process" \
