@@ -429,9 +429,16 @@ check_verdict() {
 			grep -e '"checked":false' -e '"findings":[1-9]' | sed 's/^/# class: /'
 		sed -n 's/.*"notes":\[\(.*\)\],"findings".*/\1/p' "$J" | sed 's/","/"\n"/g' | grep . | sed 's/^/# check note: /'
 	fi
-	expect "ucounttop check: nothing dropped or cut (its *_full, chain_cut, stack_errors, inv_truncated counters)" \
+	# stack_errors is not a loss of events: the kernel's stack map is a
+	# hash table without chaining, so two different stacks whose hashes
+	# share a bucket cannot both be kept (bpf_get_stackid() -EEXIST) and
+	# the second's events carry no stack; judging does not use stacks. A
+	# collision among a run's few dozen stacks in 16,384 buckets happens in
+	# some runs and not others: shown, not asserted.
+	echo "# check: kernel stacks not recorded (stack map collisions): $(sed -n 's/.*"stack_errors":\([0-9]*\).*/\1/p' "$J")"
+	expect "ucounttop check: nothing dropped or cut (its *_full, chain_cut, inv_truncated counters)" \
 		"$(sed -n 's/.*"counters":{\([^}]*\)}.*/\1/p' "$J" | tr ',' '\n' | tr -d '"' |
-			grep -E '_full|chain_cut|stack_errors|inv_truncated' | grep -v ':0$')" ""
+			grep -E '_full|chain_cut|inv_truncated' | grep -v ':0$')" ""
 	expect "ucounttop check around the workload: exit 0, clean, no failing class" \
 		"$1 $(grep -c '"result":"clean","exit_code":0,' "$J" 2>/dev/null) $(grep -o '"failing":true' "$J" 2>/dev/null | wc -l | tr -d ' ')" "0 1 0"
 	if [ "$(grep -o '"failing":true' "$J" 2>/dev/null | wc -l)" -gt 0 ]; then
