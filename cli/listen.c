@@ -32,7 +32,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -43,6 +42,7 @@
 #include <unistd.h>
 #include "common.h"
 #include "listen.h"
+#include "mhd.h"
 #include "negotiate.h"
 
 /* Port 0 (the tests' only): name the port the kernel chose */
@@ -68,6 +68,10 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, char 
 	const char *what = "bind", *hint = "";
 	int one = 1, err;
 
+	/* the library first: nothing bound, nothing to undo, if it is missing */
+	err = uct_mhd_load(msg, len);
+	if (err)
+		return err;
 	memset(s, 0, sizeof(*s));
 	s->timeout = UCT_LISTEN_TIMEOUT;
 	memcpy(v6 ? (void *)&in6.sin6_addr : (void *)&in.sin_addr, a->addr, v6 ? 16 : 4);
@@ -126,7 +130,7 @@ static void drop_documents(struct uct_listen *s)
 	/* connections still sending one hold their own reference */
 	for (i = 0; i < UCT_METRICS_NFMT; i++) {
 		if (s->doc[i])
-			MHD_destroy_response(s->doc[i]);
+			uct_mhd.destroy_response(s->doc[i]);
 		s->doc[i] = NULL;
 	}
 }
@@ -163,14 +167,14 @@ static struct MHD_Response *document(struct uct_listen *s, enum uct_metrics_fmt 
 		free(buf);
 		return NULL;
 	}
-	r = MHD_create_response_from_buffer_with_free_callback(len, buf, free);
+	r = uct_mhd.create_response_from_buffer_with_free_callback(len, buf, free);
 	if (!r) {
 		free(buf);
 		return NULL;
 	}
-	if (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+	if (uct_mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				    uct_metrics_content_type(fmt)) != MHD_YES) {
-		MHD_destroy_response(r);
+		uct_mhd.destroy_response(r);
 		return NULL;
 	}
 	s->doc[fmt] = r;
@@ -188,15 +192,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	/* answered at once, body or not: MHD then closes the connection
 	 * rather than read a body nobody wants */
 	if (strcmp(url, "/metrics"))
-		return MHD_queue_response(conn, MHD_HTTP_NOT_FOUND, s->not_found);
+		return uct_mhd.queue_response(conn, MHD_HTTP_NOT_FOUND, s->not_found);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
-	accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+		return uct_mhd.queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
+	accept = uct_mhd.lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	/* HEAD: the same document, MHD sends its headers only */
 	r = document(s, uct_negotiate_metrics(accept));
 	if (!r)
-		return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, s->failed);
-	return MHD_queue_response(conn, MHD_HTTP_OK, r);
+		return uct_mhd.queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, s->failed);
+	return uct_mhd.queue_response(conn, MHD_HTTP_OK, r);
 }
 
 /* With -v: what libmicrohttpd says (refused connections, timeouts) */
@@ -212,11 +216,11 @@ static struct MHD_Response *text_response(const char *text, const char *allow)
 {
 	struct MHD_Response *r;
 
-	r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
-	if (r && (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+	r = uct_mhd.create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+	if (r && (uct_mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 					  "text/plain; charset=utf-8") != MHD_YES ||
-		  (allow && MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow) != MHD_YES))) {
-		MHD_destroy_response(r);
+		  (allow && uct_mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow) != MHD_YES))) {
+		uct_mhd.destroy_response(r);
 		r = NULL;
 	}
 	return r;
@@ -244,7 +248,7 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 	}
 	/* MHD_USE_EPOLL without MHD_USE_INTERNAL_POLLING_THREAD: no thread,
 	 * see the top of this file. The logger goes first, as MHD asks. */
-	s->daemon = MHD_start_daemon(MHD_USE_EPOLL | (verbose ? MHD_USE_ERROR_LOG : 0), 0, NULL, NULL,
+	s->daemon = uct_mhd.start_daemon(MHD_USE_EPOLL | (verbose ? MHD_USE_ERROR_LOG : 0), 0, NULL, NULL,
 				     on_request, s,
 				     MHD_OPTION_EXTERNAL_LOGGER, on_log, NULL,
 				     MHD_OPTION_LISTEN_SOCKET, s->fd,
@@ -260,7 +264,7 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 			verbose ? "" : " (-v says why)");
 		return UCT_EXIT_FAIL;
 	}
-	info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+	info = uct_mhd.get_daemon_info(s->daemon, MHD_DAEMON_INFO_EPOLL_FD);
 	if (!info) {
 		fprintf(stderr, "ucounttop: --listen %s: libmicrohttpd has no epoll descriptor\n",
 			s->name);
@@ -281,7 +285,7 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 		MHD_UNSIGNED_LONG_LONG ms;
 		struct timespec ts, *tsp = NULL;
 
-		if (MHD_get_timeout(s->daemon, &ms) == MHD_YES) {
+		if (uct_mhd.get_timeout(s->daemon, &ms) == MHD_YES) {
 			ts.tv_sec = (time_t)(ms / 1000);
 			ts.tv_nsec = (long)(ms % 1000) * 1000000;
 			tsp = &ts;
@@ -294,7 +298,7 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 		}
 		if (*stop)
 			break;
-		if (MHD_run(s->daemon) != MHD_YES) {
+		if (uct_mhd.run(s->daemon) != MHD_YES) {
 			fprintf(stderr, "ucounttop: --listen %s: libmicrohttpd failed\n", s->name);
 			rc = UCT_EXIT_FAIL;
 			break;
@@ -307,17 +311,17 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 void uct_listen_close(struct uct_listen *s)
 {
 	if (s->daemon)
-		MHD_stop_daemon(s->daemon);
+		uct_mhd.stop_daemon(s->daemon);
 	s->daemon = NULL;
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
 	drop_documents(s);
 	if (s->not_found)
-		MHD_destroy_response(s->not_found);
+		uct_mhd.destroy_response(s->not_found);
 	if (s->not_allowed)
-		MHD_destroy_response(s->not_allowed);
+		uct_mhd.destroy_response(s->not_allowed);
 	if (s->failed)
-		MHD_destroy_response(s->failed);
+		uct_mhd.destroy_response(s->failed);
 	s->not_found = s->not_allowed = s->failed = NULL;
 }

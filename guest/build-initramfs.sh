@@ -40,10 +40,15 @@ cp -r "$UCT_ROOT/guest/tests/lib" "$ROOT/uct/tests/lib"
 if [ -d "$OUT/selftests" ]; then
 	cp -a "$OUT/selftests/." "$ROOT/uct/selftests/"
 fi
-# ucounttop links libmicrohttpd (and so GnuTLS) dynamically: cli/Makefile
+# ucounttop links libbpf dynamically, and --listen dlopen()s libmicrohttpd
+# (and so GnuTLS), which ldd does not list: cli/Makefile, cli/mhd.h
 for f in "$OUT"/cli/ucounttop "$OUT"/cli/uct-*; do
 	[ -x "$f" ] && [ -f "$f" ] && copy_with_libs "$f" "/uct/bin/${f##*/}"
 done
+mhd=$(readlink -f "$(gcc -print-file-name=libmicrohttpd.so)")
+soname=$(objdump -p "$mhd" | sed -n 's/^ *SONAME *//p')
+copy_with_libs "$mhd" "$mhd"
+ln -sf "${mhd##*/}" "$ROOT${mhd%/*}/$soname"
 for f in "$OUT"/bpf/*.bpf.o; do
 	[ -f "$f" ] && install -m 0644 "$f" "$ROOT/uct/bpf/"
 done

@@ -110,6 +110,22 @@ rc=$?
 checke "trace --listen: exit 2 (got $rc)" \
 	'[ $rc -eq 2 ] && has $T/bad.err "--listen applies to the live view only"'
 
+# ---- libmicrohttpd is loaded for --listen alone (cli/mhd.h): without it,
+# --listen exits 4 naming it, before binding; the live view runs as ever
+mhd=$(ls /usr/lib/*/libmicrohttpd.so.[0-9]* /lib/*/libmicrohttpd.so.[0-9]* 2> /dev/null |
+	grep -E 'so\.[0-9]+$' | head -n 1)
+check "libmicrohttpd's soname link is in the guest ($mhd)" [ -n "$mhd" ]
+if [ -n "$mhd" ] && mv "$mhd" "$mhd.away"; then
+	$UCT --listen 127.0.0.1:$PORT > /dev/null 2> $T/nolib.err
+	rc=$?
+	checke "--listen without libmicrohttpd: exit 4 (got $rc), naming it" \
+		'[ $rc -eq 4 ] && has $T/nolib.err "--listen needs libmicrohttpd (${mhd##*/}"'
+	$UCT -b -n 1 > /dev/null 2> $T/nolib.err
+	rc=$?
+	check "the live view without libmicrohttpd: exit 0 (got $rc)" [ $rc -eq 0 ]
+	mv "$mhd.away" "$mhd"
+fi
+
 # ---- a snapshot per scrape: -d 0.01
 if ! serve fresh --listen 127.0.0.1:$PORT -d 0.01 --pin $PIN; then
 	nok "ucounttop --listen 127.0.0.1:$PORT -d 0.01 serves"
