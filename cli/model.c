@@ -53,6 +53,17 @@ long long uct_pages_to_bytes(const struct uct_model *m, long long pages)
 	return pages * (1LL << shift);
 }
 
+/* What a row without a stats entry points at */
+static const struct uct_rowstat no_stat;
+
+const struct uct_rowlim uct_no_lim = {
+	.limit = { -1, -1, -1, -1 },
+	.caller_limit = { -1, -1, -1, -1 },
+};
+
+/* The name of a namespace no process is in */
+static const struct uct_nsname no_name;
+
 void uct_model_init(struct uct_model *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -61,24 +72,18 @@ void uct_model_init(struct uct_model *m)
 	m->page_shift = 12;
 }
 
-static void free_ns_lists(struct uct_model *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->nns; i++) {
-		free(m->ns[i].rows);
-		free(m->ns[i].children);
-	}
-	m->nns = 0;
-}
-
 void uct_model_free(struct uct_model *m)
 {
 	uct_cg_free(&m->cgroups);
-	free_ns_lists(m);
 	free(m->rows);
 	free(m->by_id);
+	free(m->stats);
+	free(m->prev_stats);
+	free(m->lims);
 	free(m->ns);
+	free(m->ns_rows);
+	free(m->ns_children);
+	free(m->names);
 	free(m->lines);
 	free(m->prev);
 	free(m->collapsed);
@@ -304,6 +309,8 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 		}
 		memset(&m->rows[m->nrows], 0, sizeof(m->rows[0]));
 		m->rows[m->nrows].rec = *r;
+		m->rows[m->nrows].stat = &no_stat;
+		m->rows[m->nrows].lim = -1;
 		bound_rec(&m->rows[m->nrows].rec);
 		m->nrows++;
 	}
@@ -362,17 +369,24 @@ static unsigned long long since(unsigned long long now, unsigned long long befor
 }
 
 /* 2. stats joined by object; 3. changes against the previous update. */
-static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *stats,
-				size_t nstats)
+static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *stats,
+			       size_t nstats)
 {
 	size_t i;
 	int t;
 
+	/* prev.stat indexes prev_stats: these go to the other array */
+	m->nstats = 0;
 	m->stats_unmatched = 0;
 	memset(m->total_denials, 0, sizeof(m->total_denials));
+	/* at most one per entry: rows point into it, it must not move */
+	if (stats && nstats &&
+	    reserve((void **)&m->stats, &m->cap_stats, nstats, sizeof(*m->stats)))
+		return -ENOMEM;
 	for (i = 0; stats && i < nstats; i++) {
 		const struct uct_stat *st = &stats[i].st;
 		int r = find_row_by_id(m, stats[i].id);
+		struct uct_row *row;
 
 		for (t = 0; t < UCT_NTYPES; t++)
 			m->total_denials[t] += st->denials[t];
@@ -383,12 +397,20 @@ static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *s
 			m->stats_unmatched++;
 			continue;
 		}
-		m->rows[r].st = stats[i].st;
-		m->rows[r].has_stat = true;
+		row = &m->rows[r];
+		/* an id seen twice: the last entry wins */
+		if (!row->has_stat) {
+			memset(&m->stats[m->nstats], 0, sizeof(m->stats[0]));
+			row->stat = &m->stats[m->nstats++];
+			row->has_stat = true;
+		}
+		m->stats[row->stat - m->stats].st = *st;
 	}
 	for (i = 0; i < m->nrows; i++) {
 		struct uct_row *row = &m->rows[i];
 		const struct uct_prev *p = find_prev(m, row->rec.ns_inum, row->rec.uid);
+		const struct uct_stat *pst = NULL;
+		struct uct_rowstat *s;
 
 		/* another object under the same name: a new row */
 		if (p && p->id != row->rec.id)
@@ -398,29 +420,43 @@ static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *s
 		if (!p && m->iteration > 1)
 			row->flags |= UCT_F_NEW;
 		for (t = 0; t < UCT_NTYPES; t++) {
-			unsigned long long ev = row->st.charges[t] + row->st.uncharges[t];
-
-			row->limit[t] = -1;
-			row->caller_limit[t] = -1;
 			if (p)
 				row->delta[t] = row->rec.value[t] - p->value[t];
 			else if (m->iteration > 1)
 				row->delta[t] = row->rec.value[t];	/* was absent: 0 */
-			row->new_denials[t] = since(row->st.denials[t], p ? p->denials[t] : 0);
+		}
+		/* without an entry nothing was refused or charged: no new
+		 * denials, no rate (its counts are 0, below any earlier) */
+		if (!row->has_stat)
+			continue;
+		s = &m->stats[row->stat - m->stats];
+		if (p && p->stat >= 0)
+			pst = &m->prev_stats[p->stat].st;
+		for (t = 0; t < UCT_NTYPES; t++) {
+			unsigned long long ev = s->st.charges[t] + s->st.uncharges[t];
+
+			s->new_denials[t] = since(s->st.denials[t], pst ? pst->denials[t] : 0);
 			if (m->interval > 0)
-				row->event_rate[t] = since(ev, p ? p->events[t] : 0) / m->interval;
-			if (row->st.denials[t])
+				s->event_rate[t] = since(ev, pst ? pst->charges[t] + pst->uncharges[t]
+							 : 0) / m->interval;
+			if (s->st.denials[t])
 				row->flags |= UCT_F_DENIALS;
 		}
 	}
+	return 0;
 }
 
 /* 4. namespaces from the rows (rows are grouped by ns inum). */
 static int build_ns(struct uct_model *m)
 {
-	size_t i, j;
+	size_t i, j, off;
 
-	free_ns_lists(m);
+	m->nns = 0;
+	/* every namespace's rows and children are slices of one array each:
+	 * no allocation per namespace */
+	if (reserve((void **)&m->ns_rows, &m->cap_ns_rows, m->nrows ? m->nrows : 1,
+		    sizeof(*m->ns_rows)))
+		return -ENOMEM;
 	for (i = 0; i < m->nrows; i = j) {
 		const struct uct_rec *r = &m->rows[i].rec;
 		struct uct_nsinfo *ns;
@@ -438,6 +474,7 @@ static int build_ns(struct uct_model *m)
 		ns->parent_inum = r->parent_ns_inum;
 		ns->creator_uid = r->parent_uid;
 		ns->root = r->flags & UCT_REC_ROOT;
+		ns->name = &no_name;
 		memcpy(ns->max, r->ns_max, sizeof(ns->max));
 		/* MEMLOCK's cap is compared with the page counter as it is:
 		 * pages with the series' patch 1; a stock kernel copies the
@@ -445,9 +482,7 @@ static int build_ns(struct uct_model *m)
 		 * it. Kept as compared, which is what the kernel enforces. */
 		ns->collapsed = is_collapsed(m, ns->inum);
 		ns->nrows = (int)(j - i);
-		ns->rows = malloc(ns->nrows * sizeof(int));
-		if (!ns->rows)
-			return -ENOMEM;
+		ns->rows = &m->ns_rows[i];
 		for (size_t k = i; k < j; k++) {
 			ns->rows[k - i] = (int)k;
 			m->rows[k].ns = (int)(m->nns - 1);
@@ -477,67 +512,91 @@ static int build_ns(struct uct_model *m)
 			}
 		}
 	}
+	if (reserve((void **)&m->ns_children, &m->cap_ns_children, m->nns ? m->nns : 1,
+		    sizeof(*m->ns_children)))
+		return -ENOMEM;
+	for (i = 0; i < m->nns; i++)
+		if (m->ns[i].parent >= 0)
+			m->ns[m->ns[i].parent].nchildren++;
+	for (i = 0, off = 0; i < m->nns; i++) {
+		m->ns[i].children = &m->ns_children[off];
+		off += m->ns[i].nchildren;
+		m->ns[i].nchildren = 0;
+	}
+	/* ns[] is in inum order, so each list comes out in inum order */
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
 
 		if (ns->parent >= 0) {
 			struct uct_nsinfo *p = &m->ns[ns->parent];
-			int *c = realloc(p->children, (p->nchildren + 1) * sizeof(int));
 
-			if (!c)
-				return -ENOMEM;
-			p->children = c;
 			p->children[p->nchildren++] = (int)i;
 		}
 	}
 	return 0;
 }
 
+/* A row's limits and sums, made (as none) when it has none yet; NULL: no
+ * memory. Indexes, not pointers: the array grows after the update, as the
+ * tasks' limits arrive. */
+static struct uct_rowlim *row_lim(struct uct_model *m, struct uct_row *row)
+{
+	if (row->lim < 0) {
+		if (reserve((void **)&m->lims, &m->cap_lims, m->nlims + 1, sizeof(*m->lims)))
+			return NULL;
+		m->lims[m->nlims] = uct_no_lim;
+		row->lim = (int)m->nlims++;
+	}
+	return &m->lims[row->lim];
+}
+
 /* 5. per-row limit, child sums and flags from the namespaces it created. */
-static void derive(struct uct_model *m)
+static int derive(struct uct_model *m)
 {
 	size_t i;
 	int t, k;
 
+	m->nlims = 0;
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
-		struct uct_row *cr;
+		struct uct_rowlim *l;
 
 		if (ns->creator_row < 0)
 			continue;
-		cr = &m->rows[ns->creator_row];
-		cr->nchild_ns++;
+		l = row_lim(m, &m->rows[ns->creator_row]);
+		if (!l)
+			return -ENOMEM;
+		m->rows[ns->creator_row].nchild_ns++;
 		for (t = 0; t < UCT_NTYPES; t++) {
-			if (cr->limit[t] < 0 || ns->max[t] < cr->limit[t])
-				cr->limit[t] = ns->max[t];
+			if (l->limit[t] < 0 || ns->max[t] < l->limit[t])
+				l->limit[t] = ns->max[t];
 			for (k = 0; k < ns->nrows; k++)
-				cr->child_sum[t] += m->rows[ns->rows[k]].rec.value[t];
+				l->child_sum[t] += m->rows[ns->rows[k]].rec.value[t];
 		}
 	}
 	for (i = 0; i < m->nrows; i++) {
 		struct uct_row *row = &m->rows[i];
+		const struct uct_rowlim *l = uct_row_lim(m, row);
 
 		for (t = 0; t < UCT_NTYPES; t++) {
-			if (row->limit[t] >= 0 && row->rec.value[t] > row->limit[t])
+			if (l->limit[t] >= 0 && row->rec.value[t] > l->limit[t])
 				row->flags |= UCT_F_OVER;
-			if (row->nchild_ns && row->rec.value[t] < row->child_sum[t])
+			if (row->nchild_ns && row->rec.value[t] < l->child_sum[t])
 				row->flags |= UCT_F_IMBALANCED;
 		}
 	}
+	return 0;
 }
 
+/* What the next update compares with. Rewritten in place: rows[] is
+ * sorted, so prev is too. */
 static int save_prev(struct uct_model *m)
 {
-	size_t i;
-	int t;
+	struct uct_rowstat *swap = m->prev_stats;
+	size_t i, cap = m->cap_prev_stats;
 
-	free(m->prev);
-	m->prev = NULL;
 	m->nprev = 0;
-	if (!m->nrows)
-		return 0;
-	m->prev = calloc(m->nrows, sizeof(*m->prev));
-	if (!m->prev)
+	if (reserve((void **)&m->prev, &m->cap_prev, m->nrows, sizeof(*m->prev)))
 		return -ENOMEM;
 	for (i = 0; i < m->nrows; i++) {
 		const struct uct_row *row = &m->rows[i];
@@ -547,13 +606,16 @@ static int save_prev(struct uct_model *m)
 		p->ns_inum = row->rec.ns_inum;
 		p->uid = row->rec.uid;
 		p->first_seen = row->first_seen;
-		for (t = 0; t < UCT_NTYPES; t++) {
-			p->value[t] = row->rec.value[t];
-			p->denials[t] = row->st.denials[t];
-			p->events[t] = row->st.charges[t] + row->st.uncharges[t];
-		}
+		memcpy(p->value, row->rec.value, sizeof(p->value));
+		p->stat = row->has_stat ? (int)(row->stat - m->stats) : -1;
 	}
-	m->nprev = m->nrows;	/* rows are sorted: prev is too */
+	m->nprev = m->nrows;
+	/* this update's entries are the previous ones now; the rows still
+	 * point at them, and the next update fills the other array */
+	m->prev_stats = m->stats;
+	m->cap_prev_stats = m->cap_stats;
+	m->stats = swap;
+	m->cap_stats = cap;
 	return 0;
 }
 
@@ -572,11 +634,13 @@ int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nre
 		err = index_by_id(m);
 	if (err)
 		return err;
-	join_stats_and_prev(m, stats, nstats);
-	err = build_ns(m);
+	err = join_stats_and_prev(m, stats, nstats);
+	if (!err)
+		err = build_ns(m);
+	if (!err)
+		err = derive(m);
 	if (err)
 		return err;
-	derive(m);
 	err = save_prev(m);
 	if (err)
 		return err;
@@ -601,7 +665,7 @@ static unsigned long long denial_sum(const struct uct_row *r)
 	int t;
 
 	for (t = 0; t < UCT_NTYPES; t++)
-		s += r->st.denials[t];
+		s += r->stat->st.denials[t];
 	return s;
 }
 
@@ -638,14 +702,6 @@ static int row_order(const void *a, const void *b, void *arg)
 	if (uct_row_uid(m, x) != uct_row_uid(m, y))
 		return uct_row_uid(m, x) < uct_row_uid(m, y) ? -1 : 1;
 	return x->rec.uid < y->rec.uid ? -1 : x->rec.uid > y->rec.uid;
-}
-
-static int ns_inum_order(const void *a, const void *b, void *arg)
-{
-	const struct uct_model *m = arg;
-	__u32 x = m->ns[*(const int *)a].inum, y = m->ns[*(const int *)b].inum;
-
-	return x < y ? -1 : x > y;
 }
 
 static bool in_filtered_subtree(const struct uct_model *m, int n)
@@ -762,7 +818,7 @@ static void mark_names(struct uct_model *m)
 	for (i = 0; i < m->nrows; i++)
 		m->rows[i].name_chain = false;
 	for (i = 0; i < m->nns; i++)
-		m->ns[i].name_match = m->have_tasks && name_matches(m, &m->ns[i].name);
+		m->ns[i].name_match = m->have_tasks && name_matches(m, m->ns[i].name);
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
 
@@ -816,7 +872,7 @@ static unsigned held_of(const struct uct_model *m, const struct uct_nsinfo *ns)
 		for (t = 0; t < ARRAY_SIZE(by_type); t++) {
 			int type = by_type[t].type;
 
-			if (r->rec.value[type] - (r->nchild_ns ? r->child_sum[type] : 0) > 0)
+			if (r->rec.value[type] - uct_row_lim(m, r)->child_sum[type] > 0)
 				held |= by_type[t].held;
 		}
 	}
@@ -830,11 +886,11 @@ static bool own_host(const struct uct_model *m, const struct uct_nsinfo *ns)
 {
 	int p = ns->parent, d;
 
-	if (ns->root || !ns->name.pid || !ns->name.hostname[0])
+	if (ns->root || !ns->name->pid || !ns->name->hostname[0])
 		return false;
-	for (d = 0; p >= 0 && !m->ns[p].name.pid && d <= UCT_MAX_LEVELS; d++)
+	for (d = 0; p >= 0 && !m->ns[p].name->pid && d <= UCT_MAX_LEVELS; d++)
 		p = m->ns[p].parent;
-	return p < 0 || strcmp(m->ns[p].name.hostname, ns->name.hostname) != 0;
+	return p < 0 || strcmp(m->ns[p].name->hostname, ns->name->hostname) != 0;
 }
 
 /* The cgroup path of a namespace's process, when an earlier lookup knows
@@ -853,21 +909,39 @@ static void attach_cgroup(struct uct_model *m, struct uct_nsname *nm)
 	}
 }
 
+/* A namespace's own name, to write: NULL when it has none (no process) */
+static struct uct_nsname *own_name(struct uct_model *m, const struct uct_nsinfo *ns)
+{
+	return ns->name == &no_name ? NULL : &m->names[ns->name - m->names];
+}
+
 int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n)
 {
 	size_t i;
 	int k;
 
 	m->have_tasks = true;
-	for (i = 0; i < m->nns; i++)
-		memset(&m->ns[i].name, 0, sizeof(m->ns[i].name));
+	m->nnames = 0;
+	for (i = 0; i < m->nns; i++) {
+		m->ns[i].name = &no_name;
+		m->ns[i].held = 0;
+	}
+	/* one name per namespace a process is in, at most: none moves */
+	if (reserve((void **)&m->names, &m->cap_names, n < m->nns ? n : m->nns,
+		    sizeof(*m->names)))
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		struct uct_nsname *nm;
 
 		k = uct_model_find_ns(m, tl[i].ns_inum);
 		if (k < 0 || !tl[i].pid)
 			continue;
-		nm = &m->ns[k].name;
+		nm = own_name(m, &m->ns[k]);
+		if (!nm) {
+			nm = &m->names[m->nnames++];
+			memset(nm, 0, sizeof(*nm));
+			m->ns[k].name = nm;
+		}
 		nm->ntasks++;
 		if (!older(&tl[i], nm))
 			continue;
@@ -880,13 +954,14 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 	}
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
+		struct uct_nsname *nm = own_name(m, ns);
 
-		if (!ns->name.pid) {
-			ns->name.held = held_of(m, ns);
+		if (!nm) {
+			ns->held = held_of(m, ns);
 			continue;
 		}
-		ns->name.own_host = own_host(m, ns);
-		attach_cgroup(m, &ns->name);
+		nm->own_host = own_host(m, ns);
+		attach_cgroup(m, nm);
 	}
 	/* the cgroups no namespace is in any more */
 	uct_cg_sweep(&m->cgroups, m->iteration);
@@ -896,12 +971,13 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 	return uct_model_relayout(m);
 }
 
-static void resolve_ns(struct uct_model *m, struct uct_nsname *nm)
+static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 {
+	struct uct_nsname *nm = own_name(m, ns);
 	struct uct_cgname *e;
 	char path[4096];
 
-	if (!nm->pending)
+	if (!nm || !nm->pending)
 		return;
 	nm->pending = false;
 	e = uct_cg_get(&m->cgroups, nm->cgroup_id, m->iteration);
@@ -930,12 +1006,12 @@ void uct_model_resolve_names(struct uct_model *m, int first, int count)
 		return;
 	if (first < 0) {
 		for (i = 0; i < m->nns; i++)
-			resolve_ns(m, &m->ns[i].name);
+			resolve_ns(m, &m->ns[i]);
 		return;
 	}
 	for (i = (size_t)first; i < m->nlines && i < (size_t)first + (size_t)count; i++)
 		if (m->lines[i].is_ns)
-			resolve_ns(m, &m->ns[m->lines[i].index].name);
+			resolve_ns(m, &m->ns[m->lines[i].index]);
 }
 
 static int add_line(struct uct_model *m, bool is_ns, int index, int depth)
@@ -990,8 +1066,7 @@ int uct_model_relayout(struct uct_model *m)
 		 * sort */
 		if (ns->nrows > 1 && !in_row_order(m, ns->rows, ns->nrows))
 			qsort_r(ns->rows, ns->nrows, sizeof(int), row_order, m);
-		if (ns->nchildren > 1)
-			qsort_r(ns->children, ns->nchildren, sizeof(int), ns_inum_order, m);
+		/* children come in inum order from build_ns() and stay */
 	}
 	mark_chain(m);
 	mark_names(m);
@@ -1014,13 +1089,18 @@ int uct_model_relayout(struct uct_model *m)
 }
 
 /* A process's soft limits lower its row's leaf limits (the smallest wins) */
-static void lower_caller_limits(struct uct_row *row, const long long rlim[UCT_NTYPES])
+static void lower_caller_limits(struct uct_model *m, struct uct_row *row,
+				const long long rlim[UCT_NTYPES])
 {
+	struct uct_rowlim *l = row_lim(m, row);
 	int t;
 
+	/* out of memory: the leaf limits stay unknown ("-") */
+	if (!l)
+		return;
 	for (t = 0; t < UCT_NTYPES; t++)
-		if (row->caller_limit[t] < 0 || rlim[t] < row->caller_limit[t])
-			row->caller_limit[t] = rlim[t];
+		if (l->caller_limit[t] < 0 || rlim[t] < l->caller_limit[t])
+			l->caller_limit[t] = rlim[t];
 }
 
 void uct_model_set_caller_limits_by_id(struct uct_model *m, const struct uct_tlim *tl,
@@ -1032,7 +1112,7 @@ void uct_model_set_caller_limits_by_id(struct uct_model *m, const struct uct_tli
 	for (i = 0; i < n; i++) {
 		r = find_row_by_id(m, tl[i].id);
 		if (r >= 0)
-			lower_caller_limits(&m->rows[r], (const long long *)tl[i].rlim);
+			lower_caller_limits(m, &m->rows[r], (const long long *)tl[i].rlim);
 	}
 }
 
@@ -1045,6 +1125,6 @@ void uct_model_set_caller_limits(struct uct_model *m, const struct uct_task_limi
 	for (i = 0; i < n; i++) {
 		r = uct_model_find_row(m, tl[i].ns_inum, tl[i].uid);
 		if (r >= 0)
-			lower_caller_limits(&m->rows[r], tl[i].rlim);
+			lower_caller_limits(m, &m->rows[r], tl[i].rlim);
 	}
 }

@@ -97,22 +97,22 @@ static void test_limits_and_child_sums(void **state)
 	const struct uct_row *r;
 
 	r = row(m, 1, 1001);
-	assert_int_equal(r->limit[UCT_NPROC], 5);
-	assert_int_equal(r->child_sum[UCT_NPROC], 6);
-	assert_int_equal(r->child_sum[UCT_MSGQUEUE], 2048);
-	assert_int_equal(r->child_sum[UCT_SIGPENDING], 4);
+	assert_int_equal(uct_row_lim(m, r)->limit[UCT_NPROC], 5);
+	assert_int_equal(uct_row_lim(m, r)->child_sum[UCT_NPROC], 6);
+	assert_int_equal(uct_row_lim(m, r)->child_sum[UCT_MSGQUEUE], 2048);
+	assert_int_equal(uct_row_lim(m, r)->child_sum[UCT_SIGPENDING], 4);
 	assert_int_equal(r->nchild_ns, 1);
 	assert_true(r->flags & UCT_F_OVER);		/* 6 > 5 */
 	assert_false(r->flags & UCT_F_IMBALANCED);	/* 6 >= 6 */
 
 	r = row(m, 100, 1002);
-	assert_int_equal(r->limit[UCT_NPROC], 4);
-	assert_int_equal(r->child_sum[UCT_NPROC], 2);
+	assert_int_equal(uct_row_lim(m, r)->limit[UCT_NPROC], 4);
+	assert_int_equal(uct_row_lim(m, r)->child_sum[UCT_NPROC], 2);
 	assert_false(r->flags & (UCT_F_OVER | UCT_F_IMBALANCED));
 
 	/* rows that created no namespace: only the caller's rlimit applies */
 	r = row(m, 200, 1002);
-	assert_int_equal(r->limit[UCT_NPROC], -1);
+	assert_int_equal(uct_row_lim(m, r)->limit[UCT_NPROC], -1);
 	assert_int_equal(r->nchild_ns, 0);
 	assert_int_equal(r->flags, 0);
 	teardown_model(m);
@@ -128,9 +128,9 @@ static void test_smallest_max_is_the_limit(void **state)
 	recs[n++] = mkrec(300, 1, 1001, 1, 1001, 1001, 0, 0, 0, 0, 2);
 	uct_model_init(&m);
 	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 1.0), 0);
-	assert_int_equal(row(&m, 1, 1001)->limit[UCT_NPROC], 2);
+	assert_int_equal(uct_row_lim(&m, row(&m, 1, 1001))->limit[UCT_NPROC], 2);
 	assert_int_equal(row(&m, 1, 1001)->nchild_ns, 2);
-	assert_int_equal(row(&m, 1, 1001)->limit[UCT_MSGQUEUE], 819200);
+	assert_int_equal(uct_row_lim(&m, row(&m, 1, 1001))->limit[UCT_MSGQUEUE], 819200);
 	uct_model_free(&m);
 }
 
@@ -221,7 +221,7 @@ static void test_stats_join(void **state)
 	r = row(&m, 200, 1002);
 	assert_true(r->has_stat);
 	assert_true(r->flags & UCT_F_DENIALS);
-	assert_int_equal(r->new_denials[UCT_NPROC], 3);
+	assert_int_equal(r->stat->new_denials[UCT_NPROC], 3);
 	assert_int_equal(m.stats_unmatched, 1);
 	assert_int_equal(m.total_denials[UCT_NPROC], 3);
 	assert_int_equal(m.total_denials[UCT_MEMLOCK], 1);
@@ -233,8 +233,8 @@ static void test_stats_join(void **state)
 	kv[0].st.uncharges[UCT_NPROC] = 15;
 	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 3.0), 0);
 	r = row(&m, 200, 1002);
-	assert_int_equal(r->new_denials[UCT_NPROC], 2);
-	assert_true(r->event_rate[UCT_NPROC] > 14.99 && r->event_rate[UCT_NPROC] < 15.01);
+	assert_int_equal(r->stat->new_denials[UCT_NPROC], 2);
+	assert_true(r->stat->event_rate[UCT_NPROC] > 14.99 && r->stat->event_rate[UCT_NPROC] < 15.01);
 	uct_model_free(&m);
 }
 
@@ -270,7 +270,7 @@ static void test_reused_name_is_a_new_row(void **state)
 	assert_false(r->has_stat);
 	assert_false(r->flags & UCT_F_DENIALS);
 	assert_true(r->flags & UCT_F_NEW);
-	assert_int_equal(r->new_denials[UCT_NPROC], 0);
+	assert_int_equal(r->stat->new_denials[UCT_NPROC], 0);
 	assert_int_equal(r->delta[UCT_NPROC], 7);	/* from nothing, not from 2 */
 	assert_int_equal(m.stats_unmatched, 1);
 
@@ -281,7 +281,7 @@ static void test_reused_name_is_a_new_row(void **state)
 	r = row(&m, 200, 1002);
 	assert_true(r->has_stat);
 	assert_false(r->flags & UCT_F_NEW);
-	assert_int_equal(r->new_denials[UCT_NPROC], 1);
+	assert_int_equal(r->stat->new_denials[UCT_NPROC], 1);
 	uct_model_free(&m);
 }
 
@@ -358,7 +358,7 @@ static void test_address_only_entries(void **state)
 	uct_model_init(&m);
 	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 1.0), 0);
 	assert_true(row(&m, 100, 1002)->has_stat);
-	assert_int_equal(row(&m, 100, 1002)->st.charges[UCT_NPROC], 7);
+	assert_int_equal(row(&m, 100, 1002)->stat->st.charges[UCT_NPROC], 7);
 	assert_int_equal(m.stats_unmatched, 1);
 	uct_model_free(&m);
 }
@@ -383,8 +383,8 @@ static void test_restarted_counters_never_wrap(void **state)
 	kv.st.charges[UCT_SIGPENDING] = 4;
 	assert_int_equal(uct_model_update(&m, recs, n, &kv, 1, 3.0), 0);
 	r = row(&m, 100, 1001);
-	assert_int_equal(r->new_denials[UCT_SIGPENDING], 2);
-	assert_true(r->event_rate[UCT_SIGPENDING] > 1.99 && r->event_rate[UCT_SIGPENDING] < 2.01);
+	assert_int_equal(r->stat->new_denials[UCT_SIGPENDING], 2);
+	assert_true(r->stat->event_rate[UCT_SIGPENDING] > 1.99 && r->stat->event_rate[UCT_SIGPENDING] < 2.01);
 	uct_model_free(&m);
 }
 
@@ -592,14 +592,14 @@ static void test_caller_limits(void **state)
 	};
 
 	uct_model_set_caller_limits(m, tl, 4);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_NPROC], 3);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MSGQUEUE], 500);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_SIGPENDING], 50);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MEMLOCK], 2);
-	assert_true(row(m, 100, 1001)->caller_limit[UCT_NPROC] == LLONG_MAX);
-	assert_int_equal(row(m, 1, 0)->caller_limit[UCT_NPROC], -1);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_NPROC], 3);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_MSGQUEUE], 500);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_SIGPENDING], 50);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_MEMLOCK], 2);
+	assert_true(uct_row_lim(m, row(m, 100, 1001))->caller_limit[UCT_NPROC] == LLONG_MAX);
+	assert_int_equal(uct_row_lim(m, row(m, 1, 0))->caller_limit[UCT_NPROC], -1);
 	/* the per-level limit from rlimit_max is not affected */
-	assert_int_equal(row(m, 100, 1002)->limit[UCT_NPROC], 4);
+	assert_int_equal(uct_row_lim(m, row(m, 100, 1002))->limit[UCT_NPROC], 4);
 	teardown_model(m);
 }
 
@@ -619,14 +619,14 @@ static void test_caller_limits_by_id(void **state)
 	};
 
 	uct_model_set_caller_limits_by_id(m, tl, 4);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_NPROC], 3);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MSGQUEUE], 500);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_SIGPENDING], 50);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MEMLOCK], 2);
-	assert_true(row(m, 100, 1001)->caller_limit[UCT_NPROC] == INF);
-	assert_int_equal(row(m, 100, 1001)->caller_limit[UCT_MEMLOCK], 8);
-	assert_int_equal(row(m, 1, 0)->caller_limit[UCT_NPROC], -1);
-	assert_int_equal(row(m, 100, 1002)->limit[UCT_NPROC], 4);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_NPROC], 3);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_MSGQUEUE], 500);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_SIGPENDING], 50);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_MEMLOCK], 2);
+	assert_true(uct_row_lim(m, row(m, 100, 1001))->caller_limit[UCT_NPROC] == INF);
+	assert_int_equal(uct_row_lim(m, row(m, 100, 1001))->caller_limit[UCT_MEMLOCK], 8);
+	assert_int_equal(uct_row_lim(m, row(m, 1, 0))->caller_limit[UCT_NPROC], -1);
+	assert_int_equal(uct_row_lim(m, row(m, 100, 1002))->limit[UCT_NPROC], 4);
 	teardown_model(m);
 }
 
@@ -648,7 +648,15 @@ static const struct uct_nsname *nsname(const struct uct_model *m, __u32 inum)
 	int i = uct_model_find_ns(m, inum);
 
 	assert_true(i >= 0);
-	return &m->ns[i].name;
+	return m->ns[i].name;
+}
+
+static unsigned nsheld(const struct uct_model *m, __u32 inum)
+{
+	int i = uct_model_find_ns(m, inum);
+
+	assert_true(i >= 0);
+	return m->ns[i].held;
 }
 
 /* Each namespace is named by its oldest process (start time, then pid);
@@ -708,11 +716,11 @@ static void test_names_held(void **state)
 
 	assert_int_equal(uct_model_set_tasks(m, &t, 1), 0);
 	/* 200: (200,1002) holds 2048 bytes of queues of its own */
-	assert_int_equal(nsname(m, 200)->held, UCT_HELD_QUEUE);
+	assert_int_equal(nsheld(m, 200), UCT_HELD_QUEUE);
 	/* 100: (100,1002) created 200; its queue bytes are 200's, but
 	 * (100,1001) has signals of its own */
-	assert_int_equal(nsname(m, 100)->held, UCT_HELD_CHILD_NS | UCT_HELD_SIGNAL);
-	assert_int_equal(nsname(m, 1)->held, 0);	/* it has a process */
+	assert_int_equal(nsheld(m, 100), UCT_HELD_CHILD_NS | UCT_HELD_SIGNAL);
+	assert_int_equal(nsheld(m, 1), 0);	/* it has a process */
 
 	/* a child namespace with no rows of its own shows in the counter
 	 * (UCT_REC_USERNS) only; a locked segment */
@@ -721,11 +729,11 @@ static void test_names_held(void **state)
 	recs[0].value[UCT_MEMLOCK] = 3;
 	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 101.0), 0);
 	assert_int_equal(uct_model_set_tasks(m, &t, 1), 0);
-	assert_int_equal(nsname(m, 200)->held, UCT_HELD_CHILD_NS | UCT_HELD_LOCKED);
+	assert_int_equal(nsheld(m, 200), UCT_HELD_CHILD_NS | UCT_HELD_LOCKED);
 	/* an update without task records: names unknown */
 	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 102.0), 0);
 	assert_false(m->have_tasks);
-	assert_int_equal(nsname(m, 200)->held, 0);
+	assert_int_equal(nsheld(m, 200), 0);
 	teardown_model(m);
 }
 
