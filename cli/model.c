@@ -80,6 +80,7 @@ void uct_model_free(struct uct_model *m)
 	free(m->stats);
 	free(m->prev_stats);
 	free(m->lims);
+	free(m->deltas);
 	free(m->ns);
 	free(m->ns_rows);
 	free(m->ns_children);
@@ -87,9 +88,7 @@ void uct_model_free(struct uct_model *m)
 	free(m->lines);
 	free(m->prev);
 	free(m->collapsed);
-	free(m->in_keys);
 	free(m->in_perm);
-	free(m->row_ids);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -121,12 +120,10 @@ static int key_cmp(__u32 ans, __u32 auid, __u32 bns, __u32 buid)
 	return 0;
 }
 
-static int rec_cmp(const void *a, const void *b)
-{
-	const struct uct_rec *x = a, *y = b;
-
-	return key_cmp(x->ns_inum, x->uid, y->ns_inum, y->uid);
-}
+/* a row keeps what a record has up to its counters */
+_Static_assert(sizeof(struct uct_rowrec) == offsetof(struct uct_rec, ns_max) &&
+	       offsetof(struct uct_rowrec, value) == offsetof(struct uct_rec, value),
+	       "uct_rowrec is the start of uct_rec");
 
 int uct_model_find_row(const struct uct_model *m, __u32 ns_inum, __u32 uid)
 {
@@ -135,7 +132,7 @@ int uct_model_find_row(const struct uct_model *m, __u32 ns_inum, __u32 uid)
 	/* rows[] stays sorted by (ns, uid); display order lives in ns.rows */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		const struct uct_rec *r = &m->rows[mid].rec;
+		const struct uct_rowrec *r = &m->rows[mid].rec;
 		int c = key_cmp(r->ns_inum, r->uid, ns_inum, uid);
 
 		if (!c)
@@ -226,65 +223,88 @@ apply:
  * overflow: bound them as they enter (found by fuzz_model). LONG_MAX stays:
  * it means "unlimited" and is only compared.
  */
-static void bound_rec(struct uct_rec *r)
+static long long bound(long long v)
 {
 	const long long b = 1LL << 53;
+
+	return v > b ? b : v < -b ? -b : v;
+}
+
+/* A namespace as its first record in (ns, uid) order describes it */
+static int add_ns(struct uct_model *m, const struct uct_rec *r)
+{
+	struct uct_nsinfo *ns;
 	int t;
 
-	for (t = 0; t < UCT_NTYPES; t++) {
-		r->value[t] = r->value[t] > b ? b : r->value[t] < -b ? -b : r->value[t];
-		if (r->ns_max[t] != 0x7fffffffffffffffLL)
-			r->ns_max[t] = r->ns_max[t] > b ? b : r->ns_max[t] < -b ? -b : r->ns_max[t];
-	}
+	if (reserve((void **)&m->ns, &m->cap_ns, m->nns + 1, sizeof(*m->ns)))
+		return -ENOMEM;
+	ns = &m->ns[m->nns++];
+	memset(ns, 0, sizeof(*ns));
+	ns->inum = r->ns_inum;
+	ns->level = r->level;
+	ns->owner_uid = r->owner_uid;
+	ns->owner_ns_uid = r->owner_ns_uid;
+	ns->parent_inum = r->parent_ns_inum;
+	ns->creator_uid = r->parent_uid;
+	ns->root = r->flags & UCT_REC_ROOT;
+	ns->name = &no_name;
+	/* MEMLOCK's cap is compared with the page counter as it is:
+	 * pages with the series' patch 1; a stock kernel copies the
+	 * creator's rlimit in bytes there, and so enforces 4096 times
+	 * it. Kept as compared, which is what the kernel enforces. */
+	for (t = 0; t < UCT_NTYPES; t++)
+		ns->max[t] = r->ns_max[t] == 0x7fffffffffffffffLL ? r->ns_max[t] :
+			     bound(r->ns_max[t]);
+	ns->collapsed = is_collapsed(m, ns->inum);
+	return 0;
+}
+
+/* recs[x] before recs[y]: by (ns, uid), the first read first */
+static int in_cmp(const struct uct_rec *recs, int x, int y)
+{
+	int c = key_cmp(recs[x].ns_inum, recs[x].uid, recs[y].ns_inum, recs[y].uid);
+
+	return c ? c : x < y ? -1 : x > y;
 }
 
 static int in_order(const void *a, const void *b, void *arg)
 {
-	const __u64 *keys = arg;
-	int x = *(const int *)a, y = *(const int *)b;
-
-	if (keys[x] != keys[y])
-		return keys[x] < keys[y] ? -1 : 1;
-	return x < y ? -1 : x > y;	/* the first read first */
+	return in_cmp(arg, *(const int *)a, *(const int *)b);
 }
 
 /*
  * The order that sorts recs by (ns, uid) into m->in_perm. The iterator
  * returns an unchanged set of objects in the same order every time, so the
- * last permutation is reused when the keys arrived as before: a check of
- * n keys instead of a sort (most of a refresh's cost at 10,000 rows).
+ * last permutation is reused when it still sorts them: a check of n keys
+ * instead of a sort (most of a refresh's cost at 10,000 rows). The order
+ * is total, so a permutation that sorts them is the one a sort would give.
  */
 static int sort_input(struct uct_model *m, const struct uct_rec *recs, size_t nrec)
 {
 	bool same = nrec == m->n_in;
 	size_t i;
 
-	if (reserve((void **)&m->in_keys, &m->cap_in_keys, nrec, sizeof(*m->in_keys)) ||
-	    reserve((void **)&m->in_perm, &m->cap_in_perm, nrec, sizeof(*m->in_perm)))
+	if (reserve((void **)&m->in_perm, &m->cap_in_perm, nrec, sizeof(*m->in_perm)))
 		return -ENOMEM;
-	for (i = 0; i < nrec; i++) {
-		__u64 k = (__u64)recs[i].ns_inum << 32 | recs[i].uid;
-
-		if (same && m->in_keys[i] != k)
-			same = false;
-		m->in_keys[i] = k;
-	}
+	for (i = 1; same && i < nrec; i++)
+		same = in_cmp(recs, m->in_perm[i - 1], m->in_perm[i]) < 0;
 	m->n_in = nrec;
 	if (same)
 		return 0;
 	for (i = 0; i < nrec; i++)
 		m->in_perm[i] = (int)i;
-	qsort_r(m->in_perm, nrec, sizeof(*m->in_perm), in_order, m->in_keys);
+	qsort_r(m->in_perm, nrec, sizeof(*m->in_perm), in_order, (void *)recs);
 	return 0;
 }
 
-/* 1. rows: sorted, duplicates merged. */
+/* 1. rows: sorted, duplicates merged; their namespaces, in inum order */
 static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nrec)
 {
 	size_t i;
-	int err;
+	int err, t;
 
 	m->nrows = 0;
+	m->nns = 0;
 	m->duplicates = 0;
 	m->circles = 0;
 	if (!nrec) {
@@ -298,21 +318,26 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 		return -ENOMEM;
 	for (i = 0; i < nrec; i++) {
 		const struct uct_rec *r = &recs[m->in_perm[i]];
-		struct uct_row *last = m->nrows ? &m->rows[m->nrows - 1] : NULL;
+		struct uct_row *last = m->nrows ? &m->rows[m->nrows - 1] : NULL, *row;
 
-		if (last && !rec_cmp(&last->rec, r)) {
+		if (last && !key_cmp(last->rec.ns_inum, last->rec.uid, r->ns_inum, r->uid)) {
 			/* same ucounts seen twice (task iterator): keep the first
 			 * read, remember how it was found */
 			last->rec.flags |= r->flags;
 			m->duplicates++;
 			continue;
 		}
-		memset(&m->rows[m->nrows], 0, sizeof(m->rows[0]));
-		m->rows[m->nrows].rec = *r;
-		m->rows[m->nrows].stat = &no_stat;
-		m->rows[m->nrows].lim = -1;
-		bound_rec(&m->rows[m->nrows].rec);
-		m->nrows++;
+		if ((!last || last->rec.ns_inum != r->ns_inum) && add_ns(m, r))
+			return -ENOMEM;
+		row = &m->rows[m->nrows++];
+		memset(row, 0, sizeof(*row));
+		memcpy(&row->rec, r, sizeof(row->rec));
+		row->stat = &no_stat;
+		row->lim = -1;
+		row->delta = -1;
+		row->ns = (int)m->nns - 1;
+		for (t = 0; t < UCT_NTYPES; t++)
+			row->rec.value[t] = bound(row->rec.value[t]);
 	}
 	return 0;
 }
@@ -325,23 +350,19 @@ static int id_row_cmp(const void *a, const void *b)
 }
 
 /* rows[] by object address, for the stats join; kept when rows[] holds
- * the same objects in the same places as last time. */
+ * the same objects in the same places as last time (every entry still
+ * names its row's object). */
 static int index_by_id(struct uct_model *m)
 {
-	bool same = m->nrows == m->n_row_ids;
+	bool same = m->nrows == m->n_by_id;
 	size_t i;
 
 	if (reserve((void **)&m->by_id, &m->cap_by_id, m->nrows ? m->nrows : 1,
-		    sizeof(*m->by_id)) ||
-	    reserve((void **)&m->row_ids, &m->cap_row_ids, m->nrows ? m->nrows : 1,
-		    sizeof(*m->row_ids)))
+		    sizeof(*m->by_id)))
 		return -ENOMEM;
-	for (i = 0; i < m->nrows; i++) {
-		if (same && m->row_ids[i] != m->rows[i].rec.id)
-			same = false;
-		m->row_ids[i] = m->rows[i].rec.id;
-	}
-	m->n_row_ids = m->nrows;
+	for (i = 0; same && i < m->nrows; i++)
+		same = m->rows[m->by_id[i].row].rec.id == m->by_id[i].id;
+	m->n_by_id = m->nrows;
 	if (same)
 		return 0;
 	for (i = 0; i < m->nrows; i++) {
@@ -377,6 +398,7 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 
 	/* prev.stat indexes prev_stats: these go to the other array */
 	m->nstats = 0;
+	m->ndeltas = 0;
 	m->stats_unmatched = 0;
 	memset(m->total_denials, 0, sizeof(m->total_denials));
 	/* at most one per entry: rows point into it, it must not move */
@@ -411,6 +433,8 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 		const struct uct_prev *p = find_prev(m, row->rec.ns_inum, row->rec.uid);
 		const struct uct_stat *pst = NULL;
 		struct uct_rowstat *s;
+		long long d[UCT_NTYPES] = { 0 };
+		bool changed = false;
 
 		/* another object under the same name: a new row */
 		if (p && p->id != row->rec.id)
@@ -421,9 +445,17 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 			row->flags |= UCT_F_NEW;
 		for (t = 0; t < UCT_NTYPES; t++) {
 			if (p)
-				row->delta[t] = row->rec.value[t] - p->value[t];
+				d[t] = row->rec.value[t] - p->value[t];
 			else if (m->iteration > 1)
-				row->delta[t] = row->rec.value[t];	/* was absent: 0 */
+				d[t] = row->rec.value[t];	/* was absent: 0 */
+			changed |= d[t] != 0;
+		}
+		if (changed) {
+			if (reserve((void **)&m->deltas, &m->cap_deltas, m->ndeltas + 1,
+				    sizeof(*m->deltas)))
+				return -ENOMEM;
+			memcpy(m->deltas[m->ndeltas], d, sizeof(d));
+			row->delta = (int)m->ndeltas++;
 		}
 		/* without an entry nothing was refused or charged: no new
 		 * denials, no rate (its counts are 0, below any earlier) */
@@ -446,47 +478,22 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 	return 0;
 }
 
-/* 4. namespaces from the rows (rows are grouped by ns inum). */
+/* 4. the namespaces' rows (grouped by ns inum) and links. */
 static int build_ns(struct uct_model *m)
 {
-	size_t i, j, off;
+	size_t i, off;
 
-	m->nns = 0;
 	/* every namespace's rows and children are slices of one array each:
 	 * no allocation per namespace */
 	if (reserve((void **)&m->ns_rows, &m->cap_ns_rows, m->nrows ? m->nrows : 1,
 		    sizeof(*m->ns_rows)))
 		return -ENOMEM;
-	for (i = 0; i < m->nrows; i = j) {
-		const struct uct_rec *r = &m->rows[i].rec;
-		struct uct_nsinfo *ns;
+	for (i = 0; i < m->nrows; i++) {
+		struct uct_nsinfo *ns = &m->ns[m->rows[i].ns];
 
-		for (j = i; j < m->nrows && m->rows[j].rec.ns_inum == r->ns_inum; j++)
-			;
-		if (reserve((void **)&m->ns, &m->cap_ns, m->nns + 1, sizeof(*m->ns)))
-			return -ENOMEM;
-		ns = &m->ns[m->nns++];
-		memset(ns, 0, sizeof(*ns));
-		ns->inum = r->ns_inum;
-		ns->level = r->level;
-		ns->owner_uid = r->owner_uid;
-		ns->owner_ns_uid = r->owner_ns_uid;
-		ns->parent_inum = r->parent_ns_inum;
-		ns->creator_uid = r->parent_uid;
-		ns->root = r->flags & UCT_REC_ROOT;
-		ns->name = &no_name;
-		memcpy(ns->max, r->ns_max, sizeof(ns->max));
-		/* MEMLOCK's cap is compared with the page counter as it is:
-		 * pages with the series' patch 1; a stock kernel copies the
-		 * creator's rlimit in bytes there, and so enforces 4096 times
-		 * it. Kept as compared, which is what the kernel enforces. */
-		ns->collapsed = is_collapsed(m, ns->inum);
-		ns->nrows = (int)(j - i);
-		ns->rows = &m->ns_rows[i];
-		for (size_t k = i; k < j; k++) {
-			ns->rows[k - i] = (int)k;
-			m->rows[k].ns = (int)(m->nns - 1);
-		}
+		if (!ns->nrows)
+			ns->rows = &m->ns_rows[i];
+		ns->rows[ns->nrows++] = (int)i;
 	}
 	/* links: parent namespace, creator row, children (inum order) */
 	for (i = 0; i < m->nns; i++) {
@@ -649,13 +656,17 @@ int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nre
 
 /* ---- sorting, filtering, display order ---------------------------------- */
 
-static long long change_sum(const struct uct_row *r)
+static long long change_sum(const struct uct_model *m, const struct uct_row *r)
 {
-	long long s = 0;
+	long long s = 0, d;
 	int t;
 
-	for (t = 0; t < UCT_NTYPES; t++)
-		s += r->delta[t] < 0 ? -r->delta[t] : r->delta[t];
+	if (r->delta < 0)
+		return 0;
+	for (t = 0; t < UCT_NTYPES; t++) {
+		d = m->deltas[r->delta][t];
+		s += d < 0 ? -d : d;
+	}
 	return s;
 }
 
@@ -689,8 +700,8 @@ static int row_order(const void *a, const void *b, void *arg)
 		ky = (long long)denial_sum(y);
 		break;
 	case UCT_SORT_CHANGE:
-		kx = change_sum(x);
-		ky = change_sum(y);
+		kx = change_sum(m, x);
+		ky = change_sum(m, y);
 		break;
 	default:
 		break;
@@ -725,7 +736,7 @@ static bool row_passes(const struct uct_model *m, const struct uct_row *r)
 	if (m->uid_filter >= 0 && r->rec.uid != (__u32)m->uid_filter)
 		return false;
 	if (m->type_filter >= 0 && m->type_filter < UCT_NTYPES &&
-	    !r->rec.value[m->type_filter] && !r->delta[m->type_filter])
+	    !r->rec.value[m->type_filter] && !uct_row_delta(m, r, m->type_filter))
 		return false;
 	return in_filtered_subtree(m, r->ns);
 }

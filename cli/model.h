@@ -66,12 +66,26 @@ struct uct_rowlim {
 	long long child_sum[UCT_NTYPES];/* sum of rows of namespaces it created */
 };
 
+/*
+ * A snapshot record as its row keeps it: struct uct_rec up to value[],
+ * less ns_max[], which its namespace keeps (uct_nsinfo.max).
+ */
+struct uct_rowrec {
+	__u64 id;
+	__u32 ns_inum, uid, parent_ns_inum, parent_uid, level, owner_uid, refcount, flags;
+	__u32 ns_uid, owner_ns_uid;
+	__s64 value[UCT_NTYPES];
+};
+
 struct uct_row {
-	struct uct_rec rec;
+	struct uct_rowrec rec;
 	const struct uct_rowstat *stat;	/* never NULL: zeros when has_stat is false */
-	long long delta[UCT_NTYPES];	/* value - value at the previous update */
 	double first_seen;		/* time of the first update that had it */
 	int lim;			/* index into model.lims, -1: none (uct_row_lim()) */
+	/* index into model.deltas, -1: no change (uct_row_delta()). Out of
+	 * the row: between two refreshes few rows change, and a change
+	 * needs 64 bits (values are bounded to +-2^53, so 2^54 apart) */
+	int delta;
 	int nchild_ns;			/* namespaces whose creator row this is */
 	unsigned flags;			/* UCT_F_* */
 	int ns;				/* index into model.ns */
@@ -115,30 +129,32 @@ struct uct_nsinfo {
 	__u32 inum, level, owner_uid;
 	__u32 owner_ns_uid;		/* owner as the parent maps it, UCT_NO_UID: unmapped */
 	__u32 parent_inum, creator_uid;	/* creator row = (parent_inum, creator_uid) */
-	bool root;			/* the init namespace (no parent) */
 	long long max[UCT_NTYPES];	/* ns->rlimit_max[], as compared: MEMLOCK in pages */
 	int parent;			/* index into model.ns, -1 if not in snapshot */
 	int creator_row;		/* index into model.rows, -1 if not in snapshot */
 	int *rows;			/* row indexes, sorted by the sort key
 					 * (a slice of model.ns_rows) */
-	int nrows;
 	int *children;			/* child ns indexes, sorted by inum
 					 * (a slice of model.ns_children) */
+	int nrows;
 	int nchildren;
+	unsigned held;			/* UCT_HELD_*: no process (model.have_tasks) */
+	bool root;			/* the init namespace (no parent) */
 	bool collapsed;			/* tty: rows and children hidden */
 	bool visible;
 	bool name_match;		/* --container, the search: matches */
 	bool name_in;			/* it or an ancestor matches */
-	unsigned held;			/* UCT_HELD_*: no process (model.have_tasks) */
 	/* valid when model.have_tasks; never NULL */
 	const struct uct_nsname *name;
 };
 
 /* One line of the display order: a namespace header or a row. */
 struct uct_line {
-	bool is_ns;
 	int index;			/* into model.ns or model.rows */
-	int depth;			/* tree depth from the displayed root */
+	/* tree depth from the displayed root: at most UCT_MAX_LEVELS + 1
+	 * (a row below the deepest namespace shown) */
+	__u16 depth;
+	bool is_ns;
 };
 
 struct uct_prev {
@@ -159,7 +175,7 @@ struct uct_model {
 	struct uct_row *rows;
 	size_t nrows, cap_rows;
 	struct uct_id_row *by_id;	/* sorted by id */
-	size_t cap_by_id;
+	size_t n_by_id, cap_by_id;
 	/* stats entries: an update fills stats, then swaps the two, so that
 	 * the rows and prev.stat point into prev_stats and the next update
 	 * fills the other */
@@ -167,6 +183,9 @@ struct uct_model {
 	size_t nstats, cap_stats, cap_prev_stats;
 	struct uct_rowlim *lims;	/* uct_row.lim */
 	size_t nlims, cap_lims;
+	/* uct_row.delta: value - value at the previous update, per type */
+	long long (*deltas)[UCT_NTYPES];
+	size_t ndeltas, cap_deltas;
 	struct uct_nsinfo *ns;
 	size_t nns, cap_ns;
 	/* what ns[].rows and ns[].children point into */
@@ -180,14 +199,10 @@ struct uct_model {
 	size_t nprev, cap_prev;
 	__u32 *collapsed;		/* inums collapsed in the tty view */
 	size_t ncollapsed;
-	/* the last snapshot's order, so that an unchanged one is not sorted
-	 * again: its (ns, uid) keys in arrival order, the permutation that
-	 * sorts them, and rows[]' object addresses that by_id indexes */
-	__u64 *in_keys;
+	/* the permutation that sorted the last snapshot by (ns, uid), kept
+	 * so that an unchanged one is not sorted again */
 	int *in_perm;
-	size_t n_in, cap_in_keys, cap_in_perm;
-	__u64 *row_ids;
-	size_t n_row_ids, cap_row_ids;
+	size_t n_in, cap_in_perm;
 
 	/* settings */
 	enum uct_sort sort;
@@ -316,6 +331,13 @@ static inline const struct uct_rowlim *uct_row_lim(const struct uct_model *m,
 						   const struct uct_row *r)
 {
 	return r->lim >= 0 ? &m->lims[r->lim] : &uct_no_lim;
+}
+
+/* A row's change since the previous update (0 on the first) */
+static inline long long uct_row_delta(const struct uct_model *m, const struct uct_row *r,
+				      int type)
+{
+	return r->delta >= 0 ? m->deltas[r->delta][type] : 0;
 }
 
 /* The page shift: 12 (4 KiB) unless set, and never one past 1 GiB pages. */

@@ -179,7 +179,7 @@ static void ns_json(struct uct_sb *b, const struct uct_model *m, const struct uc
 static void row_json(struct uct_sb *b, const struct uct_model *m, const struct uct_row *r,
 		     const struct uct_view_ctx *c)
 {
-	const struct uct_rec *rec = &r->rec;
+	const struct uct_rowrec *rec = &r->rec;
 	int t;
 
 	key_u64(b, "{\"ns\":", rec->ns_inum);
@@ -200,7 +200,7 @@ static void row_json(struct uct_sb *b, const struct uct_model *m, const struct u
 		uct_sb_str(b, uct_type_name(t));
 		key_i64(b, "\":{\"value\":", (long long)rec->value[t]);
 		key_opt(b, ",\"limit\":", uct_row_lim(m, r)->limit[t]);
-		key_i64(b, ",\"delta\":", r->delta[t]);
+		key_i64(b, ",\"delta\":", uct_row_delta(m, r, t));
 		key_i64(b, ",\"child_sum\":", uct_row_lim(m, r)->child_sum[t]);
 		key_u64(b, ",\"denials\":", (unsigned long long)r->stat->st.denials[t]);
 		key_u64(b, ",\"new_denials\":", r->stat->new_denials[t]);

@@ -333,7 +333,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 			/* a row that created no namespace is limited by its tasks' own rlimits */
 			long long lim = l->limit[t] >= 0 ? l->limit[t] : l->caller_limit[t];
 
-			cell(&b, in_unit(m, t, r->rec.value[t]), true, in_unit(m, t, r->delta[t]),
+			cell(&b, in_unit(m, t, r->rec.value[t]), true, in_unit(m, t, uct_row_delta(m, r, t)),
 			     lim >= 0 ? in_unit(m, t, lim) : lim, lim >= 0);
 			den += r->stat->st.denials[t];
 			rate += r->stat->event_rate[t];

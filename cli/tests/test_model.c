@@ -182,7 +182,7 @@ static void test_deltas_and_new(void **state)
 	uct_model_init(&m);
 	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 10.0), 0);
 	/* first update: no change, nothing new */
-	assert_int_equal(row(&m, 1, 0)->delta[UCT_NPROC], 0);
+	assert_int_equal(uct_row_delta(&m, row(&m, 1, 0), UCT_NPROC), 0);
 	assert_false(row(&m, 1, 0)->flags & UCT_F_NEW);
 
 	for (i = 0; i < n; i++)
@@ -192,8 +192,8 @@ static void test_deltas_and_new(void **state)
 	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 12.0), 0);
 	assert_int_equal(m.iteration, 2);
 	assert_true(m.interval > 1.99 && m.interval < 2.01);
-	assert_int_equal(row(&m, 1, 0)->delta[UCT_NPROC], -3);
-	assert_int_equal(row(&m, 1, 1003)->delta[UCT_NPROC], 1);
+	assert_int_equal(uct_row_delta(&m, row(&m, 1, 0), UCT_NPROC), -3);
+	assert_int_equal(uct_row_delta(&m, row(&m, 1, 1003), UCT_NPROC), 1);
 	assert_true(row(&m, 1, 1003)->flags & UCT_F_NEW);
 	assert_true(row(&m, 1, 1003)->first_seen > 11.9);
 	assert_true(row(&m, 1, 0)->first_seen < 10.1);
@@ -271,7 +271,7 @@ static void test_reused_name_is_a_new_row(void **state)
 	assert_false(r->flags & UCT_F_DENIALS);
 	assert_true(r->flags & UCT_F_NEW);
 	assert_int_equal(r->stat->new_denials[UCT_NPROC], 0);
-	assert_int_equal(r->delta[UCT_NPROC], 7);	/* from nothing, not from 2 */
+	assert_int_equal(uct_row_delta(&m, r, UCT_NPROC), 7);	/* from nothing, not from 2 */
 	assert_int_equal(m.stats_unmatched, 1);
 
 	/* the new object's own entry joins; no "new" on the next update */
