@@ -239,6 +239,125 @@ static void test_stats_join(void **state)
 }
 
 /*
+ * A row's stats entry is the model's copy, in an array that holds this
+ * update's entries only, and each is compared with the previous update's
+ * entry of the same row wherever that one was: entries come and go and
+ * change places between updates.
+ */
+static void test_stats_entries_move(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv[3];
+	struct uct_model m;
+	size_t n = base_snapshot(recs);
+	const struct uct_row *a, *b;
+
+	mkstat(&kv[0], 1, 0);
+	kv[0].st.denials[UCT_NPROC] = 10;
+	kv[0].st.charges[UCT_NPROC] = 100;
+	mkstat(&kv[1], 100, 1001);
+	kv[1].st.denials[UCT_SIGPENDING] = 4;
+	kv[1].st.charges[UCT_SIGPENDING] = 40;
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 1.0), 0);
+
+	/* (100,1001) first now, (1,0) gone, a third one new */
+	kv[2] = kv[0];
+	kv[0] = kv[1];
+	kv[0].st.denials[UCT_SIGPENDING] = 7;
+	kv[0].st.charges[UCT_SIGPENDING] = 50;
+	mkstat(&kv[1], 200, 1002);
+	kv[1].st.denials[UCT_NPROC] = 1;
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 3.0), 0);
+	a = row(&m, 1, 0);
+	b = row(&m, 100, 1001);
+	assert_false(a->has_stat);
+	assert_int_equal(a->stat->st.denials[UCT_NPROC], 0);
+	assert_true(b->has_stat);
+	assert_int_equal(b->stat->st.denials[UCT_SIGPENDING], 7);
+	assert_int_equal(b->stat->new_denials[UCT_SIGPENDING], 3);
+	assert_true(b->stat->event_rate[UCT_SIGPENDING] > 4.99 &&
+		    b->stat->event_rate[UCT_SIGPENDING] < 5.01);
+	assert_int_equal(row(&m, 200, 1002)->stat->new_denials[UCT_NPROC], 1);
+
+	/* (1,0) back after an update without it: all of it is new */
+	kv[1] = kv[2];
+	kv[1].st.denials[UCT_NPROC] = 12;
+	kv[1].st.charges[UCT_NPROC] = 130;
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 4.0), 0);
+	a = row(&m, 1, 0);
+	b = row(&m, 100, 1001);
+	assert_int_equal(a->stat->new_denials[UCT_NPROC], 12);
+	assert_true(a->stat->event_rate[UCT_NPROC] > 129.99 &&
+		    a->stat->event_rate[UCT_NPROC] < 130.01);
+	assert_int_equal(b->stat->new_denials[UCT_SIGPENDING], 0);
+	assert_true(b->stat->event_rate[UCT_SIGPENDING] == 0);
+	assert_false(row(&m, 200, 1002)->has_stat);
+	uct_model_free(&m);
+}
+
+/*
+ * Changes are kept for the rows that changed only, and at the widest a
+ * counter allows: values are bounded to +-2^53, so a change needs 55 bits.
+ */
+static void test_delta_extremes(void **state)
+{
+	const long long b = 1LL << 53;
+	struct uct_rec recs[16];
+	struct uct_model m;
+	size_t n = base_snapshot(recs), i;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i].ns_inum == 1 && recs[i].uid == 1002) {
+			recs[i].value[UCT_MSGQUEUE] = -b;
+			recs[i].value[UCT_MEMLOCK] = b;
+		}
+	}
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 1.0), 0);
+	assert_int_equal(m.ndeltas, 0);
+	for (i = 0; i < n; i++) {
+		if (recs[i].ns_inum == 1 && recs[i].uid == 1002) {
+			recs[i].value[UCT_MSGQUEUE] = LLONG_MAX;	/* bounded: 2^53 */
+			recs[i].value[UCT_MEMLOCK] = -b;
+		}
+	}
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 2.0), 0);
+	assert_int_equal(m.ndeltas, 1);
+	assert_true(uct_row_delta(&m, row(&m, 1, 1002), UCT_MSGQUEUE) == 2 * b);
+	assert_true(uct_row_delta(&m, row(&m, 1, 1002), UCT_MEMLOCK) == -2 * b);
+	assert_int_equal(uct_row_delta(&m, row(&m, 1, 1002), UCT_NPROC), 0);
+	assert_int_equal(row(&m, 1, 0)->delta, -1);
+	assert_int_equal(uct_row_delta(&m, row(&m, 1, 0), UCT_NPROC), 0);
+	/* the change sort sees it: first of its namespace, not last */
+	m.sort = UCT_SORT_CHANGE;
+	assert_int_equal(uct_model_relayout(&m), 0);
+	assert_int_equal(m.rows[m.ns[uct_model_find_ns(&m, 1)].rows[0]].rec.uid, 1002);
+	uct_model_free(&m);
+}
+
+/*
+ * 50,000 ucounts in at most 32 MiB (issue 10). A ucounts in a namespace
+ * of its own, the costlier shape, costs its row, its namespace, two
+ * display lines, the last refresh's values, its record as read, its place
+ * in the sort permutation, the index by address and the namespaces' row
+ * and child arrays: 452 bytes when 50,000 of them peaked at 24.5 MiB RSS
+ * in the guest. At 512, 50,000 take 24.4 MiB, which leaves the process
+ * itself (libraries, libbpf's load) room under 32. Measure before
+ * growing these (README.md, the refresh at scale).
+ */
+static void test_row_sizes(void **state)
+{
+	size_t per_row = sizeof(struct uct_row) + sizeof(struct uct_nsinfo) +
+			 2 * sizeof(struct uct_line) + sizeof(struct uct_prev) +
+			 sizeof(struct uct_rec) + sizeof(int) + sizeof(struct uct_id_row) +
+			 2 * sizeof(int);
+
+	print_message("# bytes per ucounts in a namespace of its own: %zu\n", per_row);
+	assert_true(per_row <= 512);
+}
+
+/*
  * A namespace freed and replaced by a new one that reuses its inode: the
  * row (ns, uid) is another object (another id). It inherits nothing: not
  * the old stats entry (left over on a kernel without ucounts_free), not
@@ -681,6 +800,9 @@ static void test_names_oldest_process(void **state)
 	assert_int_equal(n100->cgroup_id, 77);
 	assert_int_equal(nsname(m, 200)->pid, 0);
 	assert_int_equal(nsname(m, 200)->ntasks, 0);
+	/* only the namespaces with a process have a name of their own */
+	assert_int_equal(m->nnames, 2);
+	assert_true(nsname(m, 200) < m->names || nsname(m, 200) >= m->names + m->nnames);
 	/* no lookup until asked; then one per cgroup */
 	assert_int_equal(lookups, 0);
 	assert_true(n100->pending);
@@ -919,6 +1041,9 @@ int main(void)
 		cmocka_unit_test(test_tree_shape),
 		cmocka_unit_test(test_display_order),
 		cmocka_unit_test(test_limits_and_child_sums),
+		cmocka_unit_test(test_stats_entries_move),
+		cmocka_unit_test(test_delta_extremes),
+		cmocka_unit_test(test_row_sizes),
 		cmocka_unit_test(test_smallest_max_is_the_limit),
 		cmocka_unit_test(test_imbalanced),
 		cmocka_unit_test(test_duplicates_merged),
