@@ -53,6 +53,17 @@ long long uct_pages_to_bytes(const struct uct_model *m, long long pages)
 	return pages * (1LL << shift);
 }
 
+/* What a row without a stats entry points at */
+static const struct uct_rowstat no_stat;
+
+const struct uct_rowlim uct_no_lim = {
+	.limit = { -1, -1, -1, -1 },
+	.caller_limit = { -1, -1, -1, -1 },
+};
+
+/* The name of a namespace no process is in */
+static const struct uct_nsname no_name;
+
 void uct_model_init(struct uct_model *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -61,30 +72,23 @@ void uct_model_init(struct uct_model *m)
 	m->page_shift = 12;
 }
 
-static void free_ns_lists(struct uct_model *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->nns; i++) {
-		free(m->ns[i].rows);
-		free(m->ns[i].children);
-	}
-	m->nns = 0;
-}
-
 void uct_model_free(struct uct_model *m)
 {
 	uct_cg_free(&m->cgroups);
-	free_ns_lists(m);
 	free(m->rows);
 	free(m->by_id);
+	free(m->stats);
+	free(m->prev_stats);
+	free(m->lims);
+	free(m->deltas);
 	free(m->ns);
+	free(m->ns_rows);
+	free(m->ns_children);
+	free(m->names);
 	free(m->lines);
 	free(m->prev);
 	free(m->collapsed);
-	free(m->in_keys);
 	free(m->in_perm);
-	free(m->row_ids);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -116,12 +120,10 @@ static int key_cmp(__u32 ans, __u32 auid, __u32 bns, __u32 buid)
 	return 0;
 }
 
-static int rec_cmp(const void *a, const void *b)
-{
-	const struct uct_rec *x = a, *y = b;
-
-	return key_cmp(x->ns_inum, x->uid, y->ns_inum, y->uid);
-}
+/* a row keeps what a record has up to its counters */
+_Static_assert(sizeof(struct uct_rowrec) == offsetof(struct uct_rec, ns_max) &&
+	       offsetof(struct uct_rowrec, value) == offsetof(struct uct_rec, value),
+	       "uct_rowrec is the start of uct_rec");
 
 int uct_model_find_row(const struct uct_model *m, __u32 ns_inum, __u32 uid)
 {
@@ -130,7 +132,7 @@ int uct_model_find_row(const struct uct_model *m, __u32 ns_inum, __u32 uid)
 	/* rows[] stays sorted by (ns, uid); display order lives in ns.rows */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		const struct uct_rec *r = &m->rows[mid].rec;
+		const struct uct_rowrec *r = &m->rows[mid].rec;
 		int c = key_cmp(r->ns_inum, r->uid, ns_inum, uid);
 
 		if (!c)
@@ -221,65 +223,88 @@ apply:
  * overflow: bound them as they enter (found by fuzz_model). LONG_MAX stays:
  * it means "unlimited" and is only compared.
  */
-static void bound_rec(struct uct_rec *r)
+static long long bound(long long v)
 {
 	const long long b = 1LL << 53;
+
+	return v > b ? b : v < -b ? -b : v;
+}
+
+/* A namespace as its first record in (ns, uid) order describes it */
+static int add_ns(struct uct_model *m, const struct uct_rec *r)
+{
+	struct uct_nsinfo *ns;
 	int t;
 
-	for (t = 0; t < UCT_NTYPES; t++) {
-		r->value[t] = r->value[t] > b ? b : r->value[t] < -b ? -b : r->value[t];
-		if (r->ns_max[t] != 0x7fffffffffffffffLL)
-			r->ns_max[t] = r->ns_max[t] > b ? b : r->ns_max[t] < -b ? -b : r->ns_max[t];
-	}
+	if (reserve((void **)&m->ns, &m->cap_ns, m->nns + 1, sizeof(*m->ns)))
+		return -ENOMEM;
+	ns = &m->ns[m->nns++];
+	memset(ns, 0, sizeof(*ns));
+	ns->inum = r->ns_inum;
+	ns->level = r->level;
+	ns->owner_uid = r->owner_uid;
+	ns->owner_ns_uid = r->owner_ns_uid;
+	ns->parent_inum = r->parent_ns_inum;
+	ns->creator_uid = r->parent_uid;
+	ns->root = r->flags & UCT_REC_ROOT;
+	ns->name = &no_name;
+	/* MEMLOCK's cap is compared with the page counter as it is:
+	 * pages with the series' patch 1; a stock kernel copies the
+	 * creator's rlimit in bytes there, and so enforces 4096 times
+	 * it. Kept as compared, which is what the kernel enforces. */
+	for (t = 0; t < UCT_NTYPES; t++)
+		ns->max[t] = r->ns_max[t] == 0x7fffffffffffffffLL ? r->ns_max[t] :
+			     bound(r->ns_max[t]);
+	ns->collapsed = is_collapsed(m, ns->inum);
+	return 0;
+}
+
+/* recs[x] before recs[y]: by (ns, uid), the first read first */
+static int in_cmp(const struct uct_rec *recs, int x, int y)
+{
+	int c = key_cmp(recs[x].ns_inum, recs[x].uid, recs[y].ns_inum, recs[y].uid);
+
+	return c ? c : x < y ? -1 : x > y;
 }
 
 static int in_order(const void *a, const void *b, void *arg)
 {
-	const __u64 *keys = arg;
-	int x = *(const int *)a, y = *(const int *)b;
-
-	if (keys[x] != keys[y])
-		return keys[x] < keys[y] ? -1 : 1;
-	return x < y ? -1 : x > y;	/* the first read first */
+	return in_cmp(arg, *(const int *)a, *(const int *)b);
 }
 
 /*
  * The order that sorts recs by (ns, uid) into m->in_perm. The iterator
  * returns an unchanged set of objects in the same order every time, so the
- * last permutation is reused when the keys arrived as before: a check of
- * n keys instead of a sort (most of a refresh's cost at 10,000 rows).
+ * last permutation is reused when it still sorts them: a check of n keys
+ * instead of a sort (most of a refresh's cost at 10,000 rows). The order
+ * is total, so a permutation that sorts them is the one a sort would give.
  */
 static int sort_input(struct uct_model *m, const struct uct_rec *recs, size_t nrec)
 {
 	bool same = nrec == m->n_in;
 	size_t i;
 
-	if (reserve((void **)&m->in_keys, &m->cap_in_keys, nrec, sizeof(*m->in_keys)) ||
-	    reserve((void **)&m->in_perm, &m->cap_in_perm, nrec, sizeof(*m->in_perm)))
+	if (reserve((void **)&m->in_perm, &m->cap_in_perm, nrec, sizeof(*m->in_perm)))
 		return -ENOMEM;
-	for (i = 0; i < nrec; i++) {
-		__u64 k = (__u64)recs[i].ns_inum << 32 | recs[i].uid;
-
-		if (same && m->in_keys[i] != k)
-			same = false;
-		m->in_keys[i] = k;
-	}
+	for (i = 1; same && i < nrec; i++)
+		same = in_cmp(recs, m->in_perm[i - 1], m->in_perm[i]) < 0;
 	m->n_in = nrec;
 	if (same)
 		return 0;
 	for (i = 0; i < nrec; i++)
 		m->in_perm[i] = (int)i;
-	qsort_r(m->in_perm, nrec, sizeof(*m->in_perm), in_order, m->in_keys);
+	qsort_r(m->in_perm, nrec, sizeof(*m->in_perm), in_order, (void *)recs);
 	return 0;
 }
 
-/* 1. rows: sorted, duplicates merged. */
+/* 1. rows: sorted, duplicates merged; their namespaces, in inum order */
 static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nrec)
 {
 	size_t i;
-	int err;
+	int err, t;
 
 	m->nrows = 0;
+	m->nns = 0;
 	m->duplicates = 0;
 	m->circles = 0;
 	if (!nrec) {
@@ -293,19 +318,26 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 		return -ENOMEM;
 	for (i = 0; i < nrec; i++) {
 		const struct uct_rec *r = &recs[m->in_perm[i]];
-		struct uct_row *last = m->nrows ? &m->rows[m->nrows - 1] : NULL;
+		struct uct_row *last = m->nrows ? &m->rows[m->nrows - 1] : NULL, *row;
 
-		if (last && !rec_cmp(&last->rec, r)) {
+		if (last && !key_cmp(last->rec.ns_inum, last->rec.uid, r->ns_inum, r->uid)) {
 			/* same ucounts seen twice (task iterator): keep the first
 			 * read, remember how it was found */
 			last->rec.flags |= r->flags;
 			m->duplicates++;
 			continue;
 		}
-		memset(&m->rows[m->nrows], 0, sizeof(m->rows[0]));
-		m->rows[m->nrows].rec = *r;
-		bound_rec(&m->rows[m->nrows].rec);
-		m->nrows++;
+		if ((!last || last->rec.ns_inum != r->ns_inum) && add_ns(m, r))
+			return -ENOMEM;
+		row = &m->rows[m->nrows++];
+		memset(row, 0, sizeof(*row));
+		memcpy(&row->rec, r, sizeof(row->rec));
+		row->stat = &no_stat;
+		row->lim = -1;
+		row->delta = -1;
+		row->ns = (int)m->nns - 1;
+		for (t = 0; t < UCT_NTYPES; t++)
+			row->rec.value[t] = bound(row->rec.value[t]);
 	}
 	return 0;
 }
@@ -318,23 +350,19 @@ static int id_row_cmp(const void *a, const void *b)
 }
 
 /* rows[] by object address, for the stats join; kept when rows[] holds
- * the same objects in the same places as last time. */
+ * the same objects in the same places as last time (every entry still
+ * names its row's object). */
 static int index_by_id(struct uct_model *m)
 {
-	bool same = m->nrows == m->n_row_ids;
+	bool same = m->nrows == m->n_by_id;
 	size_t i;
 
 	if (reserve((void **)&m->by_id, &m->cap_by_id, m->nrows ? m->nrows : 1,
-		    sizeof(*m->by_id)) ||
-	    reserve((void **)&m->row_ids, &m->cap_row_ids, m->nrows ? m->nrows : 1,
-		    sizeof(*m->row_ids)))
+		    sizeof(*m->by_id)))
 		return -ENOMEM;
-	for (i = 0; i < m->nrows; i++) {
-		if (same && m->row_ids[i] != m->rows[i].rec.id)
-			same = false;
-		m->row_ids[i] = m->rows[i].rec.id;
-	}
-	m->n_row_ids = m->nrows;
+	for (i = 0; same && i < m->nrows; i++)
+		same = m->rows[m->by_id[i].row].rec.id == m->by_id[i].id;
+	m->n_by_id = m->nrows;
 	if (same)
 		return 0;
 	for (i = 0; i < m->nrows; i++) {
@@ -362,17 +390,25 @@ static unsigned long long since(unsigned long long now, unsigned long long befor
 }
 
 /* 2. stats joined by object; 3. changes against the previous update. */
-static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *stats,
-				size_t nstats)
+static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *stats,
+			       size_t nstats)
 {
 	size_t i;
 	int t;
 
+	/* prev.stat indexes prev_stats: these go to the other array */
+	m->nstats = 0;
+	m->ndeltas = 0;
 	m->stats_unmatched = 0;
 	memset(m->total_denials, 0, sizeof(m->total_denials));
+	/* at most one per entry: rows point into it, it must not move */
+	if (stats && nstats &&
+	    reserve((void **)&m->stats, &m->cap_stats, nstats, sizeof(*m->stats)))
+		return -ENOMEM;
 	for (i = 0; stats && i < nstats; i++) {
 		const struct uct_stat *st = &stats[i].st;
 		int r = find_row_by_id(m, stats[i].id);
+		struct uct_row *row;
 
 		for (t = 0; t < UCT_NTYPES; t++)
 			m->total_denials[t] += st->denials[t];
@@ -383,12 +419,22 @@ static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *s
 			m->stats_unmatched++;
 			continue;
 		}
-		m->rows[r].st = stats[i].st;
-		m->rows[r].has_stat = true;
+		row = &m->rows[r];
+		/* an id seen twice: the last entry wins */
+		if (!row->has_stat) {
+			memset(&m->stats[m->nstats], 0, sizeof(m->stats[0]));
+			row->stat = &m->stats[m->nstats++];
+			row->has_stat = true;
+		}
+		m->stats[row->stat - m->stats].st = *st;
 	}
 	for (i = 0; i < m->nrows; i++) {
 		struct uct_row *row = &m->rows[i];
 		const struct uct_prev *p = find_prev(m, row->rec.ns_inum, row->rec.uid);
+		const struct uct_stat *pst = NULL;
+		struct uct_rowstat *s;
+		long long d[UCT_NTYPES] = { 0 };
+		bool changed = false;
 
 		/* another object under the same name: a new row */
 		if (p && p->id != row->rec.id)
@@ -398,60 +444,56 @@ static void join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *s
 		if (!p && m->iteration > 1)
 			row->flags |= UCT_F_NEW;
 		for (t = 0; t < UCT_NTYPES; t++) {
-			unsigned long long ev = row->st.charges[t] + row->st.uncharges[t];
-
-			row->limit[t] = -1;
-			row->caller_limit[t] = -1;
 			if (p)
-				row->delta[t] = row->rec.value[t] - p->value[t];
+				d[t] = row->rec.value[t] - p->value[t];
 			else if (m->iteration > 1)
-				row->delta[t] = row->rec.value[t];	/* was absent: 0 */
-			row->new_denials[t] = since(row->st.denials[t], p ? p->denials[t] : 0);
+				d[t] = row->rec.value[t];	/* was absent: 0 */
+			changed |= d[t] != 0;
+		}
+		if (changed) {
+			if (reserve((void **)&m->deltas, &m->cap_deltas, m->ndeltas + 1,
+				    sizeof(*m->deltas)))
+				return -ENOMEM;
+			memcpy(m->deltas[m->ndeltas], d, sizeof(d));
+			row->delta = (int)m->ndeltas++;
+		}
+		/* without an entry nothing was refused or charged: no new
+		 * denials, no rate (its counts are 0, below any earlier) */
+		if (!row->has_stat)
+			continue;
+		s = &m->stats[row->stat - m->stats];
+		if (p && p->stat >= 0)
+			pst = &m->prev_stats[p->stat].st;
+		for (t = 0; t < UCT_NTYPES; t++) {
+			unsigned long long ev = s->st.charges[t] + s->st.uncharges[t];
+
+			s->new_denials[t] = since(s->st.denials[t], pst ? pst->denials[t] : 0);
 			if (m->interval > 0)
-				row->event_rate[t] = since(ev, p ? p->events[t] : 0) / m->interval;
-			if (row->st.denials[t])
+				s->event_rate[t] = since(ev, pst ? pst->charges[t] + pst->uncharges[t]
+							 : 0) / m->interval;
+			if (s->st.denials[t])
 				row->flags |= UCT_F_DENIALS;
 		}
 	}
+	return 0;
 }
 
-/* 4. namespaces from the rows (rows are grouped by ns inum). */
+/* 4. the namespaces' rows (grouped by ns inum) and links. */
 static int build_ns(struct uct_model *m)
 {
-	size_t i, j;
+	size_t i, off;
 
-	free_ns_lists(m);
-	for (i = 0; i < m->nrows; i = j) {
-		const struct uct_rec *r = &m->rows[i].rec;
-		struct uct_nsinfo *ns;
+	/* every namespace's rows and children are slices of one array each:
+	 * no allocation per namespace */
+	if (reserve((void **)&m->ns_rows, &m->cap_ns_rows, m->nrows ? m->nrows : 1,
+		    sizeof(*m->ns_rows)))
+		return -ENOMEM;
+	for (i = 0; i < m->nrows; i++) {
+		struct uct_nsinfo *ns = &m->ns[m->rows[i].ns];
 
-		for (j = i; j < m->nrows && m->rows[j].rec.ns_inum == r->ns_inum; j++)
-			;
-		if (reserve((void **)&m->ns, &m->cap_ns, m->nns + 1, sizeof(*m->ns)))
-			return -ENOMEM;
-		ns = &m->ns[m->nns++];
-		memset(ns, 0, sizeof(*ns));
-		ns->inum = r->ns_inum;
-		ns->level = r->level;
-		ns->owner_uid = r->owner_uid;
-		ns->owner_ns_uid = r->owner_ns_uid;
-		ns->parent_inum = r->parent_ns_inum;
-		ns->creator_uid = r->parent_uid;
-		ns->root = r->flags & UCT_REC_ROOT;
-		memcpy(ns->max, r->ns_max, sizeof(ns->max));
-		/* MEMLOCK's cap is compared with the page counter as it is:
-		 * pages with the series' patch 1; a stock kernel copies the
-		 * creator's rlimit in bytes there, and so enforces 4096 times
-		 * it. Kept as compared, which is what the kernel enforces. */
-		ns->collapsed = is_collapsed(m, ns->inum);
-		ns->nrows = (int)(j - i);
-		ns->rows = malloc(ns->nrows * sizeof(int));
-		if (!ns->rows)
-			return -ENOMEM;
-		for (size_t k = i; k < j; k++) {
-			ns->rows[k - i] = (int)k;
-			m->rows[k].ns = (int)(m->nns - 1);
-		}
+		if (!ns->nrows)
+			ns->rows = &m->ns_rows[i];
+		ns->rows[ns->nrows++] = (int)i;
 	}
 	/* links: parent namespace, creator row, children (inum order) */
 	for (i = 0; i < m->nns; i++) {
@@ -477,67 +519,91 @@ static int build_ns(struct uct_model *m)
 			}
 		}
 	}
+	if (reserve((void **)&m->ns_children, &m->cap_ns_children, m->nns ? m->nns : 1,
+		    sizeof(*m->ns_children)))
+		return -ENOMEM;
+	for (i = 0; i < m->nns; i++)
+		if (m->ns[i].parent >= 0)
+			m->ns[m->ns[i].parent].nchildren++;
+	for (i = 0, off = 0; i < m->nns; i++) {
+		m->ns[i].children = &m->ns_children[off];
+		off += m->ns[i].nchildren;
+		m->ns[i].nchildren = 0;
+	}
+	/* ns[] is in inum order, so each list comes out in inum order */
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
 
 		if (ns->parent >= 0) {
 			struct uct_nsinfo *p = &m->ns[ns->parent];
-			int *c = realloc(p->children, (p->nchildren + 1) * sizeof(int));
 
-			if (!c)
-				return -ENOMEM;
-			p->children = c;
 			p->children[p->nchildren++] = (int)i;
 		}
 	}
 	return 0;
 }
 
+/* A row's limits and sums, made (as none) when it has none yet; NULL: no
+ * memory. Indexes, not pointers: the array grows after the update, as the
+ * tasks' limits arrive. */
+static struct uct_rowlim *row_lim(struct uct_model *m, struct uct_row *row)
+{
+	if (row->lim < 0) {
+		if (reserve((void **)&m->lims, &m->cap_lims, m->nlims + 1, sizeof(*m->lims)))
+			return NULL;
+		m->lims[m->nlims] = uct_no_lim;
+		row->lim = (int)m->nlims++;
+	}
+	return &m->lims[row->lim];
+}
+
 /* 5. per-row limit, child sums and flags from the namespaces it created. */
-static void derive(struct uct_model *m)
+static int derive(struct uct_model *m)
 {
 	size_t i;
 	int t, k;
 
+	m->nlims = 0;
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
-		struct uct_row *cr;
+		struct uct_rowlim *l;
 
 		if (ns->creator_row < 0)
 			continue;
-		cr = &m->rows[ns->creator_row];
-		cr->nchild_ns++;
+		l = row_lim(m, &m->rows[ns->creator_row]);
+		if (!l)
+			return -ENOMEM;
+		m->rows[ns->creator_row].nchild_ns++;
 		for (t = 0; t < UCT_NTYPES; t++) {
-			if (cr->limit[t] < 0 || ns->max[t] < cr->limit[t])
-				cr->limit[t] = ns->max[t];
+			if (l->limit[t] < 0 || ns->max[t] < l->limit[t])
+				l->limit[t] = ns->max[t];
 			for (k = 0; k < ns->nrows; k++)
-				cr->child_sum[t] += m->rows[ns->rows[k]].rec.value[t];
+				l->child_sum[t] += m->rows[ns->rows[k]].rec.value[t];
 		}
 	}
 	for (i = 0; i < m->nrows; i++) {
 		struct uct_row *row = &m->rows[i];
+		const struct uct_rowlim *l = uct_row_lim(m, row);
 
 		for (t = 0; t < UCT_NTYPES; t++) {
-			if (row->limit[t] >= 0 && row->rec.value[t] > row->limit[t])
+			if (l->limit[t] >= 0 && row->rec.value[t] > l->limit[t])
 				row->flags |= UCT_F_OVER;
-			if (row->nchild_ns && row->rec.value[t] < row->child_sum[t])
+			if (row->nchild_ns && row->rec.value[t] < l->child_sum[t])
 				row->flags |= UCT_F_IMBALANCED;
 		}
 	}
+	return 0;
 }
 
+/* What the next update compares with. Rewritten in place: rows[] is
+ * sorted, so prev is too. */
 static int save_prev(struct uct_model *m)
 {
-	size_t i;
-	int t;
+	struct uct_rowstat *swap = m->prev_stats;
+	size_t i, cap = m->cap_prev_stats;
 
-	free(m->prev);
-	m->prev = NULL;
 	m->nprev = 0;
-	if (!m->nrows)
-		return 0;
-	m->prev = calloc(m->nrows, sizeof(*m->prev));
-	if (!m->prev)
+	if (reserve((void **)&m->prev, &m->cap_prev, m->nrows, sizeof(*m->prev)))
 		return -ENOMEM;
 	for (i = 0; i < m->nrows; i++) {
 		const struct uct_row *row = &m->rows[i];
@@ -547,13 +613,16 @@ static int save_prev(struct uct_model *m)
 		p->ns_inum = row->rec.ns_inum;
 		p->uid = row->rec.uid;
 		p->first_seen = row->first_seen;
-		for (t = 0; t < UCT_NTYPES; t++) {
-			p->value[t] = row->rec.value[t];
-			p->denials[t] = row->st.denials[t];
-			p->events[t] = row->st.charges[t] + row->st.uncharges[t];
-		}
+		memcpy(p->value, row->rec.value, sizeof(p->value));
+		p->stat = row->has_stat ? (int)(row->stat - m->stats) : -1;
 	}
-	m->nprev = m->nrows;	/* rows are sorted: prev is too */
+	m->nprev = m->nrows;
+	/* this update's entries are the previous ones now; the rows still
+	 * point at them, and the next update fills the other array */
+	m->prev_stats = m->stats;
+	m->cap_prev_stats = m->cap_stats;
+	m->stats = swap;
+	m->cap_stats = cap;
 	return 0;
 }
 
@@ -572,11 +641,13 @@ int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nre
 		err = index_by_id(m);
 	if (err)
 		return err;
-	join_stats_and_prev(m, stats, nstats);
-	err = build_ns(m);
+	err = join_stats_and_prev(m, stats, nstats);
+	if (!err)
+		err = build_ns(m);
+	if (!err)
+		err = derive(m);
 	if (err)
 		return err;
-	derive(m);
 	err = save_prev(m);
 	if (err)
 		return err;
@@ -585,13 +656,17 @@ int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nre
 
 /* ---- sorting, filtering, display order ---------------------------------- */
 
-static long long change_sum(const struct uct_row *r)
+static long long change_sum(const struct uct_model *m, const struct uct_row *r)
 {
-	long long s = 0;
+	long long s = 0, d;
 	int t;
 
-	for (t = 0; t < UCT_NTYPES; t++)
-		s += r->delta[t] < 0 ? -r->delta[t] : r->delta[t];
+	if (r->delta < 0)
+		return 0;
+	for (t = 0; t < UCT_NTYPES; t++) {
+		d = m->deltas[r->delta][t];
+		s += d < 0 ? -d : d;
+	}
 	return s;
 }
 
@@ -601,7 +676,7 @@ static unsigned long long denial_sum(const struct uct_row *r)
 	int t;
 
 	for (t = 0; t < UCT_NTYPES; t++)
-		s += r->st.denials[t];
+		s += r->stat->st.denials[t];
 	return s;
 }
 
@@ -625,8 +700,8 @@ static int row_order(const void *a, const void *b, void *arg)
 		ky = (long long)denial_sum(y);
 		break;
 	case UCT_SORT_CHANGE:
-		kx = change_sum(x);
-		ky = change_sum(y);
+		kx = change_sum(m, x);
+		ky = change_sum(m, y);
 		break;
 	default:
 		break;
@@ -638,14 +713,6 @@ static int row_order(const void *a, const void *b, void *arg)
 	if (uct_row_uid(m, x) != uct_row_uid(m, y))
 		return uct_row_uid(m, x) < uct_row_uid(m, y) ? -1 : 1;
 	return x->rec.uid < y->rec.uid ? -1 : x->rec.uid > y->rec.uid;
-}
-
-static int ns_inum_order(const void *a, const void *b, void *arg)
-{
-	const struct uct_model *m = arg;
-	__u32 x = m->ns[*(const int *)a].inum, y = m->ns[*(const int *)b].inum;
-
-	return x < y ? -1 : x > y;
 }
 
 static bool in_filtered_subtree(const struct uct_model *m, int n)
@@ -669,7 +736,7 @@ static bool row_passes(const struct uct_model *m, const struct uct_row *r)
 	if (m->uid_filter >= 0 && r->rec.uid != (__u32)m->uid_filter)
 		return false;
 	if (m->type_filter >= 0 && m->type_filter < UCT_NTYPES &&
-	    !r->rec.value[m->type_filter] && !r->delta[m->type_filter])
+	    !r->rec.value[m->type_filter] && !uct_row_delta(m, r, m->type_filter))
 		return false;
 	return in_filtered_subtree(m, r->ns);
 }
@@ -762,7 +829,7 @@ static void mark_names(struct uct_model *m)
 	for (i = 0; i < m->nrows; i++)
 		m->rows[i].name_chain = false;
 	for (i = 0; i < m->nns; i++)
-		m->ns[i].name_match = m->have_tasks && name_matches(m, &m->ns[i].name);
+		m->ns[i].name_match = m->have_tasks && name_matches(m, m->ns[i].name);
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
 
@@ -816,7 +883,7 @@ static unsigned held_of(const struct uct_model *m, const struct uct_nsinfo *ns)
 		for (t = 0; t < ARRAY_SIZE(by_type); t++) {
 			int type = by_type[t].type;
 
-			if (r->rec.value[type] - (r->nchild_ns ? r->child_sum[type] : 0) > 0)
+			if (r->rec.value[type] - uct_row_lim(m, r)->child_sum[type] > 0)
 				held |= by_type[t].held;
 		}
 	}
@@ -830,11 +897,11 @@ static bool own_host(const struct uct_model *m, const struct uct_nsinfo *ns)
 {
 	int p = ns->parent, d;
 
-	if (ns->root || !ns->name.pid || !ns->name.hostname[0])
+	if (ns->root || !ns->name->pid || !ns->name->hostname[0])
 		return false;
-	for (d = 0; p >= 0 && !m->ns[p].name.pid && d <= UCT_MAX_LEVELS; d++)
+	for (d = 0; p >= 0 && !m->ns[p].name->pid && d <= UCT_MAX_LEVELS; d++)
 		p = m->ns[p].parent;
-	return p < 0 || strcmp(m->ns[p].name.hostname, ns->name.hostname) != 0;
+	return p < 0 || strcmp(m->ns[p].name->hostname, ns->name->hostname) != 0;
 }
 
 /* The cgroup path of a namespace's process, when an earlier lookup knows
@@ -853,21 +920,39 @@ static void attach_cgroup(struct uct_model *m, struct uct_nsname *nm)
 	}
 }
 
+/* A namespace's own name, to write: NULL when it has none (no process) */
+static struct uct_nsname *own_name(struct uct_model *m, const struct uct_nsinfo *ns)
+{
+	return ns->name == &no_name ? NULL : &m->names[ns->name - m->names];
+}
+
 int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n)
 {
 	size_t i;
 	int k;
 
 	m->have_tasks = true;
-	for (i = 0; i < m->nns; i++)
-		memset(&m->ns[i].name, 0, sizeof(m->ns[i].name));
+	m->nnames = 0;
+	for (i = 0; i < m->nns; i++) {
+		m->ns[i].name = &no_name;
+		m->ns[i].held = 0;
+	}
+	/* one name per namespace a process is in, at most: none moves */
+	if (reserve((void **)&m->names, &m->cap_names, n < m->nns ? n : m->nns,
+		    sizeof(*m->names)))
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		struct uct_nsname *nm;
 
 		k = uct_model_find_ns(m, tl[i].ns_inum);
 		if (k < 0 || !tl[i].pid)
 			continue;
-		nm = &m->ns[k].name;
+		nm = own_name(m, &m->ns[k]);
+		if (!nm) {
+			nm = &m->names[m->nnames++];
+			memset(nm, 0, sizeof(*nm));
+			m->ns[k].name = nm;
+		}
 		nm->ntasks++;
 		if (!older(&tl[i], nm))
 			continue;
@@ -880,13 +965,14 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 	}
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
+		struct uct_nsname *nm = own_name(m, ns);
 
-		if (!ns->name.pid) {
-			ns->name.held = held_of(m, ns);
+		if (!nm) {
+			ns->held = held_of(m, ns);
 			continue;
 		}
-		ns->name.own_host = own_host(m, ns);
-		attach_cgroup(m, &ns->name);
+		nm->own_host = own_host(m, ns);
+		attach_cgroup(m, nm);
 	}
 	/* the cgroups no namespace is in any more */
 	uct_cg_sweep(&m->cgroups, m->iteration);
@@ -896,12 +982,13 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 	return uct_model_relayout(m);
 }
 
-static void resolve_ns(struct uct_model *m, struct uct_nsname *nm)
+static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 {
+	struct uct_nsname *nm = own_name(m, ns);
 	struct uct_cgname *e;
 	char path[4096];
 
-	if (!nm->pending)
+	if (!nm || !nm->pending)
 		return;
 	nm->pending = false;
 	e = uct_cg_get(&m->cgroups, nm->cgroup_id, m->iteration);
@@ -930,12 +1017,12 @@ void uct_model_resolve_names(struct uct_model *m, int first, int count)
 		return;
 	if (first < 0) {
 		for (i = 0; i < m->nns; i++)
-			resolve_ns(m, &m->ns[i].name);
+			resolve_ns(m, &m->ns[i]);
 		return;
 	}
 	for (i = (size_t)first; i < m->nlines && i < (size_t)first + (size_t)count; i++)
 		if (m->lines[i].is_ns)
-			resolve_ns(m, &m->ns[m->lines[i].index].name);
+			resolve_ns(m, &m->ns[m->lines[i].index]);
 }
 
 static int add_line(struct uct_model *m, bool is_ns, int index, int depth)
@@ -990,8 +1077,7 @@ int uct_model_relayout(struct uct_model *m)
 		 * sort */
 		if (ns->nrows > 1 && !in_row_order(m, ns->rows, ns->nrows))
 			qsort_r(ns->rows, ns->nrows, sizeof(int), row_order, m);
-		if (ns->nchildren > 1)
-			qsort_r(ns->children, ns->nchildren, sizeof(int), ns_inum_order, m);
+		/* children come in inum order from build_ns() and stay */
 	}
 	mark_chain(m);
 	mark_names(m);
@@ -1014,13 +1100,18 @@ int uct_model_relayout(struct uct_model *m)
 }
 
 /* A process's soft limits lower its row's leaf limits (the smallest wins) */
-static void lower_caller_limits(struct uct_row *row, const long long rlim[UCT_NTYPES])
+static void lower_caller_limits(struct uct_model *m, struct uct_row *row,
+				const long long rlim[UCT_NTYPES])
 {
+	struct uct_rowlim *l = row_lim(m, row);
 	int t;
 
+	/* out of memory: the leaf limits stay unknown ("-") */
+	if (!l)
+		return;
 	for (t = 0; t < UCT_NTYPES; t++)
-		if (row->caller_limit[t] < 0 || rlim[t] < row->caller_limit[t])
-			row->caller_limit[t] = rlim[t];
+		if (l->caller_limit[t] < 0 || rlim[t] < l->caller_limit[t])
+			l->caller_limit[t] = rlim[t];
 }
 
 void uct_model_set_caller_limits_by_id(struct uct_model *m, const struct uct_tlim *tl,
@@ -1032,7 +1123,7 @@ void uct_model_set_caller_limits_by_id(struct uct_model *m, const struct uct_tli
 	for (i = 0; i < n; i++) {
 		r = find_row_by_id(m, tl[i].id);
 		if (r >= 0)
-			lower_caller_limits(&m->rows[r], (const long long *)tl[i].rlim);
+			lower_caller_limits(m, &m->rows[r], (const long long *)tl[i].rlim);
 	}
 }
 
@@ -1045,6 +1136,6 @@ void uct_model_set_caller_limits(struct uct_model *m, const struct uct_task_limi
 	for (i = 0; i < n; i++) {
 		r = uct_model_find_row(m, tl[i].ns_inum, tl[i].uid);
 		if (r >= 0)
-			lower_caller_limits(&m->rows[r], tl[i].rlim);
+			lower_caller_limits(m, &m->rows[r], tl[i].rlim);
 	}
 }

@@ -44,27 +44,59 @@ enum uct_sort {
 	UCT_SORT_COUNT
 };
 
-struct uct_row {
-	struct uct_rec rec;
-	struct uct_stat st;		/* zeros when has_stat is false */
-	bool has_stat;
-	long long delta[UCT_NTYPES];	/* value - value at the previous update */
+/*
+ * A row's stats entry and what follows from it. Out of the row: only the
+ * objects that were refused a charge (or, with --events, charged) have
+ * one, and the rows are what 50,000 ucounts cost.
+ */
+struct uct_rowstat {
+	struct uct_stat st;
 	unsigned long long new_denials[UCT_NTYPES];	/* since the previous update */
 	double event_rate[UCT_NTYPES];	/* (un)charge calls per second, events mode */
+};
+
+/*
+ * A row's limits and child sums, when it has any: a row that created
+ * namespaces, or whose live tasks' rlimits are known. Out of the row for
+ * the same reason; uct_row_lim() reads it.
+ */
+struct uct_rowlim {
 	long long limit[UCT_NTYPES];	/* enforced at this level; -1: caller's rlimit */
 	long long caller_limit[UCT_NTYPES];/* smallest rlimit of the row's live tasks, -1: none */
 	long long child_sum[UCT_NTYPES];/* sum of rows of namespaces it created */
+};
+
+/*
+ * A snapshot record as its row keeps it: struct uct_rec up to value[],
+ * less ns_max[], which its namespace keeps (uct_nsinfo.max).
+ */
+struct uct_rowrec {
+	__u64 id;
+	__u32 ns_inum, uid, parent_ns_inum, parent_uid, level, owner_uid, refcount, flags;
+	__u32 ns_uid, owner_ns_uid;
+	__s64 value[UCT_NTYPES];
+};
+
+struct uct_row {
+	struct uct_rowrec rec;
+	const struct uct_rowstat *stat;	/* never NULL: zeros when has_stat is false */
+	double first_seen;		/* time of the first update that had it */
+	int lim;			/* index into model.lims, -1: none (uct_row_lim()) */
+	/* index into model.deltas, -1: no change (uct_row_delta()). Out of
+	 * the row: between two refreshes few rows change, and a change
+	 * needs 64 bits (values are bounded to +-2^53, so 2^54 apart) */
+	int delta;
 	int nchild_ns;			/* namespaces whose creator row this is */
 	unsigned flags;			/* UCT_F_* */
-	double first_seen;		/* time of the first update that had it */
 	int ns;				/* index into model.ns */
+	bool has_stat;
 	bool on_chain;			/* --pid: the process charges this row */
 	bool name_chain;		/* --container, search: a matching
 					 * namespace's charges reach this row */
 	bool visible;			/* passes the filters */
 };
 
-/* uct_nsname.held: what keeps a namespace with no process alive, as far
+/* uct_nsinfo.held: what keeps a namespace with no process alive, as far
  * as its counters tell (anything else - an open /proc/PID/ns/user, a bind
  * mount, a file opened with a cred of it - shows as none of these) */
 #define UCT_HELD_CHILD_NS	0x1	/* a user namespace one of its rows created */
@@ -75,7 +107,9 @@ struct uct_row {
 /*
  * What runs in a namespace: its oldest process (thread-group leader)
  * whose real cred is in it, by start time, as the task_limits iterator
- * reports it (uct_model_set_tasks()). Strings are NUL-terminated.
+ * reports it (uct_model_set_tasks()). Strings are NUL-terminated. Only a
+ * namespace with a process has one of its own: a namespace held by a file
+ * or a child namespace alone shares one of zeros.
  */
 struct uct_nsname {
 	__u32 pid;			/* 0: no process of it is running */
@@ -89,42 +123,46 @@ struct uct_nsname {
 	bool pending;			/* cgroup not looked up yet */
 	bool own_host;			/* hostname differs from the nearest
 					 * ancestor's with a process */
-	unsigned held;			/* UCT_HELD_*: no process */
 };
 
 struct uct_nsinfo {
 	__u32 inum, level, owner_uid;
 	__u32 owner_ns_uid;		/* owner as the parent maps it, UCT_NO_UID: unmapped */
 	__u32 parent_inum, creator_uid;	/* creator row = (parent_inum, creator_uid) */
-	bool root;			/* the init namespace (no parent) */
 	long long max[UCT_NTYPES];	/* ns->rlimit_max[], as compared: MEMLOCK in pages */
 	int parent;			/* index into model.ns, -1 if not in snapshot */
 	int creator_row;		/* index into model.rows, -1 if not in snapshot */
-	int *rows;			/* row indexes, sorted by the sort key */
+	int *rows;			/* row indexes, sorted by the sort key
+					 * (a slice of model.ns_rows) */
+	int *children;			/* child ns indexes, sorted by inum
+					 * (a slice of model.ns_children) */
 	int nrows;
-	int *children;			/* child ns indexes, sorted by inum */
 	int nchildren;
+	unsigned held;			/* UCT_HELD_*: no process (model.have_tasks) */
+	bool root;			/* the init namespace (no parent) */
 	bool collapsed;			/* tty: rows and children hidden */
 	bool visible;
-	struct uct_nsname name;		/* valid when model.have_tasks */
 	bool name_match;		/* --container, the search: matches */
 	bool name_in;			/* it or an ancestor matches */
+	/* valid when model.have_tasks; never NULL */
+	const struct uct_nsname *name;
 };
 
 /* One line of the display order: a namespace header or a row. */
 struct uct_line {
-	bool is_ns;
 	int index;			/* into model.ns or model.rows */
-	int depth;			/* tree depth from the displayed root */
+	/* tree depth from the displayed root: at most UCT_MAX_LEVELS + 1
+	 * (a row below the deepest namespace shown) */
+	__u16 depth;
+	bool is_ns;
 };
 
 struct uct_prev {
 	__u64 id;			/* the object: a new one is a new row */
 	__u32 ns_inum, uid;
 	long long value[UCT_NTYPES];
-	unsigned long long denials[UCT_NTYPES];
-	unsigned long long events[UCT_NTYPES];
 	double first_seen;
+	int stat;			/* index into model.prev_stats, -1: none */
 };
 
 /* rows by object: the stats join looks them up by address */
@@ -137,23 +175,34 @@ struct uct_model {
 	struct uct_row *rows;
 	size_t nrows, cap_rows;
 	struct uct_id_row *by_id;	/* sorted by id */
-	size_t cap_by_id;
+	size_t n_by_id, cap_by_id;
+	/* stats entries: an update fills stats, then swaps the two, so that
+	 * the rows and prev.stat point into prev_stats and the next update
+	 * fills the other */
+	struct uct_rowstat *stats, *prev_stats;
+	size_t nstats, cap_stats, cap_prev_stats;
+	struct uct_rowlim *lims;	/* uct_row.lim */
+	size_t nlims, cap_lims;
+	/* uct_row.delta: value - value at the previous update, per type */
+	long long (*deltas)[UCT_NTYPES];
+	size_t ndeltas, cap_deltas;
 	struct uct_nsinfo *ns;
 	size_t nns, cap_ns;
+	/* what ns[].rows and ns[].children point into */
+	int *ns_rows, *ns_children;
+	size_t cap_ns_rows, cap_ns_children;
+	struct uct_nsname *names;	/* the namespaces with a process */
+	size_t nnames, cap_names;
 	struct uct_line *lines;		/* display order, visible only */
 	size_t nlines, cap_lines;
 	struct uct_prev *prev;		/* previous update, sorted by key */
-	size_t nprev;
+	size_t nprev, cap_prev;
 	__u32 *collapsed;		/* inums collapsed in the tty view */
 	size_t ncollapsed;
-	/* the last snapshot's order, so that an unchanged one is not sorted
-	 * again: its (ns, uid) keys in arrival order, the permutation that
-	 * sorts them, and rows[]' object addresses that by_id indexes */
-	__u64 *in_keys;
+	/* the permutation that sorted the last snapshot by (ns, uid), kept
+	 * so that an unchanged one is not sorted again */
 	int *in_perm;
-	size_t n_in, cap_in_keys, cap_in_perm;
-	__u64 *row_ids;
-	size_t n_row_ids, cap_row_ids;
+	size_t n_in, cap_in_perm;
 
 	/* settings */
 	enum uct_sort sort;
@@ -274,6 +323,21 @@ static inline __u32 uct_row_uid(const struct uct_model *m, const struct uct_row 
 static inline __u32 uct_ns_owner(const struct uct_model *m, const struct uct_nsinfo *ns)
 {
 	return m->show_kuid ? ns->owner_uid : ns->owner_ns_uid;
+}
+
+/* A row's limits and child sums; those of a row that has none: -1, 0 */
+extern const struct uct_rowlim uct_no_lim;
+static inline const struct uct_rowlim *uct_row_lim(const struct uct_model *m,
+						   const struct uct_row *r)
+{
+	return r->lim >= 0 ? &m->lims[r->lim] : &uct_no_lim;
+}
+
+/* A row's change since the previous update (0 on the first) */
+static inline long long uct_row_delta(const struct uct_model *m, const struct uct_row *r,
+				      int type)
+{
+	return r->delta >= 0 ? m->deltas[r->delta][type] : 0;
 }
 
 /* The page shift: 12 (4 KiB) unless set, and never one past 1 GiB pages. */

@@ -7,6 +7,7 @@
  * a snapshot per scrape) or `trace`. See --help.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -329,6 +330,17 @@ int main(int argc, char **argv)
 	char msg[1024] = "";
 	int rc;
 
+#ifdef M_MMAP_THRESHOLD
+	/*
+	 * glibc raises its mmap threshold to the size of each mapped block
+	 * freed: after libbpf frees the kernel's parsed BTF (2 MiB and more),
+	 * the model's arrays, grown by doubling, would stay in the heap below
+	 * that, each growth a copy that leaves the old block behind. Fixed at
+	 * glibc's default they are mapped: grown by mremap, returned when
+	 * freed (50,000 ucounts: 2 MiB less peak RSS, no slower).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 	rc = uct_parse_opts(argc, argv, &o, stdout, stderr);
 	if (rc >= 0)
 		return rc;

@@ -108,7 +108,7 @@ static void names_json(struct uct_sb *b, const struct uct_model *m, const struct
 		{ UCT_HELD_CHILD_NS, "child_namespace" }, { UCT_HELD_QUEUE, "queue" },
 		{ UCT_HELD_LOCKED, "locked_segment" }, { UCT_HELD_SIGNAL, "queued_signal" },
 	};
-	const struct uct_nsname *nm = &ns->name;
+	const struct uct_nsname *nm = ns->name;
 	const char *sep = "";
 	size_t i;
 
@@ -130,7 +130,7 @@ static void names_json(struct uct_sb *b, const struct uct_model *m, const struct
 	key_u64(b, ",\"tasks\":", nm->ntasks);
 	uct_sb_str(b, ",\"held_by\":[");
 	for (i = 0; i < ARRAY_SIZE(held); i++) {
-		if (!nm->pid && (nm->held & held[i].held)) {
+		if (!nm->pid && (ns->held & held[i].held)) {
 			uct_sb_str(b, sep);
 			uct_sb_char(b, '"');
 			uct_sb_str(b, held[i].what);
@@ -179,7 +179,7 @@ static void ns_json(struct uct_sb *b, const struct uct_model *m, const struct uc
 static void row_json(struct uct_sb *b, const struct uct_model *m, const struct uct_row *r,
 		     const struct uct_view_ctx *c)
 {
-	const struct uct_rec *rec = &r->rec;
+	const struct uct_rowrec *rec = &r->rec;
 	int t;
 
 	key_u64(b, "{\"ns\":", rec->ns_inum);
@@ -199,32 +199,32 @@ static void row_json(struct uct_sb *b, const struct uct_model *m, const struct u
 		uct_sb_str(b, ",\"");
 		uct_sb_str(b, uct_type_name(t));
 		key_i64(b, "\":{\"value\":", (long long)rec->value[t]);
-		key_opt(b, ",\"limit\":", r->limit[t]);
-		key_i64(b, ",\"delta\":", r->delta[t]);
-		key_i64(b, ",\"child_sum\":", r->nchild_ns ? r->child_sum[t] : 0);
-		key_u64(b, ",\"denials\":", (unsigned long long)r->st.denials[t]);
-		key_u64(b, ",\"new_denials\":", r->new_denials[t]);
-		key_u64(b, ",\"limit_hits\":", (unsigned long long)r->st.limit_hits[t]);
+		key_opt(b, ",\"limit\":", uct_row_lim(m, r)->limit[t]);
+		key_i64(b, ",\"delta\":", uct_row_delta(m, r, t));
+		key_i64(b, ",\"child_sum\":", uct_row_lim(m, r)->child_sum[t]);
+		key_u64(b, ",\"denials\":", (unsigned long long)r->stat->st.denials[t]);
+		key_u64(b, ",\"new_denials\":", r->stat->new_denials[t]);
+		key_u64(b, ",\"limit_hits\":", (unsigned long long)r->stat->st.limit_hits[t]);
 		/* the leaf check's limit: the smallest rlimit of the row's live tasks */
-		key_opt(b, ",\"caller_limit\":", r->caller_limit[t]);
+		key_opt(b, ",\"caller_limit\":", uct_row_lim(m, r)->caller_limit[t]);
 		if (c->events) {
-			key_u64(b, ",\"charges\":", (unsigned long long)r->st.charges[t]);
-			key_u64(b, ",\"uncharges\":", (unsigned long long)r->st.uncharges[t]);
-			key_i64(b, ",\"charged\":", (long long)r->st.charged[t]);
-			key_i64(b, ",\"uncharged\":", (long long)r->st.uncharged[t]);
+			key_u64(b, ",\"charges\":", (unsigned long long)r->stat->st.charges[t]);
+			key_u64(b, ",\"uncharges\":", (unsigned long long)r->stat->st.uncharges[t]);
+			key_i64(b, ",\"charged\":", (long long)r->stat->st.charged[t]);
+			key_i64(b, ",\"uncharged\":", (long long)r->stat->st.uncharged[t]);
 			char rate[48];
 
-			snprintf(rate, sizeof(rate), ",\"event_rate\":%.2f", r->event_rate[t]);
+			snprintf(rate, sizeof(rate), ",\"event_rate\":%.2f", r->stat->event_rate[t]);
 			uct_sb_str(b, rate);
 		}
 		uct_sb_char(b, '}');
 	}
 	uct_sb_str(b, ",\"flags\":");
 	flags_json(b, r->flags);
-	if (r->has_stat && r->st.last_pid) {
-		key_u64(b, ",\"last_pid\":", r->st.last_pid);
+	if (r->has_stat && r->stat->st.last_pid) {
+		key_u64(b, ",\"last_pid\":", r->stat->st.last_pid);
 		uct_sb_str(b, ",\"last_comm\":");
-		uct_sb_json_str(b, r->st.last_comm);
+		uct_sb_json_str(b, r->stat->st.last_comm);
 	} else {
 		uct_sb_str(b, ",\"last_pid\":null,\"last_comm\":null");
 	}

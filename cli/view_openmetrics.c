@@ -80,17 +80,17 @@ static void per_row(FILE *f, const struct uct_model *m, const char *sample, int 
 		for (t = 0; t < UCT_NTYPES; t++) {
 			unsigned long long n;
 
-			if (which == 1 && r->limit[t] < 0)
+			if (which == 1 && uct_row_lim(m, r)->limit[t] < 0)
 				continue;
 			uct_sb_str(&b, sample);
 			row_labels(&b, r, t);
 			switch (which) {
 			case 0: value(&b, r->rec.value[t]); continue;
-			case 1: value(&b, r->limit[t]); continue;
-			case 2: n = r->st.denials[t]; break;
-			case 3: n = r->st.limit_hits[t]; break;
-			case 4: n = r->st.charges[t]; break;
-			default: n = r->st.uncharges[t]; break;
+			case 1: value(&b, uct_row_lim(m, r)->limit[t]); continue;
+			case 2: n = r->stat->st.denials[t]; break;
+			case 3: n = r->stat->st.limit_hits[t]; break;
+			case 4: n = r->stat->st.charges[t]; break;
+			default: n = r->stat->st.uncharges[t]; break;
 			}
 			/* a counter is a count: never negative, never +Inf */
 			uct_sb_char(&b, ' ');
@@ -162,11 +162,11 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 			uct_sb_str(&b, "\",level=\"");
 			uct_sb_u64(&b, ns->level);
 			uct_sb_str(&b, "\",container_id=\"");
-			if (ns->name.pid && ns->name.container)
-				uct_sb_label(&b, ns->name.container, UCT_CID_LEN);
+			if (ns->name->pid && ns->name->container)
+				uct_sb_label(&b, ns->name->container, UCT_CID_LEN);
 			uct_sb_str(&b, "\",hostname=\"");
-			if (ns->name.pid)
-				uct_sb_label(&b, ns->name.hostname, sizeof(ns->name.hostname));
+			if (ns->name->pid)
+				uct_sb_label(&b, ns->name->hostname, sizeof(ns->name->hostname));
 			uct_sb_str(&b, "\"} 1\n");
 			fwrite_unlocked(b.p, 1, b.n, f);
 		}

@@ -257,7 +257,7 @@ static void ns_label(struct uct_sb *b, const struct uct_model *m, const struct u
 		{ UCT_HELD_CHILD_NS, "ns" }, { UCT_HELD_QUEUE, "mq" },
 		{ UCT_HELD_LOCKED, "shm" }, { UCT_HELD_SIGNAL, "sig" },
 	};
-	const struct uct_nsname *nm = &ns->name;
+	const struct uct_nsname *nm = ns->name;
 	const char *sep = " (";
 	size_t i;
 
@@ -267,13 +267,13 @@ static void ns_label(struct uct_sb *b, const struct uct_model *m, const struct u
 	if (!nm->pid) {
 		uct_sb_str(b, "no task");
 		for (i = 0; i < ARRAY_SIZE(held); i++) {
-			if (!(nm->held & held[i].held))
+			if (!(ns->held & held[i].held))
 				continue;
 			uct_sb_str(b, sep);
 			uct_sb_str(b, held[i].what);
 			sep = ",";
 		}
-		if (nm->held)
+		if (ns->held)
 			uct_sb_char(b, ')');
 		return;
 	}
@@ -323,6 +323,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 	}
 	{
 		const struct uct_row *r = &m->rows[ln->index];
+		const struct uct_rowlim *l = uct_row_lim(m, r);
 		unsigned long long den = 0;
 		double rate = 0;
 		char flags[FLAG_W + 1];
@@ -330,12 +331,12 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 
 		for (t = 0; t < UCT_NTYPES; t++) {
 			/* a row that created no namespace is limited by its tasks' own rlimits */
-			long long lim = r->limit[t] >= 0 ? r->limit[t] : r->caller_limit[t];
+			long long lim = l->limit[t] >= 0 ? l->limit[t] : l->caller_limit[t];
 
-			cell(&b, in_unit(m, t, r->rec.value[t]), true, in_unit(m, t, r->delta[t]),
+			cell(&b, in_unit(m, t, r->rec.value[t]), true, in_unit(m, t, uct_row_delta(m, r, t)),
 			     lim >= 0 ? in_unit(m, t, lim) : lim, lim >= 0);
-			den += r->st.denials[t];
-			rate += r->event_rate[t];
+			den += r->stat->st.denials[t];
+			rate += r->stat->event_rate[t];
 		}
 		if (r->flags & UCT_F_DENIALS)
 			flags[nf++] = 'D';

@@ -97,22 +97,22 @@ static void test_limits_and_child_sums(void **state)
 	const struct uct_row *r;
 
 	r = row(m, 1, 1001);
-	assert_int_equal(r->limit[UCT_NPROC], 5);
-	assert_int_equal(r->child_sum[UCT_NPROC], 6);
-	assert_int_equal(r->child_sum[UCT_MSGQUEUE], 2048);
-	assert_int_equal(r->child_sum[UCT_SIGPENDING], 4);
+	assert_int_equal(uct_row_lim(m, r)->limit[UCT_NPROC], 5);
+	assert_int_equal(uct_row_lim(m, r)->child_sum[UCT_NPROC], 6);
+	assert_int_equal(uct_row_lim(m, r)->child_sum[UCT_MSGQUEUE], 2048);
+	assert_int_equal(uct_row_lim(m, r)->child_sum[UCT_SIGPENDING], 4);
 	assert_int_equal(r->nchild_ns, 1);
 	assert_true(r->flags & UCT_F_OVER);		/* 6 > 5 */
 	assert_false(r->flags & UCT_F_IMBALANCED);	/* 6 >= 6 */
 
 	r = row(m, 100, 1002);
-	assert_int_equal(r->limit[UCT_NPROC], 4);
-	assert_int_equal(r->child_sum[UCT_NPROC], 2);
+	assert_int_equal(uct_row_lim(m, r)->limit[UCT_NPROC], 4);
+	assert_int_equal(uct_row_lim(m, r)->child_sum[UCT_NPROC], 2);
 	assert_false(r->flags & (UCT_F_OVER | UCT_F_IMBALANCED));
 
 	/* rows that created no namespace: only the caller's rlimit applies */
 	r = row(m, 200, 1002);
-	assert_int_equal(r->limit[UCT_NPROC], -1);
+	assert_int_equal(uct_row_lim(m, r)->limit[UCT_NPROC], -1);
 	assert_int_equal(r->nchild_ns, 0);
 	assert_int_equal(r->flags, 0);
 	teardown_model(m);
@@ -128,9 +128,9 @@ static void test_smallest_max_is_the_limit(void **state)
 	recs[n++] = mkrec(300, 1, 1001, 1, 1001, 1001, 0, 0, 0, 0, 2);
 	uct_model_init(&m);
 	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 1.0), 0);
-	assert_int_equal(row(&m, 1, 1001)->limit[UCT_NPROC], 2);
+	assert_int_equal(uct_row_lim(&m, row(&m, 1, 1001))->limit[UCT_NPROC], 2);
 	assert_int_equal(row(&m, 1, 1001)->nchild_ns, 2);
-	assert_int_equal(row(&m, 1, 1001)->limit[UCT_MSGQUEUE], 819200);
+	assert_int_equal(uct_row_lim(&m, row(&m, 1, 1001))->limit[UCT_MSGQUEUE], 819200);
 	uct_model_free(&m);
 }
 
@@ -182,7 +182,7 @@ static void test_deltas_and_new(void **state)
 	uct_model_init(&m);
 	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 10.0), 0);
 	/* first update: no change, nothing new */
-	assert_int_equal(row(&m, 1, 0)->delta[UCT_NPROC], 0);
+	assert_int_equal(uct_row_delta(&m, row(&m, 1, 0), UCT_NPROC), 0);
 	assert_false(row(&m, 1, 0)->flags & UCT_F_NEW);
 
 	for (i = 0; i < n; i++)
@@ -192,8 +192,8 @@ static void test_deltas_and_new(void **state)
 	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 12.0), 0);
 	assert_int_equal(m.iteration, 2);
 	assert_true(m.interval > 1.99 && m.interval < 2.01);
-	assert_int_equal(row(&m, 1, 0)->delta[UCT_NPROC], -3);
-	assert_int_equal(row(&m, 1, 1003)->delta[UCT_NPROC], 1);
+	assert_int_equal(uct_row_delta(&m, row(&m, 1, 0), UCT_NPROC), -3);
+	assert_int_equal(uct_row_delta(&m, row(&m, 1, 1003), UCT_NPROC), 1);
 	assert_true(row(&m, 1, 1003)->flags & UCT_F_NEW);
 	assert_true(row(&m, 1, 1003)->first_seen > 11.9);
 	assert_true(row(&m, 1, 0)->first_seen < 10.1);
@@ -221,7 +221,7 @@ static void test_stats_join(void **state)
 	r = row(&m, 200, 1002);
 	assert_true(r->has_stat);
 	assert_true(r->flags & UCT_F_DENIALS);
-	assert_int_equal(r->new_denials[UCT_NPROC], 3);
+	assert_int_equal(r->stat->new_denials[UCT_NPROC], 3);
 	assert_int_equal(m.stats_unmatched, 1);
 	assert_int_equal(m.total_denials[UCT_NPROC], 3);
 	assert_int_equal(m.total_denials[UCT_MEMLOCK], 1);
@@ -233,9 +233,128 @@ static void test_stats_join(void **state)
 	kv[0].st.uncharges[UCT_NPROC] = 15;
 	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 3.0), 0);
 	r = row(&m, 200, 1002);
-	assert_int_equal(r->new_denials[UCT_NPROC], 2);
-	assert_true(r->event_rate[UCT_NPROC] > 14.99 && r->event_rate[UCT_NPROC] < 15.01);
+	assert_int_equal(r->stat->new_denials[UCT_NPROC], 2);
+	assert_true(r->stat->event_rate[UCT_NPROC] > 14.99 && r->stat->event_rate[UCT_NPROC] < 15.01);
 	uct_model_free(&m);
+}
+
+/*
+ * A row's stats entry is the model's copy, in an array that holds this
+ * update's entries only, and each is compared with the previous update's
+ * entry of the same row wherever that one was: entries come and go and
+ * change places between updates.
+ */
+static void test_stats_entries_move(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv[3];
+	struct uct_model m;
+	size_t n = base_snapshot(recs);
+	const struct uct_row *a, *b;
+
+	mkstat(&kv[0], 1, 0);
+	kv[0].st.denials[UCT_NPROC] = 10;
+	kv[0].st.charges[UCT_NPROC] = 100;
+	mkstat(&kv[1], 100, 1001);
+	kv[1].st.denials[UCT_SIGPENDING] = 4;
+	kv[1].st.charges[UCT_SIGPENDING] = 40;
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 1.0), 0);
+
+	/* (100,1001) first now, (1,0) gone, a third one new */
+	kv[2] = kv[0];
+	kv[0] = kv[1];
+	kv[0].st.denials[UCT_SIGPENDING] = 7;
+	kv[0].st.charges[UCT_SIGPENDING] = 50;
+	mkstat(&kv[1], 200, 1002);
+	kv[1].st.denials[UCT_NPROC] = 1;
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 3.0), 0);
+	a = row(&m, 1, 0);
+	b = row(&m, 100, 1001);
+	assert_false(a->has_stat);
+	assert_int_equal(a->stat->st.denials[UCT_NPROC], 0);
+	assert_true(b->has_stat);
+	assert_int_equal(b->stat->st.denials[UCT_SIGPENDING], 7);
+	assert_int_equal(b->stat->new_denials[UCT_SIGPENDING], 3);
+	assert_true(b->stat->event_rate[UCT_SIGPENDING] > 4.99 &&
+		    b->stat->event_rate[UCT_SIGPENDING] < 5.01);
+	assert_int_equal(row(&m, 200, 1002)->stat->new_denials[UCT_NPROC], 1);
+
+	/* (1,0) back after an update without it: all of it is new */
+	kv[1] = kv[2];
+	kv[1].st.denials[UCT_NPROC] = 12;
+	kv[1].st.charges[UCT_NPROC] = 130;
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 4.0), 0);
+	a = row(&m, 1, 0);
+	b = row(&m, 100, 1001);
+	assert_int_equal(a->stat->new_denials[UCT_NPROC], 12);
+	assert_true(a->stat->event_rate[UCT_NPROC] > 129.99 &&
+		    a->stat->event_rate[UCT_NPROC] < 130.01);
+	assert_int_equal(b->stat->new_denials[UCT_SIGPENDING], 0);
+	assert_true(b->stat->event_rate[UCT_SIGPENDING] == 0);
+	assert_false(row(&m, 200, 1002)->has_stat);
+	uct_model_free(&m);
+}
+
+/*
+ * Changes are kept for the rows that changed only, and at the widest a
+ * counter allows: values are bounded to +-2^53, so a change needs 55 bits.
+ */
+static void test_delta_extremes(void **state)
+{
+	const long long b = 1LL << 53;
+	struct uct_rec recs[16];
+	struct uct_model m;
+	size_t n = base_snapshot(recs), i;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i].ns_inum == 1 && recs[i].uid == 1002) {
+			recs[i].value[UCT_MSGQUEUE] = -b;
+			recs[i].value[UCT_MEMLOCK] = b;
+		}
+	}
+	uct_model_init(&m);
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 1.0), 0);
+	assert_int_equal(m.ndeltas, 0);
+	for (i = 0; i < n; i++) {
+		if (recs[i].ns_inum == 1 && recs[i].uid == 1002) {
+			recs[i].value[UCT_MSGQUEUE] = LLONG_MAX;	/* bounded: 2^53 */
+			recs[i].value[UCT_MEMLOCK] = -b;
+		}
+	}
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, 2.0), 0);
+	assert_int_equal(m.ndeltas, 1);
+	assert_true(uct_row_delta(&m, row(&m, 1, 1002), UCT_MSGQUEUE) == 2 * b);
+	assert_true(uct_row_delta(&m, row(&m, 1, 1002), UCT_MEMLOCK) == -2 * b);
+	assert_int_equal(uct_row_delta(&m, row(&m, 1, 1002), UCT_NPROC), 0);
+	assert_int_equal(row(&m, 1, 0)->delta, -1);
+	assert_int_equal(uct_row_delta(&m, row(&m, 1, 0), UCT_NPROC), 0);
+	/* the change sort sees it: first of its namespace, not last */
+	m.sort = UCT_SORT_CHANGE;
+	assert_int_equal(uct_model_relayout(&m), 0);
+	assert_int_equal(m.rows[m.ns[uct_model_find_ns(&m, 1)].rows[0]].rec.uid, 1002);
+	uct_model_free(&m);
+}
+
+/*
+ * 50,000 ucounts in at most 32 MiB (issue 10). A ucounts in a namespace
+ * of its own, the costlier shape, costs its row, its namespace, two
+ * display lines, the last refresh's values, its record as read, its place
+ * in the sort permutation, the index by address and the namespaces' row
+ * and child arrays: 452 bytes when 50,000 of them peaked at 24.5 MiB RSS
+ * in the guest. At 512, 50,000 take 24.4 MiB, which leaves the process
+ * itself (libraries, libbpf's load) room under 32. Measure before
+ * growing these (README.md, the refresh at scale).
+ */
+static void test_row_sizes(void **state)
+{
+	size_t per_row = sizeof(struct uct_row) + sizeof(struct uct_nsinfo) +
+			 2 * sizeof(struct uct_line) + sizeof(struct uct_prev) +
+			 sizeof(struct uct_rec) + sizeof(int) + sizeof(struct uct_id_row) +
+			 2 * sizeof(int);
+
+	print_message("# bytes per ucounts in a namespace of its own: %zu\n", per_row);
+	assert_true(per_row <= 512);
 }
 
 /*
@@ -270,8 +389,8 @@ static void test_reused_name_is_a_new_row(void **state)
 	assert_false(r->has_stat);
 	assert_false(r->flags & UCT_F_DENIALS);
 	assert_true(r->flags & UCT_F_NEW);
-	assert_int_equal(r->new_denials[UCT_NPROC], 0);
-	assert_int_equal(r->delta[UCT_NPROC], 7);	/* from nothing, not from 2 */
+	assert_int_equal(r->stat->new_denials[UCT_NPROC], 0);
+	assert_int_equal(uct_row_delta(&m, r, UCT_NPROC), 7);	/* from nothing, not from 2 */
 	assert_int_equal(m.stats_unmatched, 1);
 
 	/* the new object's own entry joins; no "new" on the next update */
@@ -281,7 +400,7 @@ static void test_reused_name_is_a_new_row(void **state)
 	r = row(&m, 200, 1002);
 	assert_true(r->has_stat);
 	assert_false(r->flags & UCT_F_NEW);
-	assert_int_equal(r->new_denials[UCT_NPROC], 1);
+	assert_int_equal(r->stat->new_denials[UCT_NPROC], 1);
 	uct_model_free(&m);
 }
 
@@ -358,7 +477,7 @@ static void test_address_only_entries(void **state)
 	uct_model_init(&m);
 	assert_int_equal(uct_model_update(&m, recs, n, kv, 2, 1.0), 0);
 	assert_true(row(&m, 100, 1002)->has_stat);
-	assert_int_equal(row(&m, 100, 1002)->st.charges[UCT_NPROC], 7);
+	assert_int_equal(row(&m, 100, 1002)->stat->st.charges[UCT_NPROC], 7);
 	assert_int_equal(m.stats_unmatched, 1);
 	uct_model_free(&m);
 }
@@ -383,8 +502,8 @@ static void test_restarted_counters_never_wrap(void **state)
 	kv.st.charges[UCT_SIGPENDING] = 4;
 	assert_int_equal(uct_model_update(&m, recs, n, &kv, 1, 3.0), 0);
 	r = row(&m, 100, 1001);
-	assert_int_equal(r->new_denials[UCT_SIGPENDING], 2);
-	assert_true(r->event_rate[UCT_SIGPENDING] > 1.99 && r->event_rate[UCT_SIGPENDING] < 2.01);
+	assert_int_equal(r->stat->new_denials[UCT_SIGPENDING], 2);
+	assert_true(r->stat->event_rate[UCT_SIGPENDING] > 1.99 && r->stat->event_rate[UCT_SIGPENDING] < 2.01);
 	uct_model_free(&m);
 }
 
@@ -592,14 +711,14 @@ static void test_caller_limits(void **state)
 	};
 
 	uct_model_set_caller_limits(m, tl, 4);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_NPROC], 3);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MSGQUEUE], 500);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_SIGPENDING], 50);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MEMLOCK], 2);
-	assert_true(row(m, 100, 1001)->caller_limit[UCT_NPROC] == LLONG_MAX);
-	assert_int_equal(row(m, 1, 0)->caller_limit[UCT_NPROC], -1);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_NPROC], 3);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_MSGQUEUE], 500);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_SIGPENDING], 50);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_MEMLOCK], 2);
+	assert_true(uct_row_lim(m, row(m, 100, 1001))->caller_limit[UCT_NPROC] == LLONG_MAX);
+	assert_int_equal(uct_row_lim(m, row(m, 1, 0))->caller_limit[UCT_NPROC], -1);
 	/* the per-level limit from rlimit_max is not affected */
-	assert_int_equal(row(m, 100, 1002)->limit[UCT_NPROC], 4);
+	assert_int_equal(uct_row_lim(m, row(m, 100, 1002))->limit[UCT_NPROC], 4);
 	teardown_model(m);
 }
 
@@ -619,14 +738,14 @@ static void test_caller_limits_by_id(void **state)
 	};
 
 	uct_model_set_caller_limits_by_id(m, tl, 4);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_NPROC], 3);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MSGQUEUE], 500);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_SIGPENDING], 50);
-	assert_int_equal(row(m, 200, 1002)->caller_limit[UCT_MEMLOCK], 2);
-	assert_true(row(m, 100, 1001)->caller_limit[UCT_NPROC] == INF);
-	assert_int_equal(row(m, 100, 1001)->caller_limit[UCT_MEMLOCK], 8);
-	assert_int_equal(row(m, 1, 0)->caller_limit[UCT_NPROC], -1);
-	assert_int_equal(row(m, 100, 1002)->limit[UCT_NPROC], 4);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_NPROC], 3);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_MSGQUEUE], 500);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_SIGPENDING], 50);
+	assert_int_equal(uct_row_lim(m, row(m, 200, 1002))->caller_limit[UCT_MEMLOCK], 2);
+	assert_true(uct_row_lim(m, row(m, 100, 1001))->caller_limit[UCT_NPROC] == INF);
+	assert_int_equal(uct_row_lim(m, row(m, 100, 1001))->caller_limit[UCT_MEMLOCK], 8);
+	assert_int_equal(uct_row_lim(m, row(m, 1, 0))->caller_limit[UCT_NPROC], -1);
+	assert_int_equal(uct_row_lim(m, row(m, 100, 1002))->limit[UCT_NPROC], 4);
 	teardown_model(m);
 }
 
@@ -648,7 +767,15 @@ static const struct uct_nsname *nsname(const struct uct_model *m, __u32 inum)
 	int i = uct_model_find_ns(m, inum);
 
 	assert_true(i >= 0);
-	return &m->ns[i].name;
+	return m->ns[i].name;
+}
+
+static unsigned nsheld(const struct uct_model *m, __u32 inum)
+{
+	int i = uct_model_find_ns(m, inum);
+
+	assert_true(i >= 0);
+	return m->ns[i].held;
 }
 
 /* Each namespace is named by its oldest process (start time, then pid);
@@ -673,6 +800,9 @@ static void test_names_oldest_process(void **state)
 	assert_int_equal(n100->cgroup_id, 77);
 	assert_int_equal(nsname(m, 200)->pid, 0);
 	assert_int_equal(nsname(m, 200)->ntasks, 0);
+	/* only the namespaces with a process have a name of their own */
+	assert_int_equal(m->nnames, 2);
+	assert_true(nsname(m, 200) < m->names || nsname(m, 200) >= m->names + m->nnames);
 	/* no lookup until asked; then one per cgroup */
 	assert_int_equal(lookups, 0);
 	assert_true(n100->pending);
@@ -708,11 +838,11 @@ static void test_names_held(void **state)
 
 	assert_int_equal(uct_model_set_tasks(m, &t, 1), 0);
 	/* 200: (200,1002) holds 2048 bytes of queues of its own */
-	assert_int_equal(nsname(m, 200)->held, UCT_HELD_QUEUE);
+	assert_int_equal(nsheld(m, 200), UCT_HELD_QUEUE);
 	/* 100: (100,1002) created 200; its queue bytes are 200's, but
 	 * (100,1001) has signals of its own */
-	assert_int_equal(nsname(m, 100)->held, UCT_HELD_CHILD_NS | UCT_HELD_SIGNAL);
-	assert_int_equal(nsname(m, 1)->held, 0);	/* it has a process */
+	assert_int_equal(nsheld(m, 100), UCT_HELD_CHILD_NS | UCT_HELD_SIGNAL);
+	assert_int_equal(nsheld(m, 1), 0);	/* it has a process */
 
 	/* a child namespace with no rows of its own shows in the counter
 	 * (UCT_REC_USERNS) only; a locked segment */
@@ -721,11 +851,11 @@ static void test_names_held(void **state)
 	recs[0].value[UCT_MEMLOCK] = 3;
 	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 101.0), 0);
 	assert_int_equal(uct_model_set_tasks(m, &t, 1), 0);
-	assert_int_equal(nsname(m, 200)->held, UCT_HELD_CHILD_NS | UCT_HELD_LOCKED);
+	assert_int_equal(nsheld(m, 200), UCT_HELD_CHILD_NS | UCT_HELD_LOCKED);
 	/* an update without task records: names unknown */
 	assert_int_equal(uct_model_update(m, recs, n, NULL, 0, 102.0), 0);
 	assert_false(m->have_tasks);
-	assert_int_equal(nsname(m, 200)->held, 0);
+	assert_int_equal(nsheld(m, 200), 0);
 	teardown_model(m);
 }
 
@@ -911,6 +1041,9 @@ int main(void)
 		cmocka_unit_test(test_tree_shape),
 		cmocka_unit_test(test_display_order),
 		cmocka_unit_test(test_limits_and_child_sums),
+		cmocka_unit_test(test_stats_entries_move),
+		cmocka_unit_test(test_delta_extremes),
+		cmocka_unit_test(test_row_sizes),
 		cmocka_unit_test(test_smallest_max_is_the_limit),
 		cmocka_unit_test(test_imbalanced),
 		cmocka_unit_test(test_duplicates_merged),

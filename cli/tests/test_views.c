@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include "fmt.h"
 #include "model.h"
+#include "proc_limits.h"
 #include "views.h"
 #include "snapshots.h"
 #include "json_check.h"
@@ -484,6 +485,8 @@ static void memlock_update(struct fx *f, int shift, long long extra, double now)
 static void test_table_memlock_bytes(void **state)
 {
 	struct fx *f = *state;
+	/* its tasks' own MEMLOCK rlimit: 16 pages; the others unknown */
+	struct uct_task_limits tl = { 100, 1001, { -1, -1, -1, 16 } };
 	char buf[512], *l;
 	const char *out;
 	size_t i;
@@ -514,7 +517,7 @@ static void test_table_memlock_bytes(void **state)
 		assert_null(strstr(buf, " 4+1/"));
 	}
 	/* the leaf limit of a row's own tasks (pages) in bytes too */
-	f->m.rows[uct_model_find_row(&f->m, 100, 1001)].caller_limit[UCT_MEMLOCK] = 16;
+	uct_model_set_caller_limits(&f->m, &tl, 1);
 	out = render(f, uct_view_batch);
 	assert_non_null(strstr(strstr(out, "\n    uid 1001 "), " 8192/64.0K     0"));
 
