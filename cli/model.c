@@ -59,6 +59,7 @@ void uct_model_init(struct uct_model *m)
 	m->type_filter = -1;
 	m->uid_filter = -1;
 	m->page_shift = 12;
+	m->root_ns = -1;
 }
 
 static void free_ns_lists(struct uct_model *m)
@@ -75,6 +76,7 @@ static void free_ns_lists(struct uct_model *m)
 void uct_model_free(struct uct_model *m)
 {
 	uct_cg_free(&m->cgroups);
+	uct_pw_free(&m->users);
 	free_ns_lists(m);
 	free(m->rows);
 	free(m->by_id);
@@ -421,6 +423,7 @@ static int build_ns(struct uct_model *m)
 	size_t i, j;
 
 	free_ns_lists(m);
+	m->root_ns = -1;
 	for (i = 0; i < m->nrows; i = j) {
 		const struct uct_rec *r = &m->rows[i].rec;
 		struct uct_nsinfo *ns;
@@ -438,6 +441,8 @@ static int build_ns(struct uct_model *m)
 		ns->parent_inum = r->parent_ns_inum;
 		ns->creator_uid = r->parent_uid;
 		ns->root = r->flags & UCT_REC_ROOT;
+		if (ns->root && m->root_ns < 0)
+			m->root_ns = (int)(m->nns - 1);
 		memcpy(ns->max, r->ns_max, sizeof(ns->max));
 		/* MEMLOCK's cap is compared with the page counter as it is:
 		 * pages with the series' patch 1; a stock kernel copies the
@@ -853,6 +858,27 @@ static void attach_cgroup(struct uct_model *m, struct uct_nsname *nm)
 	}
 }
 
+/*
+ * Which passwd file names a namespace's uids: the one in its oldest
+ * process's root, as that process sees it (its mount namespace and root
+ * directory, which the tasks sharing them share); the initial
+ * namespace's, ucounttop's own /etc/passwd. None without a process, or
+ * when the kernel did not say where its root is.
+ */
+static void attach_users(struct uct_model *m, struct uct_nsinfo *ns)
+{
+	struct uct_pwkey key = { .own = true };
+
+	if (!ns->root) {
+		if (!ns->name.pid || (!ns->name.mnt_ns && !ns->name.root_ino))
+			return;
+		key = (struct uct_pwkey){ .root_ino = ns->name.root_ino,
+					  .root_dev = ns->name.root_dev,
+					  .mnt_ns = ns->name.mnt_ns };
+	}
+	ns->pwfile = uct_pw_get(&m->users, &key, m->iteration);
+}
+
 int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n)
 {
 	size_t i;
@@ -874,6 +900,9 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 		nm->pid = tl[i].pid;
 		nm->start_time = tl[i].start_time;
 		nm->cgroup_id = tl[i].cgroup_id;
+		nm->root_ino = tl[i].root_ino;
+		nm->root_dev = tl[i].root_dev;
+		nm->mnt_ns = tl[i].mnt_ns;
 		/* the kernel's strings, but never trust a terminator */
 		memcpy(nm->comm, tl[i].comm, sizeof(nm->comm) - 1);
 		memcpy(nm->hostname, tl[i].hostname, sizeof(nm->hostname) - 1);
@@ -888,8 +917,11 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 		ns->name.own_host = own_host(m, ns);
 		attach_cgroup(m, &ns->name);
 	}
-	/* the cgroups no namespace is in any more */
+	for (i = 0; i < m->nns; i++)
+		attach_users(m, &m->ns[i]);
+	/* the cgroups and passwd files no namespace uses any more */
 	uct_cg_sweep(&m->cgroups, m->iteration);
+	uct_pw_sweep(&m->users, m->iteration);
 	if (!uct_model_name_filter(m))
 		return 0;
 	uct_model_resolve_names(m, -1, 0);
@@ -922,20 +954,68 @@ static void resolve_ns(struct uct_model *m, struct uct_nsname *nm)
 	nm->container = e->cid;
 }
 
+/* The namespace's passwd file, checked once per update (read again only
+ * when it changed) through the process that names the namespace */
+static void resolve_users(struct uct_model *m, struct uct_nsinfo *ns)
+{
+	struct uct_pwsrc src = { 0 };
+
+	if (ns->users_done)
+		return;
+	ns->users_done = true;
+	/* without the task iterator, the initial namespace still has one */
+	if (ns->root && !ns->pwfile)
+		attach_users(m, ns);
+	if (!ns->pwfile)
+		return;
+	if (!ns->root)
+		src = (struct uct_pwsrc){ ns->name.pid, ns->inum, ns->name.mnt_ns };
+	m->passwd_reads += uct_pw_check(ns->pwfile, m->passwd_fn, m->passwd_arg, &src,
+					m->iteration);
+}
+
 void uct_model_resolve_names(struct uct_model *m, int first, int count)
 {
 	size_t i;
 
-	if (!m->have_tasks)
-		return;
+	/* --kuid names every row from the initial namespace's file */
+	if (m->root_ns >= 0)
+		resolve_users(m, &m->ns[m->root_ns]);
 	if (first < 0) {
-		for (i = 0; i < m->nns; i++)
-			resolve_ns(m, &m->ns[i].name);
+		for (i = 0; i < m->nns; i++) {
+			if (m->have_tasks)
+				resolve_ns(m, &m->ns[i].name);
+			resolve_users(m, &m->ns[i]);
+		}
 		return;
 	}
-	for (i = (size_t)first; i < m->nlines && i < (size_t)first + (size_t)count; i++)
-		if (m->lines[i].is_ns)
-			resolve_ns(m, &m->ns[m->lines[i].index].name);
+	for (i = (size_t)first; i < m->nlines && i < (size_t)first + (size_t)count; i++) {
+		const struct uct_line *ln = &m->lines[i];
+		int k = ln->is_ns ? ln->index : m->rows[ln->index].ns;
+
+		if (ln->is_ns && m->have_tasks)
+			resolve_ns(m, &m->ns[k].name);
+		resolve_users(m, &m->ns[k]);
+	}
+}
+
+static const char *users_name(const struct uct_nsinfo *ns, __u32 uid)
+{
+	if (!ns->users_done || !ns->pwfile || !ns->pwfile->have || uid == UCT_NO_UID)
+		return NULL;
+	return uct_passwd_name(&ns->pwfile->pw, uid);
+}
+
+const char *uct_row_ns_user(const struct uct_model *m, const struct uct_row *r)
+{
+	return users_name(&m->ns[r->ns], r->rec.ns_uid);
+}
+
+const char *uct_row_user(const struct uct_model *m, const struct uct_row *r)
+{
+	if (!m->show_kuid)
+		return uct_row_ns_user(m, r);
+	return m->root_ns >= 0 ? users_name(&m->ns[m->root_ns], r->rec.uid) : NULL;
 }
 
 static int add_line(struct uct_model *m, bool is_ns, int index, int depth)
