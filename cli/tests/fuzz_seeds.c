@@ -90,17 +90,22 @@ static void opts_seeds(void)
 
 /* ---- fuzz_model: struct hdr, records, stats (see fuzz_model.c) ---- */
 
-/* ... with task records (h->names >> FN_TASKS_SHIFT of them) */
-static void model_tasks(const char *name, const struct fuzz_model_hdr *h,
+/* ... with task records (h->names >> FN_TASKS_SHIFT of them) and
+ * passwd text (h->passwd_len bytes of pw) */
+static void model_users(const char *name, const struct fuzz_model_hdr *h,
 			const struct uct_rec *recs, size_t nrec, const struct uct_tlim *tl,
-			const struct uct_stat_kv *st, size_t nst)
+			const struct uct_stat_kv *st, size_t nst, const char *pw)
 {
 	size_t nt = h->names >> FN_TASKS_SHIFT;
-	size_t len = sizeof(*h) + nrec * sizeof(*recs) + nt * sizeof(*tl) + nst * sizeof(*st);
+	size_t len = sizeof(*h) + h->passwd_len + nrec * sizeof(*recs) + nt * sizeof(*tl) +
+		     nst * sizeof(*st);
 	char *buf = malloc(len), *p = buf;
 
 	memcpy(p, h, sizeof(*h));
 	p += sizeof(*h);
+	if (h->passwd_len)
+		memcpy(p, pw, h->passwd_len);
+	p += h->passwd_len;
 	memcpy(p, recs, nrec * sizeof(*recs));
 	p += nrec * sizeof(*recs);
 	if (nt)
@@ -109,6 +114,13 @@ static void model_tasks(const char *name, const struct fuzz_model_hdr *h,
 	memcpy(p, st, nst * sizeof(*st));
 	put("fuzz_model", name, buf, len);
 	free(buf);
+}
+
+static void model_tasks(const char *name, const struct fuzz_model_hdr *h,
+			const struct uct_rec *recs, size_t nrec, const struct uct_tlim *tl,
+			const struct uct_stat_kv *st, size_t nst)
+{
+	model_users(name, h, recs, nrec, tl, st, nst, NULL);
 }
 
 static void model(const char *name, const struct fuzz_model_hdr *h, const struct uct_rec *recs,
@@ -248,6 +260,36 @@ static void model_seeds(void)
 		h.names = (uint8_t)(nt << FN_TASKS_SHIFT | FN_LOOKUP | FN_SEARCH);
 		h.flags = FM_TTY;
 		model_tasks("names-search", &h, recs, n, tl, st, 0);
+	}
+
+	/* user names: names_snapshot's namespaces and processes, the host's
+	 * file, the container's, and one of every refused kind of line
+	 * (test_users.c), duplicates and a cut last line; then rotating
+	 * files that change each update, failing reads and --kuid */
+	{
+		static const char pw[] =
+			TEST_HOST_PASSWD "\f" TEST_CTR_PASSWD "\f"
+			"# c:x:5:5::/:\n\nsix:x:101:1:/:/bin/sh\nhex:x:0x67:1::/:\n"
+			"+nis:x:112:1::/:\n lead:x:0:1::/:\nfirst:x:0:0::/:\n"
+			"second:x:0:0::/:\nq\"u\\o\xc3\xa9:x:2000:1::/:\n"
+			"max:x:4294967294:0::/:\nover:x:4294967295:0::/:\ncut:x:3000:0::/:";
+		struct uct_tlim tl[8];
+		size_t nt = names_tasks(tl), nn = names_snapshot(more);
+
+		h = (struct fuzz_model_hdr){ .flags = FM_TTY, .updates = 1, .width = 80,
+					     .win = { 0, 5, 0, 5 }, .step = 100,
+					     .names = (uint8_t)(nt << FN_TASKS_SHIFT | FN_LOOKUP),
+					     .users = FU_READER, .passwd_len = sizeof(pw) - 1 };
+		model_users("users", &h, more, nn, tl, st, 0, pw);
+		h.users = FU_READER | FU_ROTATE | FU_FAIL | FU_CUT;
+		h.flags = FM_TTY | FM_KUID | FM_SMALL_IDS;
+		h.updates = 2;
+		h.names |= FN_SCREEN;
+		model_users("users-rotate-kuid", &h, more, nn, tl, st, 0, pw);
+		/* no task iterator: the initial namespace's file only */
+		h = (struct fuzz_model_hdr){ .updates = 0, .users = FU_READER,
+					     .passwd_len = sizeof(pw) - 1 };
+		model_users("users-no-tasks", &h, more, nn, NULL, st, 0, pw);
 	}
 
 	/* small ids: the fuzzer's folded space, parents that meet */
