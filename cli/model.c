@@ -917,8 +917,18 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 		ns->name.own_host = own_host(m, ns);
 		attach_cgroup(m, &ns->name);
 	}
-	for (i = 0; i < m->nns; i++)
-		attach_users(m, &m->ns[i]);
+	for (i = 0; i < m->nns; i++) {
+		struct uct_nsinfo *ns = &m->ns[i];
+
+		/* namespaces in a row often share a root: no lookup then */
+		if (i && !ns->root && !m->ns[i - 1].root && m->ns[i - 1].pwfile &&
+		    ns->name.pid && ns->name.root_ino == m->ns[i - 1].name.root_ino &&
+		    ns->name.root_dev == m->ns[i - 1].name.root_dev &&
+		    ns->name.mnt_ns == m->ns[i - 1].name.mnt_ns)
+			ns->pwfile = m->ns[i - 1].pwfile;
+		else
+			attach_users(m, ns);
+	}
 	/* the cgroups and passwd files no namespace uses any more */
 	uct_cg_sweep(&m->cgroups, m->iteration);
 	uct_pw_sweep(&m->users, m->iteration);
@@ -954,11 +964,21 @@ static void resolve_ns(struct uct_model *m, struct uct_nsname *nm)
 	nm->container = e->cid;
 }
 
+/* uid's name in the namespace's file, once resolved; never an unmapped
+ * uid's */
+static const char *users_name(const struct uct_nsinfo *ns, __u32 uid)
+{
+	if (!ns->users_done || !ns->pwfile || !ns->pwfile->have || uid == UCT_NO_UID)
+		return NULL;
+	return uct_passwd_name(&ns->pwfile->pw, uid);
+}
+
 /* The namespace's passwd file, checked once per update (read again only
  * when it changed) through the process that names the namespace */
 static void resolve_users(struct uct_model *m, struct uct_nsinfo *ns)
 {
 	struct uct_pwsrc src = { 0 };
+	int k;
 
 	if (ns->users_done)
 		return;
@@ -972,6 +992,12 @@ static void resolve_users(struct uct_model *m, struct uct_nsinfo *ns)
 		src = (struct uct_pwsrc){ ns->name.pid, ns->inum, ns->name.mnt_ns };
 	m->passwd_reads += uct_pw_check(ns->pwfile, m->passwd_fn, m->passwd_arg, &src,
 					m->iteration);
+	/* looked up once here, not by every view and the width */
+	for (k = 0; k < ns->nrows; k++) {
+		struct uct_row *r = &m->rows[ns->rows[k]];
+
+		r->user = users_name(ns, r->rec.ns_uid);
+	}
 }
 
 void uct_model_resolve_names(struct uct_model *m, int first, int count)
@@ -999,16 +1025,9 @@ void uct_model_resolve_names(struct uct_model *m, int first, int count)
 	}
 }
 
-static const char *users_name(const struct uct_nsinfo *ns, __u32 uid)
-{
-	if (!ns->users_done || !ns->pwfile || !ns->pwfile->have || uid == UCT_NO_UID)
-		return NULL;
-	return uct_passwd_name(&ns->pwfile->pw, uid);
-}
-
 const char *uct_row_ns_user(const struct uct_model *m, const struct uct_row *r)
 {
-	return users_name(&m->ns[r->ns], r->rec.ns_uid);
+	return r->user;
 }
 
 const char *uct_row_user(const struct uct_model *m, const struct uct_row *r)

@@ -63,6 +63,8 @@ struct uct_row {
 	bool name_chain;		/* --container, search: a matching
 					 * namespace's charges reach this row */
 	bool visible;			/* passes the filters */
+	const char *user;		/* ns_uid's name in its namespace, once
+					 * resolved (uct_row_ns_user()) */
 };
 
 /* uct_nsname.held: what keeps a namespace with no process alive, as far

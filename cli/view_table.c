@@ -110,7 +110,7 @@ static void sb_uid(struct uct_sb *b, __u32 shown, __u32 kuid)
 #define UCT_USER_SHOW	16
 static void sb_user(struct uct_sb *b, const char *user, int room)
 {
-	size_t n = strlen(user), show = n, i;
+	size_t n = strlen(user), show = n, i, j;
 
 	if (room > UCT_USER_SHOW + 3)
 		room = UCT_USER_SHOW + 3;
@@ -118,13 +118,18 @@ static void sb_user(struct uct_sb *b, const char *user, int room)
 		return;
 	if (n + 3 > (size_t)room)
 		show = (size_t)room - 4;
-	uct_sb_str(b, " (");
-	for (i = 0; i < show; i++) {
-		unsigned char ch = (unsigned char)user[i];
-
-		uct_sb_char(b, ch > 0x20 && ch < 0x7f ? (char)ch : '?');
+	uct_sb_put(b, " (", 2);
+	/* runs of plain bytes at once: every uid line may have a name */
+	for (i = 0; i < show; i = j) {
+		for (j = i; j < show && (unsigned char)user[j] > 0x20 && (unsigned char)user[j] < 0x7f; j++)
+			;
+		uct_sb_put(b, user + i, j - i);
+		if (j < show) {
+			uct_sb_char(b, '?');
+			j++;
+		}
 	}
-	uct_sb_str(b, show < n ? "+)" : ")");
+	uct_sb_put(b, show < n ? "+)" : ")", show < n ? 2 : 1);
 }
 
 /* A line's name; a uid line's user name is fitted into fit columns */
