@@ -262,17 +262,24 @@ static void model_seeds(void)
 		model_tasks("names-search", &h, recs, n, tl, st, 0);
 	}
 
-	/* user names: names_snapshot's namespaces and processes, the host's
-	 * file, the container's, and one of every refused kind of line
-	 * (test_users.c), duplicates and a cut last line; then rotating
-	 * files that change each update, failing reads and --kuid */
+	/* user names: names_snapshot's namespaces and processes (ns 10 and
+	 * 20 read the second piece), the host's file and a container's
+	 * whose lines for the rows' uids are the hard ones: uid 0's first
+	 * line refused, 2000 twice, a comment of 3000 and 3000 last with no
+	 * newline (a cut line with FU_CUT); then a third piece of refused
+	 * kinds of line and odd bytes, rotating, failing reads and --kuid;
+	 * no task iterator */
 	{
 		static const char pw[] =
-			TEST_HOST_PASSWD "\f" TEST_CTR_PASSWD "\f"
-			"# c:x:5:5::/:\n\nsix:x:101:1:/:/bin/sh\nhex:x:0x67:1::/:\n"
-			"+nis:x:112:1::/:\n lead:x:0:1::/:\nfirst:x:0:0::/:\n"
-			"second:x:0:0::/:\nq\"u\\o\xc3\xa9:x:2000:1::/:\n"
-			"max:x:4294967294:0::/:\nover:x:4294967295:0::/:\ncut:x:3000:0::/:";
+			TEST_HOST_PASSWD "\f"
+			"# c:x:3000:0::/:\n\nbad:x:0:0:/:/bin/sh\nroot:x:0:0::/:/bin/sh\n"
+			"first:x:2000:1::/:\nsecond:x:2000:1::/:\nc1500:x:1500:1::/:\n"
+			"cut:x:3000:0::/:/bin/sh";
+		static const char odd[] =
+			"\fsix:x:101:1:/:/bin/sh\nhex:x:0x67:1::/:\n+nis:x:112:1::/:\n"
+			" lead:x:0:1::/:\nq\"u\\o\xc3\xa9:x:2000:1::/:\n"
+			"max:x:4294967294:0::/:\nover:x:4294967295:0::/:\n";
+		char three[sizeof(pw) + sizeof(odd)];
 		struct uct_tlim tl[8];
 		size_t nt = names_tasks(tl), nn = names_snapshot(more);
 
@@ -281,11 +288,16 @@ static void model_seeds(void)
 					     .names = (uint8_t)(nt << FN_TASKS_SHIFT | FN_LOOKUP),
 					     .users = FU_READER, .passwd_len = sizeof(pw) - 1 };
 		model_users("users", &h, more, nn, tl, st, 0, pw);
-		h.users = FU_READER | FU_ROTATE | FU_FAIL | FU_CUT;
-		h.flags = FM_TTY | FM_KUID | FM_SMALL_IDS;
+		h.users = FU_READER | FU_CUT;
+		model_users("users-cut", &h, more, nn, tl, st, 0, pw);
+		memcpy(three, pw, sizeof(pw) - 1);
+		memcpy(three + sizeof(pw) - 1, odd, sizeof(odd));
+		h.users = FU_READER | FU_ROTATE | FU_FAIL;
+		h.flags = FM_TTY | FM_KUID;
 		h.updates = 2;
 		h.names |= FN_SCREEN;
-		model_users("users-rotate-kuid", &h, more, nn, tl, st, 0, pw);
+		h.passwd_len = (uint16_t)strlen(three);
+		model_users("users-rotate-kuid", &h, more, nn, tl, st, 0, three);
 		/* no task iterator: the initial namespace's file only */
 		h = (struct fuzz_model_hdr){ .updates = 0, .users = FU_READER,
 					     .passwd_len = sizeof(pw) - 1 };
