@@ -96,9 +96,15 @@ int uct_passwd_parse(struct uct_passwd *pw, const char *text, size_t len, bool w
 	char *names = NULL;
 
 	memset(pw, 0, sizeof(*pw));
-	/* at most UCT_PASSWD_MAX_ENTRIES lines, names of UCT_USER_MAX + 1 */
-	lines = malloc(UCT_PASSWD_MAX_ENTRIES * sizeof(*lines));
-	names = malloc(1);
+	/* as many entries as lines, at most UCT_PASSWD_MAX_ENTRIES; the
+	 * names are pieces of the text, each ending where a ':' was */
+	for (i = 0, n = 1; n <= UCT_PASSWD_MAX_ENTRIES && (p = memchr(p, '\n', len - i)); n++) {
+		p++;
+		i = (size_t)(p - text);
+	}
+	p = text;
+	lines = malloc(n * sizeof(*lines));
+	names = malloc(len + 1);
 	if (!lines || !names)
 		goto nomem;
 	while (p < end) {
@@ -120,7 +126,7 @@ int uct_passwd_parse(struct uct_passwd *pw, const char *text, size_t len, bool w
 			pw->refused++;
 		if (r == LINE_REFUSED)
 			continue;
-		if (nl == UCT_PASSWD_MAX_ENTRIES) {
+		if (nl == UCT_PASSWD_MAX_ENTRIES || nl == n) {
 			pw->cut = true;
 			break;
 		}
@@ -128,11 +134,6 @@ int uct_passwd_parse(struct uct_passwd *pw, const char *text, size_t len, bool w
 		lines[nl].order = (__u32)nl;
 		lines[nl].name = UCT_PW_NONE;
 		if (r == LINE_OK) {
-			char *nn = realloc(names, nsz + nlen + 1);
-
-			if (!nn)
-				goto nomem;
-			names = nn;
 			memcpy(names + nsz, name, nlen);
 			names[nsz + nlen] = 0;
 			lines[nl].name = (__u32)nsz;
@@ -155,7 +156,14 @@ int uct_passwd_parse(struct uct_passwd *pw, const char *text, size_t len, bool w
 		n++;
 	}
 	pw->n = n;
-	pw->names = names;
+	/* keep what the names take, not the text's size */
+	if (!nsz) {
+		free(names);
+		names = NULL;
+	}
+	pw->names = nsz ? realloc(names, nsz) : NULL;
+	if (nsz && !pw->names)
+		pw->names = names;
 	free(lines);
 	return 0;
 nomem:
