@@ -412,6 +412,7 @@ int task_limits(struct bpf_iter__task *ctx)
 	struct signal_struct *sig;
 	struct uts_namespace *uts;
 	const struct cred *cred;
+	struct dentry *root;
 	struct uct_tlim tl;
 
 	if (!task || task->pid != task->tgid)
@@ -431,6 +432,13 @@ int task_limits(struct bpf_iter__task *ctx)
 	tl.ns_inum = cred->user_ns->ns.inum;
 	tl.pid = task->tgid;
 	bpf_probe_read_kernel_str(tl.comm, sizeof(tl.comm), task->comm);
+	/* its root and mount namespace: the tasks that share both see the
+	 * same /etc/passwd, so user space checks one file for them all;
+	 * an exiting task has dropped its fs and nsproxy (NULL: reads 0) */
+	root = task->fs->root.dentry;
+	tl.root_ino = root->d_inode->i_ino;
+	tl.root_dev = root->d_sb->s_dev;
+	tl.mnt_ns = task->nsproxy->mnt_ns->ns.inum;
 	/* an exiting task has dropped its nsproxy (NULL): no hostname */
 	uts = task->nsproxy->uts_ns;
 	if (uts)

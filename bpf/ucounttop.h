@@ -89,7 +89,8 @@ struct uct_rec {
  * The same pass says what runs in each namespace: user space keeps, per
  * namespace, the oldest process whose real cred is in it (by start_time,
  * then pid) and names the namespace after it - its pid, comm, hostname
- * and cgroup (read from /proc/PID/cgroup once per cgroup id).
+ * and cgroup (read from /proc/PID/cgroup once per cgroup id) - and its
+ * uids after the passwd file in that process's root.
  */
 struct uct_tlim {
 	__u64 id;			/* real_cred->ucounts of the task */
@@ -100,6 +101,12 @@ struct uct_tlim {
 					 * kernel has no cgroups */
 	__u32 ns_inum;			/* real_cred->user_ns */
 	__u32 pid;			/* tgid, in the initial pid namespace */
+	/* where its files are, so which /etc/passwd names its users: its
+	 * root directory (fs->root: inode number and the kernel's dev_t of
+	 * its superblock) and mount namespace; 0 when it has none left */
+	__u64 root_ino;
+	__u32 root_dev;
+	__u32 mnt_ns;
 	char comm[UCT_COMM_LEN];
 	char hostname[UCT_HOST_LEN];	/* its UTS namespace's nodename; "" when
 					 * it has none left (exiting) */

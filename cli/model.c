@@ -70,11 +70,13 @@ void uct_model_init(struct uct_model *m)
 	m->type_filter = -1;
 	m->uid_filter = -1;
 	m->page_shift = 12;
+	m->root_ns = -1;
 }
 
 void uct_model_free(struct uct_model *m)
 {
 	uct_cg_free(&m->cgroups);
+	uct_pw_free(&m->users);
 	free(m->rows);
 	free(m->by_id);
 	free(m->stats);
@@ -247,6 +249,8 @@ static int add_ns(struct uct_model *m, const struct uct_rec *r)
 	ns->parent_inum = r->parent_ns_inum;
 	ns->creator_uid = r->parent_uid;
 	ns->root = r->flags & UCT_REC_ROOT;
+	if (ns->root && m->root_ns < 0)
+		m->root_ns = (int)(m->nns - 1);
 	ns->name = &no_name;
 	/* MEMLOCK's cap is compared with the page counter as it is:
 	 * pages with the series' patch 1; a stock kernel copies the
@@ -305,6 +309,7 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 
 	m->nrows = 0;
 	m->nns = 0;
+	m->root_ns = -1;
 	m->duplicates = 0;
 	m->circles = 0;
 	if (!nrec) {
@@ -926,6 +931,27 @@ static struct uct_nsname *own_name(struct uct_model *m, const struct uct_nsinfo 
 	return ns->name == &no_name ? NULL : &m->names[ns->name - m->names];
 }
 
+/*
+ * Which passwd file names a namespace's uids: the one in its oldest
+ * process's root, as that process sees it (its mount namespace and root
+ * directory, which the tasks sharing them share); the initial
+ * namespace's, ucounttop's own /etc/passwd. None without a process, or
+ * when the kernel did not say where its root is.
+ */
+static void attach_users(struct uct_model *m, struct uct_nsinfo *ns)
+{
+	struct uct_pwkey key = { .own = true };
+
+	if (!ns->root) {
+		if (!ns->name->pid || (!ns->name->mnt_ns && !ns->name->root_ino))
+			return;
+		key = (struct uct_pwkey){ .root_ino = ns->name->root_ino,
+					  .root_dev = ns->name->root_dev,
+					  .mnt_ns = ns->name->mnt_ns };
+	}
+	ns->pwfile = uct_pw_get(&m->users, &key, m->iteration);
+}
+
 int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n)
 {
 	size_t i;
@@ -959,6 +985,9 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 		nm->pid = tl[i].pid;
 		nm->start_time = tl[i].start_time;
 		nm->cgroup_id = tl[i].cgroup_id;
+		nm->root_ino = tl[i].root_ino;
+		nm->root_dev = tl[i].root_dev;
+		nm->mnt_ns = tl[i].mnt_ns;
 		/* the kernel's strings, but never trust a terminator */
 		memcpy(nm->comm, tl[i].comm, sizeof(nm->comm) - 1);
 		memcpy(nm->hostname, tl[i].hostname, sizeof(nm->hostname) - 1);
@@ -974,8 +1003,21 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 		nm->own_host = own_host(m, ns);
 		attach_cgroup(m, nm);
 	}
-	/* the cgroups no namespace is in any more */
+	for (i = 0; i < m->nns; i++) {
+		struct uct_nsinfo *ns = &m->ns[i];
+
+		/* namespaces in a row often share a root: no lookup then */
+		if (i && !ns->root && !m->ns[i - 1].root && m->ns[i - 1].pwfile &&
+		    ns->name->pid && ns->name->root_ino == m->ns[i - 1].name->root_ino &&
+		    ns->name->root_dev == m->ns[i - 1].name->root_dev &&
+		    ns->name->mnt_ns == m->ns[i - 1].name->mnt_ns)
+			ns->pwfile = m->ns[i - 1].pwfile;
+		else
+			attach_users(m, ns);
+	}
+	/* the cgroups and passwd files no namespace uses any more */
 	uct_cg_sweep(&m->cgroups, m->iteration);
+	uct_pw_sweep(&m->users, m->iteration);
 	if (!uct_model_name_filter(m))
 		return 0;
 	uct_model_resolve_names(m, -1, 0);
@@ -1009,20 +1051,77 @@ static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 	nm->container = e->cid;
 }
 
+/* uid's name in the namespace's file, once resolved; never an unmapped
+ * uid's */
+static const char *users_name(const struct uct_nsinfo *ns, __u32 uid)
+{
+	if (!ns->users_done || !ns->pwfile || !ns->pwfile->have || uid == UCT_NO_UID)
+		return NULL;
+	return uct_passwd_name(&ns->pwfile->pw, uid);
+}
+
+/* The namespace's passwd file, checked once per update (read again only
+ * when it changed) through the process that names the namespace */
+static void resolve_users(struct uct_model *m, struct uct_nsinfo *ns)
+{
+	struct uct_pwsrc src = { 0 };
+	int k;
+
+	if (ns->users_done)
+		return;
+	ns->users_done = true;
+	/* without the task iterator, the initial namespace still has one */
+	if (ns->root && !ns->pwfile)
+		attach_users(m, ns);
+	if (!ns->pwfile)
+		return;
+	if (!ns->root)
+		src = (struct uct_pwsrc){ ns->name->pid, ns->inum, ns->name->mnt_ns };
+	m->passwd_reads += uct_pw_check(ns->pwfile, m->passwd_fn, m->passwd_arg, &src,
+					m->iteration);
+	/* looked up once here, not by every view and the width */
+	for (k = 0; k < ns->nrows; k++) {
+		struct uct_row *r = &m->rows[ns->rows[k]];
+
+		r->user = users_name(ns, r->rec.ns_uid);
+	}
+}
+
 void uct_model_resolve_names(struct uct_model *m, int first, int count)
 {
 	size_t i;
 
-	if (!m->have_tasks)
-		return;
+	/* --kuid names every row from the initial namespace's file */
+	if (m->root_ns >= 0)
+		resolve_users(m, &m->ns[m->root_ns]);
 	if (first < 0) {
-		for (i = 0; i < m->nns; i++)
-			resolve_ns(m, &m->ns[i]);
+		for (i = 0; i < m->nns; i++) {
+			if (m->have_tasks)
+				resolve_ns(m, &m->ns[i]);
+			resolve_users(m, &m->ns[i]);
+		}
 		return;
 	}
-	for (i = (size_t)first; i < m->nlines && i < (size_t)first + (size_t)count; i++)
-		if (m->lines[i].is_ns)
-			resolve_ns(m, &m->ns[m->lines[i].index]);
+	for (i = (size_t)first; i < m->nlines && i < (size_t)first + (size_t)count; i++) {
+		const struct uct_line *ln = &m->lines[i];
+		int k = ln->is_ns ? ln->index : m->rows[ln->index].ns;
+
+		if (ln->is_ns && m->have_tasks)
+			resolve_ns(m, &m->ns[k]);
+		resolve_users(m, &m->ns[k]);
+	}
+}
+
+const char *uct_row_ns_user(const struct uct_model *m, const struct uct_row *r)
+{
+	return r->user;
+}
+
+const char *uct_row_user(const struct uct_model *m, const struct uct_row *r)
+{
+	if (!m->show_kuid)
+		return uct_row_ns_user(m, r);
+	return m->root_ns >= 0 ? users_name(&m->ns[m->root_ns], r->rec.uid) : NULL;
 }
 
 static int add_line(struct uct_model *m, bool is_ns, int index, int depth)

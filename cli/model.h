@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include "common.h"
 #include "names.h"
+#include "users.h"
 
 /* uct_row.flags */
 #define UCT_F_DENIALS		0x1	/* refused charges since attach */
@@ -94,6 +95,8 @@ struct uct_row {
 	bool name_chain;		/* --container, search: a matching
 					 * namespace's charges reach this row */
 	bool visible;			/* passes the filters */
+	const char *user;		/* ns_uid's name in its namespace, once
+					 * resolved (uct_row_ns_user()) */
 };
 
 /* uct_nsinfo.held: what keeps a namespace with no process alive, as far
@@ -116,6 +119,8 @@ struct uct_nsname {
 	__u32 ntasks;			/* its processes */
 	__u64 start_time;
 	__u64 cgroup_id;		/* 0: none (a kernel without cgroups) */
+	__u64 root_ino;			/* its root directory and mount namespace: */
+	__u32 root_dev, mnt_ns;		/* which /etc/passwd it sees (0: unknown) */
 	char comm[UCT_COMM_LEN];
 	char hostname[UCT_HOST_LEN];
 	const char *cgroup;		/* cgroup v2 path, NULL: not known */
@@ -142,6 +147,11 @@ struct uct_nsinfo {
 	bool root;			/* the init namespace (no parent) */
 	bool collapsed;			/* tty: rows and children hidden */
 	bool visible;
+	/* user names: the passwd file of its oldest process's root (the
+	 * initial namespace: ucounttop's /etc/passwd), NULL: none; known
+	 * once users_done (uct_model_resolve_names()) */
+	struct uct_pwfile *pwfile;
+	bool users_done;
 	bool name_match;		/* --container, the search: matches */
 	bool name_in;			/* it or an ancestor matches */
 	/* valid when model.have_tasks; never NULL */
@@ -234,6 +244,14 @@ struct uct_model {
 	void *cgroup_arg;
 	struct uct_cgcache cgroups;
 	unsigned long cgroup_lookups;	/* cgroup_fn calls so far */
+	/* user names: each namespace's passwd file through passwd_fn (the
+	 * tool: uct_passwd_read()), checked at most once per update and
+	 * read again only when it changed; kept in users by root */
+	uct_passwd_fn passwd_fn;
+	void *passwd_arg;
+	struct uct_pwcache users;
+	unsigned long passwd_reads;	/* files read so far */
+	int root_ns;			/* index of the initial namespace, -1: none */
 
 	/* status of the last update */
 	unsigned long iteration;	/* updates so far */
@@ -296,8 +314,9 @@ int uct_model_find_ns(const struct uct_model *m, __u32 ns_inum);
  * 0 or -ENOMEM.
  */
 int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n);
-/* Look up the pending cgroup paths: of every namespace (first < 0), or
- * of the namespaces of lines [first, first + count) (what a tty shows) */
+/* Look up the pending cgroup paths and passwd files: of every namespace
+ * (first < 0), or of the namespaces of lines [first, first + count)
+ * (what a tty shows); the initial namespace's passwd file either way */
 void uct_model_resolve_names(struct uct_model *m, int first, int count);
 /* Whether a name filter (--container, search) is on; whether any
  * namespace matches it */
@@ -339,6 +358,14 @@ static inline long long uct_row_delta(const struct uct_model *m, const struct uc
 {
 	return r->delta >= 0 ? m->deltas[r->delta][type] : 0;
 }
+
+/* The user name of a row's uid in its own namespace (rec.ns_uid) as that
+ * namespace's passwd file has it; NULL: none (no file known, no such
+ * line, or a uid the namespace does not map) */
+const char *uct_row_ns_user(const struct uct_model *m, const struct uct_row *r);
+/* The name of the uid a row is shown by (uct_row_uid()): the above, or
+ * with show_kuid the initial namespace's name of the kuid */
+const char *uct_row_user(const struct uct_model *m, const struct uct_row *r);
 
 /* The page shift: 12 (4 KiB) unless set, and never one past 1 GiB pages. */
 static inline int uct_page_shift(const struct uct_model *m)

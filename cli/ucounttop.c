@@ -150,6 +150,13 @@ static int cgroup_of(void *arg, __u32 pid, __u64 id, char *path, size_t len)
 	return 0;
 }
 
+/* A namespace's passwd file: through its process's root, or ours */
+static int passwd_of(void *arg, const struct uct_pwsrc *src, const struct uct_file_id *known,
+		     struct uct_file_id *id, char **text, size_t *len, bool *whole)
+{
+	return uct_passwd_read("/proc", "/etc/passwd", src, known, id, text, len, whole);
+}
+
 static void cgroup_lookup_init(struct cgroup_lookup *cl)
 {
 	char *text = NULL;
@@ -202,14 +209,14 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 		if (uct_loader_task_limits(l, &bl, &ntl) == 0) {
 			uct_model_set_caller_limits_by_id(m, bl, ntl);
 			err = uct_model_set_tasks(m, bl, ntl);
-			/* a tty looks up the cgroups of the lines it shows; the
-			 * other views show every namespace */
-			if (!c->tty)
-				uct_model_resolve_names(m, -1, 0);
 		} else if (uct_read_task_limits("/proc", &tl, &ntl) == 0) {
 			uct_model_set_caller_limits(m, tl, ntl);
 		}
 		free(tl);
+		/* a tty looks up the cgroups and passwd files of the lines it
+		 * shows; the other views show every namespace */
+		if (!err && !c->tty)
+			uct_model_resolve_names(m, -1, 0);
 	}
 	if (err)
 		fprintf(stderr, "ucounttop: out of memory\n");
@@ -234,6 +241,7 @@ static void setup_model(struct uct_model *m, struct uct_view_ctx *c, const struc
 	cgroup_lookup_init(cl);
 	m->cgroup_fn = cgroup_of;
 	m->cgroup_arg = cl;
+	m->passwd_fn = passwd_of;
 	/* MEMLOCK is counted in pages of this size; the table shows bytes */
 	m->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
 }

@@ -194,6 +194,8 @@ static void row_json(struct uct_sb *b, const struct uct_model *m, const struct u
 	/* "uid" stays the kuid (scripts match it); this is the uid the
 	 * row's processes see in their namespace */
 	key_uid(b, ",\"ns_uid\":", rec->ns_uid);
+	/* ns_uid's name in the row's namespace (its own passwd file) */
+	key_str(b, ",\"user\":", uct_row_ns_user(m, r));
 	key_u64(b, ",\"refcount\":", rec->refcount);
 	for (t = 0; t < UCT_NTYPES; t++) {
 		uct_sb_str(b, ",\"");

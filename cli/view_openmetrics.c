@@ -101,6 +101,43 @@ static void per_row(FILE *f, const struct uct_model *m, const char *sample, int 
 	}
 }
 
+/*
+ * User names as an info metric, joined on (ns, uid): not a label of the
+ * counters, whose series would then change with a container's passwd
+ * file and multiply with every name. Only rows with a name; no family
+ * when none has one.
+ */
+static void users_info(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt)
+{
+	char buf[512];
+	struct uct_sb b = UCT_SB_INIT(buf);
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < m->nrows; i++) {
+		const struct uct_row *r = &m->rows[i];
+		const char *user;
+
+		if (!r->visible || !m->ns[r->ns].visible || !(user = uct_row_ns_user(m, r)))
+			continue;
+		if (!any)
+			family(f, fmt, "ucounttop_user", "info",
+			       "The user name of a row's uid as its user namespace maps it (ns_uid), "
+			       "from the passwd file in the root of the namespace's oldest process "
+			       "(the initial namespace: /etc/passwd); join on ns and uid.");
+		any = true;
+		b.n = 0;
+		uct_sb_str(&b, "ucounttop_user_info{ns=\"");
+		uct_sb_u64(&b, r->rec.ns_inum);
+		uct_sb_str(&b, "\",uid=\"");
+		uct_sb_u64(&b, r->rec.uid);
+		uct_sb_str(&b, "\",user=\"");
+		uct_sb_label(&b, user, UCT_USER_MAX);
+		uct_sb_str(&b, "\"} 1\n");
+		fwrite_unlocked(b.p, 1, b.n, f);
+	}
+}
+
 void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c,
 		      enum uct_metrics_fmt fmt)
 {
@@ -171,7 +208,8 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 			fwrite_unlocked(b.p, 1, b.n, f);
 		}
 	}
-		family(f, fmt, "ucounttop_denials", "counter",
+	users_info(f, m, fmt);
+	family(f, fmt, "ucounttop_denials", "counter",
 	       "Refused charges from this row since ucounttop attached.");
 	per_row(f, m, "ucounttop_denials_total", 2);
 	family(f, fmt, "ucounttop_limit_hits", "counter",

@@ -16,8 +16,10 @@
  * rlimit_max of the namespaces this row created; for a row that created
  * none, the smallest rlimit of its live tasks (the leaf check), "-" if it
  * has no live task. uids (and owners, o<uid>) are shown as the row's own
- * namespace (the owner's parent) maps them, as its processes know them;
- * --kuid shows the global kuids instead.
+ * namespace (the owner's parent) maps them, as its processes know them,
+ * with the user name that namespace's passwd file gives the uid
+ * ("uid 2000 (app)"); --kuid shows the global kuids instead, named by
+ * the initial namespace's /etc/passwd.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -97,8 +99,42 @@ static void sb_uid(struct uct_sb *b, __u32 shown, __u32 kuid)
 	uct_sb_char(b, ')');
 }
 
+/*
+ * " (NAME)" after a uid: the user name the uid's view gives it, in at
+ * most room columns and at most UCT_USER_SHOW of them, cut with '+' as
+ * ps(1) cuts one ("(systemd-netwo+)"); nothing when not even a character
+ * of it fits. A byte other than printable ASCII, or a blank (no user
+ * name has one: one word per name), is '?': names are the container's
+ * text.
+ */
+#define UCT_USER_SHOW	16
+static void sb_user(struct uct_sb *b, const char *user, int room)
+{
+	size_t n = strlen(user), show = n, i, j;
+
+	if (room > UCT_USER_SHOW + 3)
+		room = UCT_USER_SHOW + 3;
+	if (room < 5)
+		return;
+	if (n + 3 > (size_t)room)
+		show = (size_t)room - 4;
+	uct_sb_put(b, " (", 2);
+	/* runs of plain bytes at once: every uid line may have a name */
+	for (i = 0; i < show; i = j) {
+		for (j = i; j < show && (unsigned char)user[j] > 0x20 && (unsigned char)user[j] < 0x7f; j++)
+			;
+		uct_sb_put(b, user + i, j - i);
+		if (j < show) {
+			uct_sb_char(b, '?');
+			j++;
+		}
+	}
+	uct_sb_put(b, show < n ? "+)" : ")", show < n ? 2 : 1);
+}
+
+/* A line's name; a uid line's user name is fitted into fit columns */
 static void line_name(char *buf, size_t len, const struct uct_model *m,
-		      const struct uct_view_ctx *c, const struct uct_line *ln)
+		      const struct uct_view_ctx *c, const struct uct_line *ln, int fit)
 {
 	struct uct_sb b = { buf, len, 0, 0 };
 	int ind = ln->depth * 2;
@@ -130,8 +166,12 @@ static void line_name(char *buf, size_t len, const struct uct_model *m,
 	} else {
 		const struct uct_row *r = &m->rows[ln->index];
 
+		const char *user = uct_row_user(m, r);
+
 		uct_sb_str(&b, "uid ");
 		sb_uid(&b, uct_row_uid(m, r), r->rec.uid);
+		if (user)
+			sb_user(&b, user, fit - (int)b.n);
 	}
 }
 
@@ -144,7 +184,7 @@ int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c
 	for (i = 0; i < m->nlines; i++) {
 		int n;
 
-		line_name(name, sizeof(name), m, c, &m->lines[i]);
+		line_name(name, sizeof(name), m, c, &m->lines[i], NAME_MAX_W);
 		n = (int)strlen(name);
 		if (n > w)
 			w = n;
@@ -303,10 +343,10 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 
 	buf[0] = 0;
 	/* "%-*.*s": the name cut or padded to name_w */
-	line_name(name, sizeof(name), m, c, ln);
-	nlen = strlen(name);
 	if (name_w < 0)
 		name_w = 0;
+	line_name(name, sizeof(name), m, c, ln, name_w);
+	nlen = strlen(name);
 	if (nlen > (size_t)name_w)
 		nlen = (size_t)name_w;
 	uct_sb_put(&b, name, nlen);

@@ -32,7 +32,7 @@ static const char *const help_text[] = {
 	"          and comm(pid), or 'no task' and what holds it (ns, mq, shm, sig)",
 	"uid line: VALUE[+CHANGE]/LIMIT ('-': only the caller's own rlimit applies)",
 	"uids as each namespace maps them (-(kN): it maps none to kuid N), owners",
-	"as the parent maps them; --kuid shows global uids",
+	"as the parent maps them; (NAME): the namespace's /etc/passwd; --kuid: kuids",
 	"DENY: refused charges since start.  FLAG: D denials, O over limit,",
 	"I imbalanced (value < sum of child namespaces' rows), N new",
 	"Units: NPROC processes, MSGQUEUE and MEMLOCK bytes (B; the kernel counts",

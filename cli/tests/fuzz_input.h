@@ -14,9 +14,10 @@
 #include "ucounttop_check.h"
 
 /*
- * fuzz_model: a struct fuzz_model_hdr, then struct uct_rec records, then
- * (names >> FN_TASKS_SHIFT) struct uct_tlim task records, then nstats
- * struct uct_stat_kv entries, both taken from the end of the input.
+ * fuzz_model: a struct fuzz_model_hdr, then passwd_len bytes of passwd
+ * text, then struct uct_rec records, then (names >> FN_TASKS_SHIFT)
+ * struct uct_tlim task records, then nstats struct uct_stat_kv entries,
+ * both taken from the end of the input.
  */
 #define FM_EVENTS	0x01	/* --events views */
 #define FM_TTY		0x02	/* tty table: width, markers, cursor */
@@ -35,6 +36,15 @@
 #define FN_SCREEN	0x08	/* resolve the first screen only, as a tty */
 #define FN_TASKS_SHIFT	4	/* names >> 4: task records */
 
+/* fuzz_model_hdr.users: the passwd files. The text is split at each
+ * form feed into up to FU_FILES files: the first is ucounttop's own,
+ * the others are a process's by its mount namespace */
+#define FU_FILES	3
+#define FU_READER	0x01	/* files are read (else no reader at all) */
+#define FU_ROTATE	0x02	/* each update, each source's file is the next one */
+#define FU_FAIL		0x04	/* reads through an odd pid fail */
+#define FU_CUT		0x08	/* the last file is not whole (cut by the cap) */
+
 struct fuzz_model_hdr {
 	uint8_t sort;		/* % UCT_SORT_COUNT */
 	uint8_t type;		/* % 5 - 1: the -t filter */
@@ -47,6 +57,9 @@ struct fuzz_model_hdr {
 	uint8_t pick_ns, pick_uid;
 	uint8_t pad[1];
 	uint8_t names;		/* FN_*, and the number of task records */
+	uint8_t users;		/* FU_* */
+	uint8_t pad2;
+	uint16_t passwd_len;	/* bytes of passwd text after the header */
 };
 
 /*

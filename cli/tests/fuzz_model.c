@@ -8,7 +8,8 @@
  * struct uct_stat_kv entries taken from the end: the bytes the loader
  * would have read from the iterators and the stats map, whatever a buggy
  * kernel or program put there. Cgroup lookups return paths made of the
- * tasks' hostname bytes, or a container's, or fail. Up to three
+ * tasks' hostname bytes, or a container's, or fail; passwd files are
+ * pieces of the text after the header (any bytes). Up to three
  * updates use windows of the records (so rows appear, change and vanish;
  * an empty first window means all of them), hdr.step apart in time (zero
  * and negative included). With FM_SMALL_IDS, inode numbers and uids are
@@ -19,7 +20,8 @@
  * one valid document on one line; OpenMetrics is well-formed lines ending
  * in "# EOF", counters never negative; the batch and tty tables hold no
  * control character, every table line is named ("ns ..." or "uid ...")
- * and DENY is a count.
+ * and DENY is a count; a user name is a well-formed one and the first
+ * line of that uid in the file its namespace reads.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -67,6 +69,152 @@ static void fold_task(struct uct_tlim *t)
 	t->pid %= 8;
 	t->cgroup_id %= 6;
 	t->start_time %= 4;
+	/* roots that processes share */
+	t->mnt_ns %= 4;
+	t->root_dev %= 2;
+	t->root_ino %= 3;
+}
+
+/* ---- passwd files: pieces of the text, by source ---- */
+
+static struct {
+	const char *text;	/* FU_FILES pieces, split at form feeds */
+	size_t off[FU_FILES], len[FU_FILES];
+	size_t nfiles;
+	int update;
+	uint8_t flags;
+} fz_pw;
+
+static void split_passwd(const char *t, size_t n)
+{
+	size_t i, start = 0;
+
+	fz_pw.text = t;
+	fz_pw.nfiles = 0;
+	for (i = 0; i <= n && fz_pw.nfiles < FU_FILES; i++) {
+		if (i < n && t[i] != '\f')
+			continue;
+		fz_pw.off[fz_pw.nfiles] = start;
+		fz_pw.len[fz_pw.nfiles] = i - start;
+		fz_pw.nfiles++;
+		start = i + 1;
+	}
+}
+
+/* Which piece src reads in this update: ours the first, a process's by
+ * its mount namespace (so one key, one file, as on a real system) */
+static size_t piece_of(const struct uct_pwsrc *src)
+{
+	size_t k = src->pid ? 1 + src->mnt_ns % (FU_FILES - 1) : 0;
+
+	if (fz_pw.flags & FU_ROTATE)
+		k += (size_t)fz_pw.update;
+	return k % fz_pw.nfiles;
+}
+
+static int fuzz_passwd(void *arg, const struct uct_pwsrc *src, const struct uct_file_id *known,
+		       struct uct_file_id *id, char **text, size_t *len, bool *whole)
+{
+	size_t k;
+
+	if (!fz_pw.nfiles || ((fz_pw.flags & FU_FAIL) && (src->pid & 1)))
+		return -1;
+	k = piece_of(src);
+	memset(id, 0, sizeof(*id));
+	id->dev = 1;
+	id->ino = k;
+	id->size = fz_pw.len[k];
+	if (known && !memcmp(known, id, sizeof(*id)))
+		return 1;
+	*text = malloc(fz_pw.len[k] + 1);
+	CHECK(*text);
+	memcpy(*text, fz_pw.text + fz_pw.off[k], fz_pw.len[k]);
+	*len = fz_pw.len[k];
+	*whole = !((fz_pw.flags & FU_CUT) && k == fz_pw.nfiles - 1);
+	return 0;
+}
+
+/* A uid field as users.c takes it: 1-10 digits, below 2^32 - 1 */
+static bool uid_field(const char *s, size_t n, __u32 *uid)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	if (!n || n > 10)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	*uid = (__u32)v;
+	return v < 0xffffffffULL;
+}
+
+/*
+ * A name the model gave uid must be one: 1-64 bytes, none a blank or a
+ * control byte, not a NIS '+'/'-' entry; and in the piece its namespace
+ * read, the first line (not blank, not a comment, ended by a newline
+ * unless the piece is whole) whose third field is uid must start with it.
+ */
+static void check_user(const char *name, __u32 uid, size_t k, bool whole)
+{
+	const char *t = fz_pw.text + fz_pw.off[k], *end = t + fz_pw.len[k], *p = t;
+	size_t n = strlen(name), i;
+
+	CHECK(n >= 1 && n <= UCT_USER_MAX && name[0] != '+' && name[0] != '-');
+	for (i = 0; i < n; i++)
+		CHECK((unsigned char)name[i] > 0x20 && name[i] != 0x7f);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *c1, *c2, *le;
+		__u32 u;
+
+		le = nl ? nl : end;
+		CHECK(nl || whole);
+		c1 = memchr(p, ':', (size_t)(le - p));
+		c2 = c1 ? memchr(c1 + 1, ':', (size_t)(le - c1 - 1)) : NULL;
+		if (p < le && *p != '#' && c2) {
+			const char *c3 = memchr(c2 + 1, ':', (size_t)(le - c2 - 1));
+
+			if (uid_field(c2 + 1, (size_t)((c3 ? c3 : le) - c2 - 1), &u) && u == uid) {
+				if ((size_t)(c1 - p) != n || memcmp(p, name, n))
+					fprintf(stderr, "fuzz_model: uid %u named '%s', not by its first line\n",
+						uid, name);
+				CHECK((size_t)(c1 - p) == n && !memcmp(p, name, n));
+				return;
+			}
+		}
+		p = le + 1;
+	}
+	fprintf(stderr, "fuzz_model: uid %u named '%s' by no line\n", uid, name);
+	CHECK(0);
+}
+
+static void check_users(const struct uct_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nrows; i++) {
+		const struct uct_row *r = &m->rows[i];
+		const struct uct_nsinfo *ns = &m->ns[r->ns];
+		const char *name = uct_row_ns_user(m, r);
+		struct uct_pwsrc src = { .pid = ns->root ? 0 : 1, .mnt_ns = ns->name->mnt_ns };
+		size_t k;
+
+		if (name) {
+			CHECK(r->rec.ns_uid != UCT_NO_UID && fz_pw.nfiles);
+			k = piece_of(&src);
+			check_user(name, r->rec.ns_uid, k,
+				   !((fz_pw.flags & FU_CUT) && k == fz_pw.nfiles - 1));
+		}
+		/* --kuid: the initial namespace's name of the kuid */
+		if (m->show_kuid && (name = uct_row_user(m, r))) {
+			src = (struct uct_pwsrc){ 0 };
+			k = piece_of(&src);
+			check_user(name, r->rec.uid, k,
+				   !((fz_pw.flags & FU_CUT) && k == fz_pw.nfiles - 1));
+		}
+	}
 }
 
 /* The task records of this input, for the cgroup lookup */
@@ -287,8 +435,10 @@ static void check_batch(char *text)
 		if (strncmp(line, "uid ", 4))
 			fprintf(stderr, "fuzz_model: unnamed line: %s\n", copy);
 		CHECK(!strncmp(line, "uid ", 4));
+		/* "uid N", a user name "(NAME)" if any, four cells, DENY */
 		for (tok = strtok_r(line, " ", &s2); tok && k < 6; tok = strtok_r(NULL, " ", &s2))
-			k++;
+			if (k != 2 || *tok != '(')
+				k++;
 		if (!tok || *tok < '0' || *tok > '9')
 			fprintf(stderr, "fuzz_model: DENY not a count: %s\n", copy);
 		CHECK(tok && *tok >= '0' && *tok <= '9');
@@ -348,7 +498,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct uct_model m;
 	struct uct_view_ctx c;
 	struct fuzz_model_hdr h;
-	size_t body, nrec, nstats, ntasks, i;
+	size_t body, nrec, nstats, ntasks, i, pwlen;
+	char *pwtext;
 	int u;
 
 	if (size < sizeof(h))
@@ -356,6 +507,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(&h, data, sizeof(h));
 	data += sizeof(h);
 	body = size - sizeof(h);
+	/* the passwd text first */
+	pwlen = h.passwd_len < body ? h.passwd_len : body;
+	pwtext = malloc(pwlen + 1);
+	CHECK(pwtext);
+	memcpy(pwtext, data, pwlen);
+	data += pwlen;
+	body -= pwlen;
+	split_passwd(pwtext, pwlen);
+	fz_pw.flags = h.users;
+	fz_pw.update = 0;
 	nstats = h.nstats;
 	if (nstats > body / sizeof(*stats))
 		nstats = body / sizeof(*stats);
@@ -399,6 +560,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (h.names & FN_LOOKUP)
 		m.cgroup_fn = fuzz_cgroup;
+	if (h.users & FU_READER)
+		m.passwd_fn = fuzz_passwd;
 	if (nrec && (h.names & FN_CONTAINER))
 		snprintf(m.container_filter, sizeof(m.container_filter), "%llx",
 			 (unsigned long long)recs[h.pick_ns % nrec].id % 0x100000);
@@ -420,6 +583,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t a = nrec ? h.win[2 * u] % (nrec + 1) : 0;
 		size_t b = nrec ? h.win[2 * u + 1] % (nrec + 1) : 0;
 		double now = 1000.0 + u * (h.step / 100.0);
+
+		fz_pw.update = u;
 
 		if (a > b) {
 			size_t t = a;
@@ -451,7 +616,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(m.have_tasks);
 			uct_model_resolve_names(&m, h.names & FN_SCREEN ? (int)(h.step & 7) : -1,
 						(int)(h.width % 30));
+		} else {
+			/* no task iterator: the initial namespace's names only */
+			uct_model_resolve_names(&m, -1, 0);
 		}
+		check_users(&m);
 		if (nrec && (h.flags & FM_COLLAPSE))
 			uct_model_toggle_collapse(&m, recs[h.pick_ns % nrec].ns_inum);
 		CHECK(m.nlines <= m.nns + m.nrows);
@@ -462,5 +631,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(recs);
 	free(stats);
 	free(tasks);
+	free(pwtext);
 	return 0;
 }

@@ -90,17 +90,22 @@ static void opts_seeds(void)
 
 /* ---- fuzz_model: struct hdr, records, stats (see fuzz_model.c) ---- */
 
-/* ... with task records (h->names >> FN_TASKS_SHIFT of them) */
-static void model_tasks(const char *name, const struct fuzz_model_hdr *h,
+/* ... with task records (h->names >> FN_TASKS_SHIFT of them) and
+ * passwd text (h->passwd_len bytes of pw) */
+static void model_users(const char *name, const struct fuzz_model_hdr *h,
 			const struct uct_rec *recs, size_t nrec, const struct uct_tlim *tl,
-			const struct uct_stat_kv *st, size_t nst)
+			const struct uct_stat_kv *st, size_t nst, const char *pw)
 {
 	size_t nt = h->names >> FN_TASKS_SHIFT;
-	size_t len = sizeof(*h) + nrec * sizeof(*recs) + nt * sizeof(*tl) + nst * sizeof(*st);
+	size_t len = sizeof(*h) + h->passwd_len + nrec * sizeof(*recs) + nt * sizeof(*tl) +
+		     nst * sizeof(*st);
 	char *buf = malloc(len), *p = buf;
 
 	memcpy(p, h, sizeof(*h));
 	p += sizeof(*h);
+	if (h->passwd_len)
+		memcpy(p, pw, h->passwd_len);
+	p += h->passwd_len;
 	memcpy(p, recs, nrec * sizeof(*recs));
 	p += nrec * sizeof(*recs);
 	if (nt)
@@ -109,6 +114,13 @@ static void model_tasks(const char *name, const struct fuzz_model_hdr *h,
 	memcpy(p, st, nst * sizeof(*st));
 	put("fuzz_model", name, buf, len);
 	free(buf);
+}
+
+static void model_tasks(const char *name, const struct fuzz_model_hdr *h,
+			const struct uct_rec *recs, size_t nrec, const struct uct_tlim *tl,
+			const struct uct_stat_kv *st, size_t nst)
+{
+	model_users(name, h, recs, nrec, tl, st, nst, NULL);
 }
 
 static void model(const char *name, const struct fuzz_model_hdr *h, const struct uct_rec *recs,
@@ -248,6 +260,48 @@ static void model_seeds(void)
 		h.names = (uint8_t)(nt << FN_TASKS_SHIFT | FN_LOOKUP | FN_SEARCH);
 		h.flags = FM_TTY;
 		model_tasks("names-search", &h, recs, n, tl, st, 0);
+	}
+
+	/* user names: names_snapshot's namespaces and processes (ns 10 and
+	 * 20 read the second piece), the host's file and a container's
+	 * whose lines for the rows' uids are the hard ones: uid 0's first
+	 * line refused, 2000 twice, a comment of 3000 and 3000 last with no
+	 * newline (a cut line with FU_CUT); then a third piece of refused
+	 * kinds of line and odd bytes, rotating, failing reads and --kuid;
+	 * no task iterator */
+	{
+		static const char pw[] =
+			TEST_HOST_PASSWD "\f"
+			"# c:x:3000:0::/:\n\nbad:x:0:0:/:/bin/sh\nroot:x:0:0::/:/bin/sh\n"
+			"first:x:2000:1::/:\nsecond:x:2000:1::/:\nc1500:x:1500:1::/:\n"
+			"cut:x:3000:0::/:/bin/sh";
+		static const char odd[] =
+			"\fsix:x:101:1:/:/bin/sh\nhex:x:0x67:1::/:\n+nis:x:112:1::/:\n"
+			" lead:x:0:1::/:\nq\"u\\o\xc3\xa9:x:2000:1::/:\n"
+			"max:x:4294967294:0::/:\nover:x:4294967295:0::/:\n";
+		char three[sizeof(pw) + sizeof(odd)];
+		struct uct_tlim tl[8];
+		size_t nt = names_tasks(tl), nn = names_snapshot(more);
+
+		h = (struct fuzz_model_hdr){ .flags = FM_TTY, .updates = 1, .width = 80,
+					     .win = { 0, 5, 0, 5 }, .step = 100,
+					     .names = (uint8_t)(nt << FN_TASKS_SHIFT | FN_LOOKUP),
+					     .users = FU_READER, .passwd_len = sizeof(pw) - 1 };
+		model_users("users", &h, more, nn, tl, st, 0, pw);
+		h.users = FU_READER | FU_CUT;
+		model_users("users-cut", &h, more, nn, tl, st, 0, pw);
+		memcpy(three, pw, sizeof(pw) - 1);
+		memcpy(three + sizeof(pw) - 1, odd, sizeof(odd));
+		h.users = FU_READER | FU_ROTATE | FU_FAIL;
+		h.flags = FM_TTY | FM_KUID;
+		h.updates = 2;
+		h.names |= FN_SCREEN;
+		h.passwd_len = (uint16_t)strlen(three);
+		model_users("users-rotate-kuid", &h, more, nn, tl, st, 0, three);
+		/* no task iterator: the initial namespace's file only */
+		h = (struct fuzz_model_hdr){ .updates = 0, .users = FU_READER,
+					     .passwd_len = sizeof(pw) - 1 };
+		model_users("users-no-tasks", &h, more, nn, NULL, st, 0, pw);
 	}
 
 	/* small ids: the fuzzer's folded space, parents that meet */

@@ -176,4 +176,82 @@ static inline int test_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, siz
 	return 0;
 }
 
+/*
+ * User names (users.h) for names_snapshot's namespaces. Each namespace's
+ * oldest process and where its root is:
+ *   ns 1   init(1)      the host's root (mount ns 4026531840, root 2)
+ *   ns 10  app(110)     a root of its own (a container, chrooted: root 777)
+ *   ns 20  job(120)     the host's root again
+ * and the passwd files the fake reader gives: ucounttop's own and the
+ * host root's (through pid 120 or 1) hold TEST_HOST_PASSWD, the
+ * container's TEST_CTR_PASSWD. The host calls kuid 1000 alice and 2000
+ * bob; the container calls its uid 2000 (kuid 1000) app - "bob" there
+ * would be the host's name, the wrong one. Nobody names 3000.
+ */
+#define TEST_MNT_NS	4026531840u
+#define TEST_HOST_PASSWD "root:x:0:0:root:/root:/bin/sh\n" \
+			 "alice:x:1000:1000:Alice:/home/alice:/bin/sh\n" \
+			 "k1500:x:1500:1500::/:/bin/sh\n" \
+			 "bob:x:2000:2000::/home/bob:/bin/sh\n"
+#define TEST_CTR_PASSWD	 "root:x:0:0:root:/root:/bin/sh\n" \
+			 "app:x:2000:2000:the app:/srv:/sbin/nologin\n" \
+			 "c1500:x:1500:1500::/:/bin/sh\n"
+
+static inline struct uct_tlim with_root(struct uct_tlim t, __u32 mnt, __u32 dev, __u64 ino)
+{
+	t.mnt_ns = mnt;
+	t.root_dev = dev;
+	t.root_ino = ino;
+	return t;
+}
+
+static inline size_t names_tasks(struct uct_tlim *t)
+{
+	size_t n = 0;
+
+	t[n++] = with_root(mktask(1, 0, 1, 10, 1, "init", "uct-guest"), TEST_MNT_NS, 0x800001, 2);
+	t[n++] = with_root(mktask(10, 1000, 110, 500, 1, "app", "uct-guest"), TEST_MNT_NS,
+			   0x800001, 777);
+	t[n++] = with_root(mktask(20, 1000, 120, 600, 1, "job", "uct-guest"), TEST_MNT_NS,
+			   0x800001, 2);
+	return n;
+}
+
+/* The fake reader's state: calls and reads so far; a file's version
+ * (bump it to change the file: a new mtime); text to use instead */
+struct test_passwd {
+	int calls, reads, fail_pid;
+	int version[3];			/* own, host root, container */
+	const char *text[3];		/* NULL: the defaults above */
+};
+
+static inline int test_passwd_fn(void *arg, const struct uct_pwsrc *src,
+				 const struct uct_file_id *known, struct uct_file_id *id,
+				 char **text, size_t *len, bool *whole)
+{
+	struct test_passwd *tp = arg;
+	int k = src->pid == 0 ? 0 : src->pid == 110 ? 2 : 1;
+	const char *t;
+
+	tp->calls++;
+	if (src->pid && (int)src->pid == tp->fail_pid)
+		return -1;
+	t = tp->text[k] ? tp->text[k] : k == 2 ? TEST_CTR_PASSWD : TEST_HOST_PASSWD;
+	memset(id, 0, sizeof(*id));
+	id->dev = 8;
+	id->ino = 100 + (__u64)k;
+	id->size = strlen(t);
+	id->mtime_sec = tp->version[k];
+	if (known && !memcmp(known, id, sizeof(*id)))
+		return 1;
+	tp->reads++;
+	*len = strlen(t);
+	*text = malloc(*len + 1);
+	if (!*text)
+		return -1;
+	memcpy(*text, t, *len + 1);
+	*whole = true;
+	return 0;
+}
+
 #endif /* UCT_TEST_SNAPSHOTS_H */

@@ -126,7 +126,7 @@ static void test_json_rows(void **state)
 	assert_non_null(strstr(out, "{\"ns\":100,\"level\":1,\"owner_uid\":1001,\"parent_ns\":1,"
 				    "\"creator_uid\":1001,\"owner_ns_uid\":1001,\"max\":{\"nproc\":5,"));
 	/* the uid inside comes after the kuid's keys, before refcount */
-	assert_non_null(strstr(out, "\"parent_uid\":1002,\"ns_uid\":1002,\"refcount\":1,"));
+	assert_non_null(strstr(out, "\"parent_uid\":1002,\"ns_uid\":1002,\"user\":null,\"refcount\":1,"));
 	assert_non_null(strstr(out, "\"used\":{\"nproc\":6,"));
 	/* no per-event fields without --events */
 	assert_null(strstr(out, "\"charges\""));
@@ -688,7 +688,7 @@ static void test_json_ns_uids(void **state)
 		out = render(f, uct_view_json);
 		assert_true(json_valid(out));
 		assert_non_null(strstr(out, "{\"ns\":20,\"level\":2,\"uid\":1000,\"parent_ns\":10,"
-					    "\"parent_uid\":1000,\"ns_uid\":3000,\"refcount\":1,"));
+					    "\"parent_uid\":1000,\"ns_uid\":3000,\"user\":null,\"refcount\":1,"));
 		assert_non_null(strstr(out, "{\"ns\":20,\"level\":2,\"uid\":1500,\"parent_ns\":10,"
 					    "\"parent_uid\":1000,\"ns_uid\":null,"));
 		assert_non_null(strstr(out, "{\"ns\":10,\"level\":1,\"uid\":1000,\"parent_ns\":1,"
@@ -716,6 +716,168 @@ static void test_openmetrics_kuid_labels(void **state)
 				    "type=\"nproc\"} 1\n"));
 	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"20\",level=\"2\",uid=\"1500\","));
 	assert_null(strstr(out, "uid=\"3000\""));
+}
+
+/* ---- user names, from each namespace's own passwd file ---- */
+
+/* names_snapshot() with its processes and their files (snapshots.h);
+ * text: the container's file instead of TEST_CTR_PASSWD */
+static struct test_passwd users_tp;
+static void view_text(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c);
+
+static void users_on(struct fx *f, const char *ctr)
+{
+	struct uct_rec recs[16];
+	struct uct_tlim tl[8];
+	size_t n = names_snapshot(recs), nt = names_tasks(tl);
+
+	memset(&users_tp, 0, sizeof(users_tp));
+	users_tp.text[2] = ctr;
+	f->m.passwd_fn = test_passwd_fn;
+	f->m.passwd_arg = &users_tp;
+	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
+	assert_int_equal(uct_model_set_tasks(&f->m, tl, nt), 0);
+	uct_model_resolve_names(&f->m, -1, 0);
+}
+
+/* Each uid line ends its name with the name its namespace gives it */
+static void test_users_batch(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	users_on(f, NULL);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "\n  uid 1000 (alice) "));
+	/* namespace 10's own file: app, not the host's bob */
+	assert_non_null(strstr(out, "\n    uid 2000 (app) "));
+	assert_non_null(strstr(out, "\n    uid 0 (root) "));
+	assert_null(strstr(out, "(bob)"));
+	/* nobody names 3000; an unmapped uid is never named */
+	assert_non_null(strstr(out, "\n      uid 3000   "));
+	assert_non_null(strstr(out, "\n      uid -(k1500)   "));
+	/* --kuid: the initial namespace's names of the kuids */
+	f->m.show_kuid = true;
+	uct_model_relayout(&f->m);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "\n    uid 1000 (alice) "));
+	assert_non_null(strstr(out, "\n      uid 1500 (k1500) "));
+	assert_non_null(strstr(out, "\n    uid 900   "));
+	assert_null(strstr(out, "(app)"));
+}
+
+/* A long name is cut (ps's '+'), never moves a cell: at 80 columns every
+ * uid line fits and its cells start where the others' do */
+static void test_users_fit_80(void **state)
+{
+	struct fx *f = *state;
+	char buf[512];
+	const char *out;
+	size_t i;
+	int w, cut = 0;
+
+	users_on(f, "a-very-long-user-name-indeed:x:2000:2000::/:/bin/sh\n"
+		    "root:x:0:0::/:/bin/sh\n");
+	/* batch: at most 16 of it */
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "uid 2000 (a-very-long-use+) "));
+	names_on(f);	/* the namespaces' process names too */
+	users_on(f, "a-very-long-user-name-indeed:x:2000:2000::/:/bin/sh\n"
+		    "root:x:0:0::/:/bin/sh\n");
+	f->c.width = 80;
+	f->c.tty = true;
+	w = uct_table_name_width(&f->m, &f->c);
+	assert_int_equal(w, 19);
+	for (i = 0; i < f->m.nlines; i++) {
+		const char *u;
+
+		if (f->m.lines[i].is_ns)
+			continue;
+		uct_table_line(buf, sizeof(buf), &f->m, &f->c, &f->m.lines[i], w);
+		assert_true(strlen(buf) <= 80);
+		/* the name fills the column, the first cell follows it */
+		assert_int_equal(buf[w], ' ');
+		assert_true(buf[w + 1] == ' ' || (buf[w + 1] >= '0' && buf[w + 1] <= '9'));
+		assert_non_null(strstr(buf, "/"));
+		assert_true(strstr(buf, "/") - buf > w);
+		u = strstr(buf, "uid 2000 (");
+		if (u) {
+			/* "    uid 2000 (a+)" fits 19 */
+			assert_true(u - buf + 10 < w);
+			assert_non_null(strstr(buf, "+) "));
+			cut++;
+		}
+	}
+	assert_int_equal(cut, 1);
+}
+
+/* Names are the container's text: in the table printable ASCII only, in
+ * JSON and OpenMetrics escaped */
+static void test_users_hostile(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	users_on(f, "a\"b\\c:x:2000:2000::/:/bin/sh\n"
+		    "jos\xc3\xa9:x:0:0::/:/bin/sh\n");
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, " (a\"b\\c) "));
+	assert_non_null(strstr(out, " (jos?" "?) "));
+	out = render(f, uct_view_json);
+	assert_true(json_valid(out));
+	assert_non_null(strstr(out, "\"user\":\"a\\\"b\\\\c\""));
+	assert_non_null(strstr(out, "\"user\":\"jos\\u00c3\\u00a9\""));
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "ucounttop_user_info{ns=\"10\",uid=\"1000\",user=\"a\\\"b\\\\c\"} 1\n"));
+	assert_non_null(strstr(out, "ucounttop_user_info{ns=\"10\",uid=\"900\",user=\"jos?" "?\"} 1\n"));
+}
+
+/* JSON: "user" names ns_uid in the row's namespace, null when nothing
+ * does; --kuid changes nothing there */
+static void test_users_json(void **state)
+{
+	struct fx *f = *state;
+	const char *out = render(f, uct_view_json);
+	int pass;
+
+	/* no files read: every row has the key, null */
+	assert_non_null(strstr(out, "\"ns_uid\":0,\"user\":null,"));
+	for (pass = 0; pass < 2; pass++) {
+		f->m.show_kuid = pass;
+		users_on(f, NULL);
+		out = render(f, uct_view_json);
+		assert_true(json_valid(out));
+		assert_non_null(strstr(out, "{\"ns\":1,\"level\":0,\"uid\":1000,\"parent_ns\":null,"
+					    "\"parent_uid\":null,\"ns_uid\":1000,\"user\":\"alice\","));
+		assert_non_null(strstr(out, "\"uid\":1000,\"parent_ns\":1,\"parent_uid\":1000,"
+					    "\"ns_uid\":2000,\"user\":\"app\","));
+		assert_non_null(strstr(out, "\"uid\":900,\"parent_ns\":1,\"parent_uid\":1000,"
+					    "\"ns_uid\":0,\"user\":\"root\","));
+		assert_non_null(strstr(out, "\"ns_uid\":3000,\"user\":null,"));
+		assert_non_null(strstr(out, "\"ns_uid\":null,\"user\":null,"));
+	}
+}
+
+/* An info family joined on (ns, uid), not a label of the counters */
+static void test_users_openmetrics(void **state)
+{
+	struct fx *f = *state;
+	const char *out = render(f, uct_view_openmetrics);
+
+	assert_null(strstr(out, "ucounttop_user"));
+	users_on(f, NULL);
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "# TYPE ucounttop_user info\n"));
+	assert_non_null(strstr(out, "\nucounttop_user_info{ns=\"1\",uid=\"1000\",user=\"alice\"} 1\n"));
+	assert_non_null(strstr(out, "\nucounttop_user_info{ns=\"10\",uid=\"1000\",user=\"app\"} 1\n"));
+	assert_non_null(strstr(out, "\nucounttop_user_info{ns=\"10\",uid=\"900\",user=\"root\"} 1\n"));
+	assert_null(strstr(out, "ucounttop_user_info{ns=\"20\""));
+	assert_null(strstr(out, "user=\"app\",type"));
+	assert_non_null(strstr(out, "\nucounttop_rlimit_value{ns=\"10\",level=\"1\",uid=\"1000\","
+				    "type=\"nproc\"} 3\n"));
+	/* text 0.0.4: a gauge of the same name */
+	out = render(f, view_text);
+	assert_non_null(strstr(out, "# TYPE ucounttop_user_info gauge\n"));
 }
 
 /* ---- OpenMetrics ---- */
@@ -1054,6 +1216,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_names_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_fit_80, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_summary, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_users_batch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_users_fit_80, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_users_hostile, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_users_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_users_openmetrics, setup, teardown),
 		cmocka_unit_test(test_fmt_num),
 		cmocka_unit_test(test_fmt_num_matches_printf),
 		cmocka_unit_test(test_fmt_int),

@@ -13,7 +13,9 @@
  *                                  remove it; exit 0 either way
  *   uct-workload --names           namespaces whose uid maps are not the
  *                                  identity, in containers' cgroups, with
- *                                  hostnames, two with no process left
+ *                                  hostnames, one in a root of its own
+ *                                  (its own /etc/passwd), three with no
+ *                                  process left
  *                                  (see "--names" below), print what each
  *                                  maps and runs, hold until SIGTERM
  *   uct-workload --container KIND ID [HOSTNAME] -- CMD [ARGS]
@@ -491,6 +493,10 @@ static void agent(int ns)
  *       exit; an fd of ours holds N9, which has no row (nothing in it is
  *       charged), and N9 holds N8: only N8's row, whose
  *       ucount[UCOUNT_USER_NAMESPACES] counts N9, tells
+ * and what names its users (issue 11, item 2): N1's process chroots
+ * into NAMES_ROOT, whose etc/passwd - a link to /etc/passwd.n1, which
+ * resolves in there - names its uid 2000 "n1-app"; the others keep the
+ * guest's root and its /etc/passwd.
  */
 enum { NM_N1, NM_N2, NM_N3, NM_N4, NM_N5, NM_N6, NM_N7, NM_N8, NM_N9, NM_COUNT };
 static volatile sig_atomic_t stop;
@@ -501,6 +507,8 @@ static bool wait_ready(int want, int secs, const char *what);
 #define NAMES_WIDE_KUID	5000
 #define NAMES_WIDE_UID	6
 #define NAMES_QUEUE	"/uct-names-n7"
+#define NAMES_ROOT	"/tmp/uct-names-n1root"
+#define NAMES_N1_PASSWD	"root:x:0:0:root:/root:/bin/sh\nn1-app:x:2000:2000:N1's app:/:/bin/sh\n"
 static const char names_wide_map[] =
 	"0 200000 1\n1 200001 1\n2 200002 1\n3 200003 1\n4 200004 1\n5 200005 1\n6 5000 1\n";
 static const char *const names_name[NM_COUNT] = {
@@ -528,12 +536,32 @@ static const char *const names_host[NM_COUNT] = {
 static int names_go[2];		/* N8: we hold N9, its processes may go */
 static bool names_cgroups;	/* cgroup2 at /sys/fs/cgroup */
 
-static void names_publish(int k)
+static void names_note(int k)
 {
 	sh->names_inum[k] = ns_inum_of(getpid());
 	sh->names_uid[k] = getuid();
 	sh->names_pid[k] = getpid();
+}
+
+static void names_publish(int k)
+{
+	names_note(k);
 	signal_ready();
+}
+
+/* N1's root of its own, with its own etc/passwd, made by root first:
+ * etc/passwd is an absolute link, which must resolve in there */
+static void names_make_root(void)
+{
+	FILE *f;
+
+	mkdir(NAMES_ROOT, 0755);
+	mkdir(NAMES_ROOT "/etc", 0755);
+	unlink(NAMES_ROOT "/etc/passwd");
+	f = fopen(NAMES_ROOT "/etc/passwd.n1", "w");
+	if (!f || fputs(NAMES_N1_PASSWD, f) < 0 || fclose(f) ||
+	    symlink("/etc/passwd.n1", NAMES_ROOT "/etc/passwd"))
+		fail("making " NAMES_ROOT);
 }
 
 /* An unprivileged process maps its own uid and gid, one id each */
@@ -571,7 +599,8 @@ static void names_chain(void)
 		fail("unshare N1");
 	map_self("2000 1000 1\n");
 	names_self(NM_N1);
-	names_publish(NM_N1);
+	/* /proc is not in the root it goes to */
+	names_note(NM_N1);
 	/* a younger process of N1: the older one names it */
 	if (fork() == 0) {
 		prctl(PR_SET_NAME, "svc-n1-b");
@@ -583,7 +612,13 @@ static void names_chain(void)
 		map_self("3000 2000 1\n");
 		names_self(NM_N2);
 		names_publish(NM_N2);
+		hold_forever();
 	}
+	/* after the forks: a chrooted process may not make a namespace,
+	 * and its children would inherit the root */
+	if (chroot(NAMES_ROOT) || chdir("/"))
+		fail("chroot N1");
+	signal_ready();
 	hold_forever();
 }
 
@@ -752,6 +787,7 @@ static int names_mode(void)
 	names_cgroups = !access(UCT_CGROUP_ROOT "/cgroup.procs", W_OK);
 	/* a queue left by a run that was killed would not be charged again */
 	mq_unlink(NAMES_QUEUE);
+	names_make_root();
 	setpgid(0, 0);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	sigaction(SIGTERM, &sa, NULL);
@@ -805,6 +841,8 @@ static int names_mode(void)
 	}
 	if (!names_cgroups)
 		printf("CGROUP none\n");
+	/* ROOT name directory: a namespace whose process has a root of its own */
+	printf("ROOT N1 %s\n", NAMES_ROOT);
 	printf("READY\n");
 	while (!stop)
 		pause();

@@ -47,8 +47,9 @@ while IFS= read -r r; do
 	check "container $k: refused forks counted as denials ($d)" [ "${d:-0}" -ge 1 ]
 done < $T/rows
 $UCT -b -n 1 > $T/out.txt
-check "batch view shows 1/1 for both containers" \
-	[ "$(grep -c 'uid 1000  *1/1 ' $T/out.txt)" -eq 2 ]
+# named from the containers' root, the guest's: /etc/passwd's alice
+check "batch view shows 1/1 for both containers' uid 1000 (alice)" \
+	[ "$(grep -c 'uid 1000 (alice)  *1/1 ' $T/out.txt)" -eq 2 ]
 # named as a runtime leaves a container: docker's cgroup (short id), its
 # own hostname, the service's process
 check "every row's uid mapped in its namespace (root's too, which made the UTS namespace)" \

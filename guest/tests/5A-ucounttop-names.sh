@@ -8,7 +8,16 @@
 # namespace (its parent, for an owner) maps it, --kuid the global kuids,
 # --uid filter by kuid; JSON must keep uid the kuid and carry ns_uid and
 # owner_ns_uid, equal to what getuid() returns in there. Also the unit
-# labels and the legend under the header, and --pid's chain.
+# labels and the legend under the header, and --pid's chain. User names
+# (item 2): each uid named by its own namespace's passwd file - the
+# guest's /etc/passwd for the initial namespace (alice 1000, bob 2000),
+# for N1 the one in the root its process chrooted to (uid 2000 is n1-app
+# there: bob would be the guest's name, the wrong one; its etc/passwd is
+# an absolute link that must resolve in there), the guest's again for N2
+# (nobody names 3000) and N4 (nor 6); N3's unmapped uid never gets one.
+# Table, --kuid (the kuids' names in the initial namespace), JSON "user",
+# OpenMetrics ucounttop_user_info, and a file that changes between two
+# --listen scrapes.
 . /uct/tests/lib/ktap.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=${WL:-/uct/bin/uct-workload}
@@ -127,6 +136,56 @@ expect "JSON namespaces: owner_ns_uid of N1 N2 N3 N4" \
 	"1000 2000 1000 0"
 expect "JSON namespaces: owner_uid stays the kuid" \
 	"$(nsobj $N2 | key owner_uid) $(nsobj $N4 | key owner_uid)" "1000 0"
+
+# ---- user names, as each namespace's own passwd file gives them ----
+R=$(awk '$1 == "ROOT" && $2 == "N1" { print $3 }' $T/wl.out)
+expect "N1's process runs in a root of its own (/proc/PID/root), N2's in the guest's" \
+	"$(readlink /proc/$(nm N1 7)/root) $(readlink /proc/$(nm N2 7)/root)" "$R /"
+# table_users FILE: "uid UID (NAME)", or "uid UID" without a name, per uid line
+table_users() {
+	awk 'f && $1 == "uid" { if ($3 ~ /^\(/) print $1, $2, $3; else print $1, $2 }
+	     /^\(ns lines:/ { f = 1 }' "$1"
+}
+expect "initial namespace: uid 0 (root) and uid 1000 (alice), from /etc/passwd" \
+	"$(grep -c '^  uid 0 (root) ' $T/all.txt) $(grep -c '^  uid 1000 (alice) ' $T/all.txt)" "1 1"
+expect "--ns N1: uid 2000 (n1-app) from N1's own root, uid 3000 (N2, the guest's root) unnamed" \
+	"$(table_users $T/n1.txt)" "uid 2000 (n1-app)
+uid 3000"
+expect "--ns N3: the unmapped uid has no name" "$(table_users $T/n3.txt)" "uid -(k1000)"
+expect "--ns N4: uid 6, which the guest's /etc/passwd does not name" \
+	"$(table_users $T/n4.txt)" "uid 6"
+expect "--kuid: the kuids named by the initial namespace's file" \
+	"$(table_users $T/kuid.txt)" "uid 1000 (alice)
+uid 1000 (alice)"
+user() { sed -n 's/.*,"user":"\([^"]*\)",.*/\1/p'; }
+expect "JSON rows: user of (init,0) (init,1000) (N1,1000) (N2,1000) (N3,1000) (N4,5000)" \
+	"$(row $init 0 | user),$(row $init 1000 | user),$(row $N1 1000 | user),$(row $N2 1000 | user),$(row $N3 1000 | user),$(row $N4 5000 | user)" \
+	"root,alice,n1-app,,,"
+expect "JSON rows: no name is a null" \
+	"$(row $N2 1000 | grep -c '"ns_uid":3000,"user":null,') $(row $N3 1000 | grep -c '"ns_uid":null,"user":null,')" \
+	"1 1"
+$UCT --openmetrics -n 1 > $T/om.txt 2>&1
+expect "OpenMetrics: ucounttop_user_info for (init,1000) and (N1,1000), none for N2, N3, N4" \
+	"$(grep -c "^ucounttop_user_info{ns=\"$init\",uid=\"1000\",user=\"alice\"} 1\$" $T/om.txt) $(grep -c "^ucounttop_user_info{ns=\"$N1\",uid=\"1000\",user=\"n1-app\"} 1\$" $T/om.txt) $(grep -cE "^ucounttop_user_info\\{ns=\"($N2|$N3|$N4)\"" $T/om.txt)" \
+	"1 1 0"
+expect "OpenMetrics: no user label on the counters" "$(grep -c '^ucounttop_rlimit_value{.*user=' $T/om.txt)" 0
+
+# N1's file replaced as useradd replaces one, between two scrapes: read
+# again, the new name in the second
+URL=http://127.0.0.1:9466/metrics
+$UCT --listen 127.0.0.1:9466 -d 0.01 2> $T/listen.err &
+u=$!
+if waitfor 600 grep -q '^ucounttop: serving' $T/listen.err; then
+	timeout 60 wget -q -O $T/s1 $URL
+	printf 'root:x:0:0::/:/bin/sh\nn1-new:x:2000:2000::/:/bin/sh\n' > $R/etc/passwd.n1+
+	mv $R/etc/passwd.n1+ $R/etc/passwd.n1
+	timeout 60 wget -q -O $T/s2 $URL
+fi
+kill $u 2>/dev/null
+wait $u
+expect "--listen: N1's uid 2000 is n1-app, then n1-new once its file changed" \
+	"$(grep -c "user_info{ns=\"$N1\",uid=\"1000\",user=\"n1-app\"}" $T/s1) $(grep -c "user_info{ns=\"$N1\",uid=\"1000\",user=\"n1-new\"}" $T/s2) $(grep -c 'n1-app' $T/s2)" \
+	"1 1 0"
 
 cleanup
 trap - EXIT

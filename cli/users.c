@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/* users.c - user names from passwd files, and their cache (users.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "users.h"
+
+/* ---- the parser ---- */
+
+/* An id field: 1-10 decimal digits, below 2^32 - 1 ((uid_t)-1 is no uid) */
+static bool parse_id(const char *s, size_t n, __u32 *out)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	if (!n || n > 10)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	if (v >= 0xffffffffULL)
+		return false;
+	*out = (__u32)v;
+	return true;
+}
+
+enum { LINE_SKIP, LINE_OK, LINE_REFUSED, LINE_REFUSED_UID };
+
+/*
+ * One line (n bytes, no newline): LINE_OK with its uid and name,
+ * LINE_SKIP for an empty or comment line, LINE_REFUSED_UID for a refused
+ * line whose third field is a uid (in *uid), LINE_REFUSED otherwise.
+ */
+static int parse_line(const char *s, size_t n, __u32 *uid, const char **name, size_t *nlen)
+{
+	const char *f[7], *start = s;
+	size_t fl[7], i, nf = 0;
+	__u32 gid;
+	bool ok;
+
+	if (!n || s[0] == '#')
+		return LINE_SKIP;
+	for (i = 0; i <= n; i++) {
+		if (i < n && s[i] != ':')
+			continue;
+		if (nf < 7) {
+			f[nf] = start;
+			fl[nf] = (size_t)(s + i - start);
+		}
+		nf++;
+		start = s + i + 1;
+	}
+	if (nf < 3 || !parse_id(f[2], fl[2], uid))
+		return LINE_REFUSED;
+	ok = nf == 7 && n <= UCT_PASSWD_LINE_MAX && !memchr(s, 0, n) &&
+	     parse_id(f[3], fl[3], &gid) && fl[0] >= 1 && fl[0] <= UCT_USER_MAX &&
+	     f[0][0] != '+' && f[0][0] != '-';
+	/* no user name has a blank or a control byte (glibc would skip a
+	 * leading blank, so " x" is not surely "x" either) */
+	for (i = 0; ok && i < fl[0]; i++)
+		ok = (unsigned char)f[0][i] > 0x20 && f[0][i] != 0x7f;
+	if (!ok)
+		return LINE_REFUSED_UID;
+	*name = f[0];
+	*nlen = fl[0];
+	return LINE_OK;
+}
+
+/* a line's entry before the first of each uid is picked */
+struct pw_line {
+	__u32 uid, name, order;
+};
+
+static int pw_line_cmp(const void *a, const void *b)
+{
+	const struct pw_line *x = a, *y = b;
+
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+int uct_passwd_parse(struct uct_passwd *pw, const char *text, size_t len, bool whole)
+{
+	struct pw_line *lines = NULL;
+	size_t nl = 0, nsz = 0, i, n;
+	const char *p = text, *end = text + len;
+	char *names = NULL;
+
+	memset(pw, 0, sizeof(*pw));
+	/* as many entries as lines, at most UCT_PASSWD_MAX_ENTRIES; the
+	 * names are pieces of the text, each ending where a ':' was */
+	for (i = 0, n = 1; n <= UCT_PASSWD_MAX_ENTRIES && (p = memchr(p, '\n', len - i)); n++) {
+		p++;
+		i = (size_t)(p - text);
+	}
+	p = text;
+	lines = malloc(n * sizeof(*lines));
+	names = malloc(len + 1);
+	if (!lines || !names)
+		goto nomem;
+	while (p < end) {
+		const char *nlp = memchr(p, '\n', (size_t)(end - p)), *name = NULL;
+		size_t ll = nlp ? (size_t)(nlp - p) : (size_t)(end - p), nlen = 0;
+		__u32 uid = 0;
+		int r;
+
+		/* a last line with no newline is whole only if the file is */
+		if (!nlp && !whole) {
+			pw->cut = true;
+			break;
+		}
+		r = parse_line(p, ll, &uid, &name, &nlen);
+		p += ll + 1;
+		if (r == LINE_SKIP)
+			continue;
+		if (r != LINE_OK)
+			pw->refused++;
+		if (r == LINE_REFUSED)
+			continue;
+		if (nl == UCT_PASSWD_MAX_ENTRIES || nl == n) {
+			pw->cut = true;
+			break;
+		}
+		lines[nl].uid = uid;
+		lines[nl].order = (__u32)nl;
+		lines[nl].name = UCT_PW_NONE;
+		if (r == LINE_OK) {
+			memcpy(names + nsz, name, nlen);
+			names[nsz + nlen] = 0;
+			lines[nl].name = (__u32)nsz;
+			nsz += nlen + 1;
+		}
+		nl++;
+	}
+	if (!whole)
+		pw->cut = true;
+	/* by uid, in file order: the first line of each uid is the one */
+	qsort(lines, nl, sizeof(*lines), pw_line_cmp);
+	pw->v = malloc((nl ? nl : 1) * sizeof(*pw->v));
+	if (!pw->v)
+		goto nomem;
+	for (i = 0, n = 0; i < nl; i++) {
+		if (n && pw->v[n - 1].uid == lines[i].uid)
+			continue;
+		pw->v[n].uid = lines[i].uid;
+		pw->v[n].name = lines[i].name;
+		n++;
+	}
+	pw->n = n;
+	/* keep what the names take, not the text's size */
+	if (!nsz) {
+		free(names);
+		names = NULL;
+	}
+	pw->names = nsz ? realloc(names, nsz) : NULL;
+	if (nsz && !pw->names)
+		pw->names = names;
+	free(lines);
+	return 0;
+nomem:
+	free(lines);
+	free(names);
+	free(pw->v);
+	memset(pw, 0, sizeof(*pw));
+	return -ENOMEM;
+}
+
+const char *uct_passwd_name(const struct uct_passwd *pw, __u32 uid)
+{
+	size_t lo = 0, hi = pw ? pw->n : 0;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (pw->v[mid].uid == uid)
+			return pw->v[mid].name == UCT_PW_NONE ? NULL : pw->names + pw->v[mid].name;
+		if (pw->v[mid].uid < uid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void uct_passwd_free(struct uct_passwd *pw)
+{
+	free(pw->v);
+	free(pw->names);
+	memset(pw, 0, sizeof(*pw));
+}
+
+/* ---- reading a namespace's file ---- */
+
+static void file_id(const struct stat *st, struct uct_file_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->dev = st->st_dev;
+	id->ino = st->st_ino;
+	id->size = (__u64)st->st_size;
+	id->mtime_sec = st->st_mtim.tv_sec;
+	id->mtime_nsec = st->st_mtim.tv_nsec;
+}
+
+static bool same_id(const struct uct_file_id *a, const struct uct_file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec;
+}
+
+/* Up to UCT_PASSWD_MAX_SIZE bytes of fd; whole when that is all */
+static int read_text(int fd, size_t hint, char **text, size_t *len, bool *whole)
+{
+	size_t cap = hint < 4096 ? 4096 : hint + 1, n = 0;
+	char *buf;
+
+	if (cap > UCT_PASSWD_MAX_SIZE + 1)
+		cap = UCT_PASSWD_MAX_SIZE + 1;
+	buf = malloc(cap);
+	if (!buf)
+		return -1;
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			size_t ncap = cap * 2 > UCT_PASSWD_MAX_SIZE + 1 ? UCT_PASSWD_MAX_SIZE + 1 : cap * 2;
+			char *nb;
+
+			if (ncap == cap)
+				break;
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				free(buf);
+				return -1;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return -1;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	*whole = n <= UCT_PASSWD_MAX_SIZE;
+	*len = n > UCT_PASSWD_MAX_SIZE ? UCT_PASSWD_MAX_SIZE : n;
+	*text = buf;
+	return 0;
+}
+
+int uct_passwd_read(const char *proc, const char *own, const struct uct_pwsrc *src,
+		    const struct uct_file_id *known, struct uct_file_id *id, char **text,
+		    size_t *len, bool *whole)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		/* the container's tree is its own: "/" and ".." stop at its
+		 * root, and no /proc magic link leads out of it */
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	int pdir = -1, root = -1, fd = -1, rfd = -1, rc = -1;
+	char path[64];
+	struct stat st;
+
+	if (!src->pid) {
+		fd = open(own, O_PATH | O_CLOEXEC);
+	} else {
+		snprintf(path, sizeof(path), "%s/%u", proc, src->pid);
+		pdir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (pdir < 0)
+			goto out;
+		/* The pid may be another process's by now. The directory stays
+		 * the one process's (lookups in it fail once it is gone), so
+		 * what follows is of a process in those namespaces. */
+		if (fstatat(pdir, "ns/user", &st, 0) || st.st_ino != src->ns_inum ||
+		    (src->mnt_ns && (fstatat(pdir, "ns/mnt", &st, 0) || st.st_ino != src->mnt_ns)))
+			goto out;
+		root = openat(pdir, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (root < 0)
+			goto out;
+		fd = (int)syscall(SYS_openat2, root, "etc/passwd", &how, sizeof(how));
+	}
+	/* O_PATH first: a FIFO or a device is never opened for reading */
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+		goto out;
+	file_id(&st, id);
+	if (known && same_id(known, id)) {
+		rc = 1;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	rfd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (rfd >= 0 && !read_text(rfd, (size_t)st.st_size, text, len, whole))
+		rc = 0;
+out:
+	if (rfd >= 0)
+		close(rfd);
+	if (fd >= 0)
+		close(fd);
+	if (root >= 0)
+		close(root);
+	if (pdir >= 0)
+		close(pdir);
+	return rc;
+}
+
+/* ---- the cache ---- */
+
+static bool same_key(const struct uct_pwkey *a, const struct uct_pwkey *b)
+{
+	return a->own == b->own && a->root_ino == b->root_ino && a->root_dev == b->root_dev &&
+	       a->mnt_ns == b->mnt_ns;
+}
+
+static size_t slot_of(const struct uct_pwcache *c, const struct uct_pwkey *k)
+{
+	__u64 h = k->root_ino ^ (__u64)k->root_dev << 32 ^ (__u64)k->mnt_ns << 13 ^ k->own;
+
+	return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 32) & (c->cap - 1);
+}
+
+static struct uct_pwfile **find_slot(struct uct_pwcache *c, const struct uct_pwkey *k)
+{
+	size_t i = slot_of(c, k);
+
+	/* load <= 1/2: an empty slot ends every probe */
+	while (c->v[i] && !same_key(&c->v[i]->key, k))
+		i = (i + 1) & (c->cap - 1);
+	return &c->v[i];
+}
+
+static void drop(struct uct_pwfile *e)
+{
+	uct_passwd_free(&e->pw);
+	free(e);
+}
+
+/* The table again with cap slots; with sweep, without the entries not
+ * used since generation gen */
+static bool rebuild(struct uct_pwcache *c, size_t cap, unsigned long gen, bool sweep)
+{
+	struct uct_pwcache nc = { calloc(cap, sizeof(*c->v)), cap, 0 };
+	size_t i;
+
+	if (!nc.v)
+		return false;
+	for (i = 0; i < c->cap; i++) {
+		struct uct_pwfile *e = c->v[i];
+
+		if (!e)
+			continue;
+		if (sweep && e->used < gen) {
+			drop(e);
+			continue;
+		}
+		*find_slot(&nc, &e->key) = e;
+		nc.n++;
+	}
+	free(c->v);
+	*c = nc;
+	return true;
+}
+
+struct uct_pwfile *uct_pw_get(struct uct_pwcache *c, const struct uct_pwkey *key,
+			      unsigned long gen)
+{
+	struct uct_pwfile **slot, *e;
+
+	if ((c->n + 1) * 2 > c->cap && !rebuild(c, c->cap ? c->cap * 2 : 16, 0, false))
+		return NULL;
+	slot = find_slot(c, key);
+	if (!*slot) {
+		e = calloc(1, sizeof(*e));
+		if (!e)
+			return NULL;
+		e->key = *key;
+		*slot = e;
+		c->n++;
+	}
+	(*slot)->used = gen;
+	return *slot;
+}
+
+int uct_pw_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
+		 const struct uct_pwsrc *src, unsigned long gen)
+{
+	struct uct_file_id id;
+	struct uct_passwd pw;
+	char *text = NULL;
+	size_t len = 0;
+	bool whole = false;
+	int r;
+
+	if (e->checked == gen)
+		return 0;
+	e->checked = gen;
+	r = fn ? fn(arg, src, e->have ? &e->id : NULL, &id, &text, &len, &whole) : -1;
+	if (r > 0 && e->have)
+		return 0;
+	/* none, or a copy we cannot parse: no names rather than old ones */
+	uct_passwd_free(&e->pw);
+	e->have = false;
+	if (r != 0)
+		return 0;
+	r = uct_passwd_parse(&pw, text, len, whole);
+	free(text);
+	if (r)
+		return 0;
+	e->pw = pw;
+	e->id = id;
+	e->have = true;
+	return 1;
+}
+
+void uct_pw_sweep(struct uct_pwcache *c, unsigned long gen)
+{
+	size_t i, stale = 0;
+
+	for (i = 0; i < c->cap; i++)
+		stale += c->v[i] && c->v[i]->used < gen;
+	if (stale)
+		rebuild(c, c->cap, gen, true);
+}
+
+void uct_pw_free(struct uct_pwcache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->cap; i++)
+		if (c->v[i])
+			drop(c->v[i]);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
