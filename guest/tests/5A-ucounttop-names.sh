@@ -19,6 +19,7 @@
 # OpenMetrics ucounttop_user_info, and a file that changes between two
 # --listen scrapes.
 . /uct/tests/lib/ktap.sh
+. /uct/tests/lib/names-workload.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=${WL:-/uct/bin/uct-workload}
 T=/tmp/t5a
@@ -27,20 +28,7 @@ echo "KTAP version 1"
 
 [ -x "$UCT" ] && [ -x "$WL" ] || { echo "# missing $UCT or $WL"; exit 4; }
 
-# a READY left by an earlier run must not be mistaken for this one's: the
-# redirection below truncates the file only once the job has started
-rm -f $T/wl.out
-$WL --names > $T/wl.out 2> $T/wl.err &
-wl=$!
-cleanup() { kill $wl 2>/dev/null; wait $wl 2>/dev/null; }
-trap cleanup EXIT
-if ! waitfor 600 grep -q '^READY' $T/wl.out; then
-	fail "uct-workload --names ready"
-	cat $T/wl.err
-	echo "1..$n"
-	exit 1
-fi
-pass "uct-workload --names ready"
+start_names_workload
 # NAMES name inum level kuid uid-inside pid owner-kuid owner-in-parent
 sed 's/^/# /' $T/wl.out
 nm() { awk -v k="$1" -v f="$2" '$1 == "NAMES" && $2 == k { print $f }' $T/wl.out; }

@@ -13,6 +13,7 @@
 # must select by id prefix; '/' must search the live view. On a stock
 # kernel (task iterator snapshots) N7 and N8 are not seen at all.
 . /uct/tests/lib/ktap.sh
+. /uct/tests/lib/names-workload.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=${WL:-/uct/bin/uct-workload}
 PTY=${PTY:-/uct/bin/uct-pty}
@@ -22,20 +23,7 @@ echo "KTAP version 1"
 
 [ -x "$UCT" ] && [ -x "$WL" ] && [ -x "$PTY" ] || { echo "# missing $UCT, $WL or $PTY"; exit 4; }
 
-# a READY left by an earlier run must not be mistaken for this one's: the
-# redirection below truncates the file only once the job has started
-rm -f $T/wl.out
-$WL --names > $T/wl.out 2> $T/wl.err &
-wl=$!
-cleanup() { kill $wl 2>/dev/null; wait $wl 2>/dev/null; }
-trap cleanup EXIT
-if ! waitfor 600 grep -q '^READY' $T/wl.out; then
-	fail "uct-workload --names ready"
-	cat $T/wl.err
-	echo "1..$n"
-	exit 1
-fi
-pass "uct-workload --names ready"
+start_names_workload
 sed 's/^/# /' $T/wl.out
 expect "cgroup2 is mounted at /sys/fs/cgroup (guest/init)" "$(grep -c '^CGROUP none' $T/wl.out)" 0
 # NAMES name inum level kuid uid-inside pid owner-kuid owner-in-parent comm
