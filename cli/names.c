@@ -43,11 +43,14 @@ bool uct_container_id(const char *path, char id[UCT_CID_LEN + 1])
 	id[0] = 0;
 	if (!path)
 		return false;
-	/* every component; the deepest one with an id wins */
+	/* every component; the deepest one with an id wins. One pass over
+	 * the path (a loop, not strchrnul(): ASan's strict string checks
+	 * measure the whole rest of the string on every call) */
 	for (; *s; s = *end ? end + 1 : end) {
 		const char *hit;
 
-		end = strchrnul(s, '/');
+		for (end = s; *end && *end != '/'; end++)
+			;
 		hit = component_id(s, (size_t)(end - s));
 		if (hit)
 			found = hit;
