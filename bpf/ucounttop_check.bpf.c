@@ -1046,6 +1046,11 @@ static long lw_step(__u32 i, struct lw_ctx *c)
 			inv_add(uc, UCK_INV_TIMER);
 	}
 	c->pos = (__u64)BPF_CORE_READ(p, next);
+	/* Unlinked by list_del_init() while we walked (the task exiting or
+	 * dequeuing, no lock held here): it points at itself and the head is
+	 * out of reach. Stop now; the list counts as cut. */
+	if (c->pos == (__u64)p)
+		return 1;
 	return 0;
 }
 

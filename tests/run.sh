@@ -39,17 +39,21 @@ tally() {
 # suite NAME CMD...: run one suite, its TAP, stderr and exit status to
 # files; tallied later by tally_suite NAME, in a fixed order, so the
 # report reads the same however the suites overlapped in time.
+# The time and CPU each suite took (its children included) end its report,
+# so a slow rerun names its cause.
+TIMEFORMAT='# took %0Rs, %0U+%0Ss CPU'
 suite() {
 	local name=$1 rc=0
 	shift
 	stage test "host: $name"
-	"$@" > "$tmp/$name.tap" 2> "$tmp/$name.err" || rc=$?
+	{ time "$@" > "$tmp/$name.tap" 2> "$tmp/$name.err" || rc=$?; } 2> "$tmp/$name.time"
 	echo "$rc" > "$tmp/$name.rc"
 }
 tally_suite() {
 	local rc
 	rc=$(cat "$tmp/$1.rc" 2> /dev/null) || rc="no exit status"
 	[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/$1.err" >> "$tmp/$1.tap"
+	cat "$tmp/$1.time" >> "$tmp/$1.tap" 2> /dev/null
 	tally "$1" "$tmp/$1.tap" "$rc"
 }
 
@@ -76,7 +80,7 @@ host_suites=(checkpatch splat-scan guest-runner)
 			make -s -C "$UCT_ROOT/cli" test-asan OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
 		# libFuzzer: options, the live view's model and views, check's
 		# judge; a fixed seed and number of runs each, at most FUZZ_SECS
-		# (15 s) each
+		# (6 s) each
 		suite cli-fuzz \
 			make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
 	fi
@@ -95,8 +99,9 @@ guests_pid=$!
 
 stage test "guest: booting once, $GUEST_SMP vCPUs, to run /uct/tests (console: $LOGDIR/guest-tests.console)"
 rc=0
-"$UCT_ROOT/guest/run" -q --smp "$GUEST_SMP" --timeout "$GUEST_TIMEOUT" --console "$LOGDIR/guest-tests.console" \
-	--results "$tmp/guest.tap" --export "$tmp/export" -- /uct/run-tests || rc=$?
+{ time "$UCT_ROOT/guest/run" -q --smp "$GUEST_SMP" --timeout "$GUEST_TIMEOUT" \
+	--console "$LOGDIR/guest-tests.console" --results "$tmp/guest.tap" \
+	--export "$tmp/export" -- /uct/run-tests 2>&3 || rc=$?; } 3>&2 2> "$tmp/guest.time"
 # what ucounttop --listen served in that boot (guest/tests/5C exports it),
 # read by Prometheus' own parsers and promtool: seconds, on the host
 suite openmetrics-endpoint "$UCT_ROOT/tests/host/openmetrics-endpoint.sh" "$tmp/export"
@@ -107,6 +112,7 @@ for name in "${host_suites[@]}"; do
 	tally_suite "$name"
 done
 tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^=== /,$p'
+cat "$tmp/guest.time" >> "$tmp/guest.tap"
 tally guest "$tmp/guest.tap" "$rc"
 tally_suite openmetrics-endpoint
 tally_suite stock-kernel

@@ -436,9 +436,19 @@ check_verdict() {
 	# collision among a run's few dozen stacks in 16,384 buckets happens in
 	# some runs and not others: shown, not asserted.
 	echo "# check: kernel stacks not recorded (stack map collisions): $(sed -n 's/.*"stack_errors":\([0-9]*\).*/\1/p' "$J")"
-	expect "ucounttop check: nothing dropped or cut (its *_full, chain_cut, inv_truncated counters)" \
+	expect "ucounttop check: nothing dropped or cut (its *_full and chain_cut counters)" \
 		"$(sed -n 's/.*"counters":{\([^}]*\)}.*/\1/p' "$J" | tr ',' '\n' | tr -d '"' |
-			grep -E '_full|chain_cut|inv_truncated' | grep -v ':0$')" ""
+			grep -E '_full|chain_cut' | grep -v ':0$')" ""
+	# inv_truncated is not a loss either: check walks each task's signal
+	# lists without the task's lock, and a task exiting meanwhile unlinks
+	# the entries under it (list_del_init), so the walk cannot get back to
+	# the head. It happens in some runs of the churn and not others: what
+	# is asserted is that check then says so and judges nothing from it.
+	trunc=$(sed -n 's/.*"inv_truncated":\([0-9]*\).*/\1/p' "$J")
+	echo "# check: signal lists cut by a concurrent change (inv_truncated): ${trunc:-?}"
+	expect "ucounttop check: a note says the inventory was incomplete if and only if inv_truncated > 0" \
+		"$([ "${trunc:-0}" -gt 0 ] && echo cut || echo whole) $(grep -c 'inventory incomplete' "$J")" \
+		"$([ "${trunc:-0}" -gt 0 ] && echo 'cut 1' || echo 'whole 0')"
 	expect "ucounttop check around the workload: exit 0, clean, no failing class" \
 		"$1 $(grep -c '"result":"clean","exit_code":0,' "$J" 2>/dev/null) $(grep -o '"failing":true' "$J" 2>/dev/null | wc -l | tr -d ' ')" "0 1 0"
 	if [ "$(grep -o '"failing":true' "$J" 2>/dev/null | wc -l)" -gt 0 ]; then
