@@ -527,6 +527,7 @@ int uct_run_check(const struct uct_opts *o)
 	char msg[1024] = "";
 	double t1, last_change;
 	unsigned long long ev;
+	unsigned int nsig;
 	FILE *out = stdout;
 	int rc, err, i;
 
@@ -557,6 +558,7 @@ int uct_run_check(const struct uct_opts *o)
 	/* CMD has ended: --settle counts from here, and reaping its
 	 * descendants already took run.reap_s of it */
 	t1 = now_s() - run.reap_s;
+	nsig = uck_run_signals();
 	ri.pid = run.pid;
 	ri.status = run.status;
 	ri.duration = run.cmd_s;
@@ -594,7 +596,11 @@ int uct_run_check(const struct uct_opts *o)
 			ev = events_now(&c);
 			last_change = now;
 		}
-		if (uck_result_settled(&res) || uck_run_interrupted())
+		if (uck_result_settled(&res))
+			break;
+		/* a signal since CMD ended: report now, but from two captures
+		 * (uck_result_confirm), never from one taken as the group died */
+		if (judged && uck_run_signals() != nsig)
 			break;
 		/* time is up, but a failing finding has not been seen twice yet */
 		if (judged && (now - t1 >= o->settle ||

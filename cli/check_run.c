@@ -17,16 +17,17 @@
 #define KILL_GRACE_S	2.0	/* SIGTERM, then SIGKILL this much later */
 #define POLL_S		0.02
 
-static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_signal, nsignals;
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	nsignals++;
 }
 
-int uck_run_interrupted(void)
+unsigned int uck_run_signals(void)
 {
-	return got_signal;
+	return nsignals;
 }
 
 static double now_s(void)
@@ -214,11 +215,13 @@ int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run
 	struct sigaction sa = { .sa_handler = on_signal };
 	double t0, t_term = 0, t_sig = 0, t1;
 	bool done = false;
+	sig_atomic_t n_end;
 	int err;
 
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
 	got_signal = 0;
+	nsignals = 0;
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
 		fprintf(stderr, "ucounttop: PR_SET_CHILD_SUBREAPER: %s (orphans are not "
 			"waited for)\n", strerror(errno));
@@ -256,8 +259,11 @@ int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run
 	}
 	t1 = now_s();
 	r->cmd_s = t1 - t0;
-	/* its descendants: at most settle, cut short by a signal */
-	while (any_child() && now_s() - t1 < settle && !got_signal) {
+	/* its descendants: at most settle, cut short by a signal that comes
+	 * now (one forwarded while CMD ran went to them too: they get the
+	 * time to die and be reaped, not judged half gone) */
+	n_end = nsignals;
+	while (any_child() && now_s() - t1 < settle && nsignals == n_end) {
 		reap(r, &done);
 		pause_s(POLL_S);
 	}

@@ -42,9 +42,9 @@ int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run
 		size_t len);
 void uck_run_free(struct uck_run *r);
 
-/* A signal check received since uck_run_cmd() began (0 none): the caller
- * cuts its own settling short and reports. */
-int uck_run_interrupted(void);
+/* How many signals check received since uck_run_cmd() began: one more
+ * after CMD ended cuts settling short. */
+unsigned int uck_run_signals(void);
 
 /* Did CMD succeed (exited 0, no timeout, no interruption)? */
 bool uck_run_ok(const struct uck_run *r);

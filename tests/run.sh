@@ -40,14 +40,16 @@ tally() {
 # files; tallied later by tally_suite NAME, in a fixed order, so the
 # report reads the same however the suites overlapped in time.
 # The time and CPU each suite took (its children included) end its report,
-# so a slow rerun names its cause.
+# so a slow rerun names its cause. Timed in a subshell of its own: time
+# counts every child its shell reaps meanwhile, and this one reaps the
+# background chains.
 TIMEFORMAT='# took %0Rs, %0U+%0Ss CPU'
 suite() {
-	local name=$1 rc=0
+	local name=$1
 	shift
 	stage test "host: $name"
-	{ time "$@" > "$tmp/$name.tap" 2> "$tmp/$name.err" || rc=$?; } 2> "$tmp/$name.time"
-	echo "$rc" > "$tmp/$name.rc"
+	( time { "$@" > "$tmp/$name.tap" 2> "$tmp/$name.err"; echo "$?" > "$tmp/$name.rc"; } ) \
+		2> "$tmp/$name.time"
 }
 tally_suite() {
 	local rc
@@ -58,11 +60,11 @@ tally_suite() {
 }
 
 # Three chains at once, so that a rerun takes about as long as the guest
-# suite (the longest chain) and not the sum: the host suites; the stock-
-# and debug-kernel guests, one after the other; our guest in front. The
-# two background chains run niced: the guest suite is the critical path,
-# and they share what it leaves of this machine's two cores (TCG runs a
-# guest's vCPUs on one host thread; guest-runner boots small guests too).
+# suite (the longest chain) and not the sum: the host suites, then the
+# debug kernel's guest and make run; the stock kernel's guest; our guest
+# in front. The two background chains run niced: the guest suite is the
+# critical path, and they share what it leaves of this machine's two
+# cores (guest-runner boots small guests too).
 host_suites=(checkpatch splat-scan guest-runner)
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
@@ -84,6 +86,12 @@ host_suites=(checkpatch splat-scan guest-runner)
 		suite cli-fuzz \
 			make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
 	fi
+	# the host suites take under two minutes: the debug kernel's guest
+	# follows them here, so that this chain and the stock kernel's end
+	# about when our guest does
+	suite debug-kernel "$UCT_ROOT/tests/host/debug-kernel.sh"
+	# `make run` in a tmux pane: the demo read off the screen, q quits
+	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
 } &
 host_pid=$!
 [ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage cli-unit cli-unit-asan cli-fuzz)
@@ -91,17 +99,15 @@ host_pid=$!
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
 	suite stock-kernel "$UCT_ROOT/tests/host/stock-kernel.sh"
-	suite debug-kernel "$UCT_ROOT/tests/host/debug-kernel.sh"
-	# `make run` in a tmux pane: the demo read off the screen, q quits
-	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
 } &
 guests_pid=$!
 
 stage test "guest: booting once, $GUEST_SMP vCPUs, to run /uct/tests (console: $LOGDIR/guest-tests.console)"
-rc=0
-{ time "$UCT_ROOT/guest/run" -q --smp "$GUEST_SMP" --timeout "$GUEST_TIMEOUT" \
+( time { "$UCT_ROOT/guest/run" -q --smp "$GUEST_SMP" --timeout "$GUEST_TIMEOUT" \
 	--console "$LOGDIR/guest-tests.console" --results "$tmp/guest.tap" \
-	--export "$tmp/export" -- /uct/run-tests 2>&3 || rc=$?; } 3>&2 2> "$tmp/guest.time"
+	--export "$tmp/export" -- /uct/run-tests 2>&3; echo "$?" > "$tmp/guest.rc"; } ) \
+	3>&2 2> "$tmp/guest.time"
+rc=$(cat "$tmp/guest.rc" 2> /dev/null) || rc="no exit status"
 # what ucounttop --listen served in that boot (guest/tests/5C exports it),
 # read by Prometheus' own parsers and promtool: seconds, on the host
 suite openmetrics-endpoint "$UCT_ROOT/tests/host/openmetrics-endpoint.sh" "$tmp/export"

@@ -11,8 +11,17 @@
 U=/uct/bin/ucounttop
 T=/tmp/t67
 mkdir -p $T
-# pids whose comm is $1 (busybox has no pgrep)
-pids_of() { for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = "$1" ] && echo "${p#/proc/}"; done; }
+# pids whose comm is $1 (busybox has no pgrep). With read, not a cat per
+# process: the loop runs while check takes its baseline, and a fork in
+# flight there is charged but not yet listed (see the closing note of
+# issue 9: check's baseline does not yet account for forks in flight).
+pids_of() {
+	for p in /proc/[0-9]*; do
+		c=
+		read -r c < $p/comm 2>/dev/null
+		[ "$c" = "$1" ] && echo "${p#/proc/}"
+	done
+}
 running() { [ -n "$(pids_of "$1")" ]; }
 echo "KTAP version 1"
 
@@ -53,6 +62,8 @@ while kill -0 $ck 2>/dev/null && [ $w -gt 0 ]; do usleep 100000; w=$((w - 1)); d
 wait $ck
 rc=$?
 expect "SIGINT: check exits 7 after forwarding it" "$rc" 7
+[ "$rc" = 7 ] || sed 's/,{"class":/\n{"class":/g' $T/int.json | grep -e '"failing":true' -e '"notes"' |
+	cut -c 1-800 | sed 's/^/# /'
 grep -q '"interrupted_by":2,' $T/int.json && pass "SIGINT: report printed, interrupted_by 2" ||
 	{ fail "SIGINT: report printed, interrupted_by 2"; sed 's/^/# /' $T/int.json 2>/dev/null; }
 expect "SIGINT: nothing of CMD's group left" "$(pids_of sleep)" ""
