@@ -373,14 +373,22 @@ static bool same_state(struct uck_capture *a, struct uck_capture *b)
 }
 
 /* The baseline: two captures in a row that agree (a fork or a signal
- * half done while one was taken would make them differ). */
+ * half done while one was taken would make them differ). If none of
+ * BASELINE_TRIES pairs agree, the last capture is marked torn: what
+ * stands on it is then not judged, rather than judged from a state that
+ * never held still. */
+#define BASELINE_TRIES	20
 static int baseline(struct ck *c, struct uck_capture *base)
 {
 	struct uck_capture again = {};
 	int i, err;
 
 	err = capture(c, base);
-	for (i = 0; !err && i < 20; i++) {
+	for (i = 0; !err; i++) {
+		if (i == BASELINE_TRIES) {
+			base->torn = true;
+			break;
+		}
 		usleep(20000);
 		err = capture(c, &again);
 		if (err)

@@ -12,9 +12,9 @@ U=/uct/bin/ucounttop
 T=/tmp/t67
 mkdir -p $T
 # pids whose comm is $1 (busybox has no pgrep). With read, not a cat per
-# process: the loop runs while check takes its baseline, and a fork in
-# flight there is charged but not yet listed (see the closing note of
-# issue 9: check's baseline does not yet account for forks in flight).
+# process: this loop runs beside check, and a shell forking that fast
+# beside an interrupted check can make it report a false finding at the
+# shell's own row (cli/README, "Known false findings"; issue 9).
 pids_of() {
 	for p in /proc/[0-9]*; do
 		c=
