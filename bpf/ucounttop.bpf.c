@@ -531,13 +531,13 @@ int BPF_PROG(tp_free, struct ucounts *uc)
 
 /* ---- per-event hooks (--events, trace, check): every charge/uncharge ------- */
 
-/* Our series: one tracepoint per charge/uncharge with the result; refusals
- * come from tp_refused, which is always loaded with it. */
 /*
- * The arguments are read from ctx where they are used, not unpacked up
- * front as BPF_PROG() does: what only emit() needs would otherwise be
- * kept on the stack across ev_count()'s helper calls, on every charge,
- * for a branch the verifier removes unless tracing.
+ * Our series: one tracepoint per charge/uncharge with the result; refusals
+ * come from tp_refused, which is always loaded with it. The arguments are
+ * read from ctx where they are used, not unpacked up front as BPF_PROG()
+ * does: what only emit() needs would otherwise be kept on the stack across
+ * ev_count()'s helper calls, on every charge, for a branch the verifier
+ * removes unless tracing.
  */
 SEC("tp_btf/ucounts_rlimit_charge")
 int tp_charge(__u64 *ctx)
