@@ -165,6 +165,7 @@ static void dropped(struct ck *c)
 
 static int ck_open(struct ck *c, const struct uct_opts *o, char *msg, size_t len)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	const struct uct_features *f = &c->feat;
 	unsigned n_small, n_big;
 	size_t i;
@@ -188,7 +189,8 @@ static int ck_open(struct ck *c, const struct uct_opts *o, char *msg, size_t len
 	c->have_free = f->tp_free && !o->no_tracepoints;
 	c->complete = f->iter_ucounts && !o->force_task_iter;
 
-	c->skel = ucounttop_check_bpf__open();
+	open_opts.kernel_log_level = uct_kernel_log_level();
+	c->skel = ucounttop_check_bpf__open_opts(&open_opts);
 	if (!c->skel) {
 		snprintf(msg, len, "cannot open the BPF object: %s", strerror(errno));
 		return UCT_EXIT_TOOL;

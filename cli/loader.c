@@ -53,6 +53,17 @@ void uct_libbpf_setup(bool v)
 	libbpf_set_print(print_fn);
 }
 
+/* The verifier's statistics per program (log level 4: instructions
+ * processed, time), which libbpf prints after a load when asked for a
+ * log. Not with plain -v: a program the verifier refuses would then log
+ * its statistics, not the instructions that show why. */
+unsigned int uct_kernel_log_level(void)
+{
+	const char *s = getenv("UCOUNTTOP_VERIFIER_STATS");
+
+	return verbose && s && !strcmp(s, "1") ? 4 : 0;
+}
+
 void uct_degraded_add(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t off = strlen(buf);
@@ -481,6 +492,7 @@ static void evcache_start(struct uct_loader *l)
 
 static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	int err;
 
 	memset(l, 0, sizeof(*l));
@@ -488,7 +500,8 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 	err = uct_probe_features(&l->feat, msg, len);
 	if (err)
 		return err;
-	l->skel = ucounttop_bpf__open();
+	open_opts.kernel_log_level = uct_kernel_log_level();
+	l->skel = ucounttop_bpf__open_opts(&open_opts);
 	if (!l->skel) {
 		snprintf(msg, len, "cannot open the BPF object: %s", strerror(errno));
 		return UCT_EXIT_FAIL;

@@ -80,6 +80,9 @@ int uct_check_bpffs(const char *dir, char *msg, size_t len);
 
 /* libbpf's messages on stderr with -v, silent otherwise. */
 void uct_libbpf_setup(bool verbose);
+/* For bpf_object_open_opts: 4 (the verifier's statistics in libbpf's
+ * messages) with -v and UCOUNTTOP_VERIFIER_STATS=1, else 0. */
+unsigned int uct_kernel_log_level(void);
 
 void uct_progs_autoload(const struct uct_prog *p, size_t n);
 /*
