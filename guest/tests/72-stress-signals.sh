@@ -11,12 +11,12 @@
 # events on the receiver's row, the limits held, and --events counted
 # exactly queued + refused-at-the-leaf charges and refused-at-the-leaf
 # uncharges per receiver (a namespace-level refusal is never charged). All
-# under `ucounttop check`. KTAP.
+# under `ucounttop check`. KTAP. The debug boot has 8 senders (1024 requests).
 . /uct/tests/lib/ktap.sh
 . /uct/tests/lib/stress.sh
 U=$((0x70200000))
 NR=8
-NS=32
+NS=${STRESS_SIGNAL_SENDERS:-32}
 PER=16
 LEVEL=320
 

@@ -32,7 +32,7 @@ for depth in ${STRESS_DEPTHS:-32 0}; do
 		phase "compared"
 		# the chain in JSON: namespace of level k: parent = level k-1,
 		# creator uid U; the row (ns_k, U): parent row (ns_k-1, U)
-		for j in view events; do
+		for j in $JSONS; do
 			expect "$j JSON: the $d namespaces below the initial one, each with the level above as parent and $U as creator" \
 				"$(awk 'NR == FNR { if ($1 == "NS") want[$2] = $2 " " $3 " " $4 " " $5; next }
 					$1 == "NSJ" && ($2 in want) { print $2, $3, $5, $6 }' "$WL" "$T/$j.flat" | sort)" \

@@ -22,8 +22,28 @@
 #
 # Counts are asserted, never timings; every wait is bounded (a wait that
 # runs out is one failure, with what was seen). Times are printed.
+#
+# STRESS_LIGHT=1 (the debug kernel's boot, where every process start costs
+# seconds): only the readers that drive the series' kernel code - the
+# pinned iterator and ucounttop --events (the iterator and every ucounts
+# tracepoint) - and the workload without check; the live views, the
+# trace reader and check are not started, and what only they show is not
+# asserted. The normal guest runs everything.
 UCT=${UCT:-/uct/bin/ucounttop}
 ST=${ST:-/uct/bin/uct-stress}
+STRESS_LIGHT=${STRESS_LIGHT:-0}
+# the JSON readers started: ucounttop --json (view) and --json --events
+JSONS="view events"
+# how often the readers refresh (s) and the iterator reader pauses (ms):
+# in the light form less often, so that they leave the checkers' guest
+# time for the workload and the comparisons
+READ_DELAY=0.2
+ITER_PAUSE=20
+if [ "$STRESS_LIGHT" = 1 ]; then
+	JSONS=events
+	READ_DELAY=0.5
+	ITER_PAUSE=100
+fi
 ITER_OBJ=${ITER_OBJ:-/uct/bpf/ucounts_iter.bpf.o}
 TRC=/sys/kernel/tracing
 REFUSED=$TRC/events/ucounts/ucounts_rlimit_refused
@@ -41,7 +61,7 @@ stress_init() {
 	[ -d "$REFUSED" ] || { echo "1..0 # SKIP no ucounts_rlimit_refused event (kernel without the series)"; exit 4; }
 	INIT_NS=$(stat -L -c %i /proc/1/ns/user)
 	T0=$(date +%s)
-	echo "# $(grep -c ^processor /proc/cpuinfo) CPUs"
+	echo "# $(grep -c ^processor /proc/cpuinfo) CPUs$([ "$STRESS_LIGHT" = 1 ] && echo "; light: the iterator and --events only, no live view, trace reader or check")"
 }
 
 elapsed() { echo $(($(date +%s) - T0)); }
@@ -59,35 +79,51 @@ docs_wait() {
 		usleep 100000
 	done
 }
+# docs_wait_all N: N more documents from every JSON reader than now
+# (N absolute when 1: the first)
+docs_wait_all() {
+	for j in $JSONS; do
+		eval "_dw_$j=\$(docs $j)"
+	done
+	for j in $JSONS; do
+		eval "_dw_n=\$_dw_$j"
+		[ "$1" = 1 ] && _dw_n=0
+		docs_wait $j $((_dw_n + $1)) || return 1
+	done
+}
 
 # The streams go through fifos into filters that keep what the checks
 # need (hundreds of documents of hundreds of rows would fill /tmp): the
 # last JSON document and counts, the number of text frames.
 readers_start() {
 	rm -f "$T"/*.fifo
-	mkfifo "$T/view.fifo" "$T/text.fifo" "$T/events.fifo"
-	$ST json-tail "$T/view" < "$T/view.fifo" > "$T/view.tail" &
-	VIEWT=$!
+	mkfifo "$T/events.fifo"
 	$ST json-tail "$T/events" < "$T/events.fifo" > "$T/events.tail" &
 	EVENTST=$!
-	grep -c '^NAME ' < "$T/text.fifo" > "$T/text.frames" &
-	TEXTT=$!
-	$UCT --json -d 0.2 > "$T/view.fifo" 2> "$T/view.err" &
-	VIEW=$!
-	$UCT -b -d 0.2 > "$T/text.fifo" 2> "$T/text.err" &
-	TEXT=$!
-	$UCT --json --events -d 0.2 > "$T/events.fifo" 2> "$T/events.err" &
+	if [ "$STRESS_LIGHT" != 1 ]; then
+		mkfifo "$T/view.fifo" "$T/text.fifo"
+		$ST json-tail "$T/view" < "$T/view.fifo" > "$T/view.tail" &
+		VIEWT=$!
+		grep -c '^NAME ' < "$T/text.fifo" > "$T/text.frames" &
+		TEXTT=$!
+		$UCT --json -d 0.2 > "$T/view.fifo" 2> "$T/view.err" &
+		VIEW=$!
+		$UCT -b -d 0.2 > "$T/text.fifo" 2> "$T/text.err" &
+		TEXT=$!
+	fi
+	$UCT --json --events -d $READ_DELAY > "$T/events.fifo" 2> "$T/events.err" &
 	EVENTS=$!
 	rm -f "$PIN"
 	bpftool iter pin "$ITER_OBJ" "$PIN" 2> "$T/pin.err" || { sed 's/^/# /' "$T/pin.err"; }
-	$ST iter-read "$PIN" "$@" > "$T/iter.out" 2>&1 &
+	$ST iter-read "$PIN" --pause-ms $ITER_PAUSE "$@" > "$T/iter.out" 2>&1 &
 	ITER=$!
-	if docs_wait view 1 && docs_wait events 1; then
-		pass "readers attached: live view (--json and -b, -d 0.2), --events, pinned iterator"
+	what="live view (--json and -b, -d 0.2), --events, pinned iterator"
+	[ "$STRESS_LIGHT" = 1 ] && what="--events (-d $READ_DELAY), pinned iterator"
+	if docs_wait_all 1; then
+		pass "readers attached: $what"
 	else
-		fail "readers attached: live view (--json and -b, -d 0.2), --events, pinned iterator"
-		sed 's/^/# view: /' "$T/view.err"
-		sed 's/^/# events: /' "$T/events.err"
+		fail "readers attached: $what"
+		for j in $JSONS; do sed "s/^/# $j: /" "$T/$j.err"; done
 	fi
 	phase "readers attached"
 }
@@ -126,6 +162,7 @@ trace_stop() {
 # event of one uid through the ring buffer (drops are counted and reported
 # on stderr at exit), stopped at the snapshot
 tracer_start() {
+	[ "$STRESS_LIGHT" = 1 ] && return 0
 	$UCT trace --uid "$1" > "$T/rb.trace" 2> "$T/rb.err" &
 	TRACER=$!
 	w=600
@@ -163,6 +200,7 @@ ringbuf_counts() {
 # runs the kernel skipped (of any uid: the filter runs in the program)
 # leave at most that many lines out
 ringbuf_check() {
+	[ "$STRESS_LIGHT" = 1 ] && return 0
 	got=$(ringbuf_counts)
 	echo "# ucounttop trace --uid $1: $got, ring buffer drops $RB_DROPS, recursion misses $RB_MISSED, exit $TRACER_RC"
 	sum() { echo "$1" | awk '{ for (i = 2; i <= NF; i += 2) s += $i } END { print s + 0 }'; }
@@ -189,7 +227,11 @@ json_sums() {
 # state after READY until workload_release
 workload_start() {
 	WL=$T/wl.out
-	$UCT check --json -o "$T/check.json" $CHECK_OPTS -- $ST "$@" --hold 300 > "$WL" 2> "$T/wl.err" &
+	if [ "$STRESS_LIGHT" = 1 ]; then
+		$ST "$@" --hold 300 > "$WL" 2> "$T/wl.err" &
+	else
+		$UCT check --json -o "$T/check.json" $CHECK_OPTS -- $ST "$@" --hold 300 > "$WL" 2> "$T/wl.err" &
+	fi
 	CHECK=$!
 	T_START=$(date +%s)
 }
@@ -238,12 +280,10 @@ snapshot() {
 	iter_stop
 	tracer_stop
 	cat "$PIN" > "$T/iter.table"
-	v=$(docs view)
-	e=$(docs events)
-	docs_wait view $((v + 2)) && docs_wait events $((e + 2)) ||
-		fail "two new JSON documents from each ucounttop"
-	$ST json-rows "$T/view.last" > "$T/view.flat"
-	$ST json-rows "$T/events.last" > "$T/events.flat"
+	docs_wait_all 2 || fail "two new JSON documents from each ucounttop"
+	for j in $JSONS; do
+		$ST json-rows "$T/$j.last" > "$T/$j.flat"
+	done
 	trace_stop
 	phase "snapshot taken"
 }
@@ -327,7 +367,7 @@ compare_all() {
 	n_rows=$(wc -l < "$T/want.values" | tr -d ' ')
 	iter_values | sort > "$T/iter.values"
 	expect "iterator = workload: $n_rows rows x 4 counters" "$(rows_diff "$T/want.values" "$T/iter.values")" ""
-	for j in view events; do
+	for j in $JSONS; do
 		json_values $j | sort > "$T/$j.values"
 		expect "$j JSON = workload: $n_rows rows x 4 counters" \
 			"$(rows_diff "$T/want.values" "$T/$j.values")" ""
@@ -340,7 +380,7 @@ compare_all() {
 		"$(rows_diff "$T/own.values" "$T/net.values")" ""
 	expected_denials | sort > "$T/want.denials"
 	n_deny=$(awk '{ s += $4 } END { print s + 0 }' "$T/want.denials")
-	for j in view events; do
+	for j in $JSONS; do
 		expect "$j JSON denials = the workload's $n_deny refused requests, per row" \
 			"$(denials_of $j | sort)" "$(cat "$T/want.denials")"
 	done
@@ -356,7 +396,7 @@ compare_all() {
 			"$(awk '$4 > 0' "$T/want.denials")"
 		trace_hits > "$T/trace.hits"
 		echo "# refusals by the level over its limit: $(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^level=/) print $i }' "$T/refused.trace" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')"
-		for j in view events; do
+		for j in $JSONS; do
 			expect "$j JSON limit_hits = refusal events by the row over its limit ($(wc -l < "$T/trace.hits" | tr -d ' ') rows)" \
 				"$(limit_hits_of $j)" "$(cat "$T/trace.hits")"
 			expect "$j JSON: limit_hits of all rows of uids $lo..$((hi - 1)) add up to the $n_ev refusal events" \
@@ -364,7 +404,7 @@ compare_all() {
 					for (t = 0; t < 4; t++) s += $(9 + t * 8 + 3) } END { print s + 0 }' "$T/$j.flat")" "$n_ev"
 		done
 	fi
-	for j in view events; do
+	for j in $JSONS; do
 		set -- $(grep '^COUNTERS' "$T/$j.flat")
 		echo "# $j counters: stats_full $2 ringbuf_drops $3 dedup_full $4 chain_cut $5 events $6 duplicates $7 stats_unmatched $8 recursion_misses $9"
 		# tracepoint programs run with preemption off: only an
@@ -399,7 +439,11 @@ workload_release() {
 	T_DONE=$(date +%s)
 	phase "check done"
 	expect "workload released everything it held" "$(grep -cE '^(RELEASED|HOLD-TIMEOUT)$' "$WL") $(grep -c '^HOLD-TIMEOUT' "$WL")" "1 0"
-	check_verdict $rc
+	if [ "$STRESS_LIGHT" = 1 ]; then
+		expect "the workload exited 0" "$rc" 0
+	else
+		check_verdict $rc
+	fi
 	w=300
 	while [ -n "$(iter_keys "$1" "$2")" ] && [ $w -gt 0 ]; do
 		w=$((w - 1))
@@ -407,10 +451,8 @@ workload_release() {
 	done
 	phase "rows gone"
 	expect "iterator: no row of uids $1..$(($2 - 1)) after teardown (back to baseline)" "$(iter_keys "$1" "$2")" ""
-	v=$(docs view)
-	e=$(docs events)
-	docs_wait view $((v + 2)) && docs_wait events $((e + 2))
-	for j in view events; do
+	docs_wait_all 2
+	for j in $JSONS; do
 		$ST json-rows "$T/$j.last" > "$T/$j.end"
 		expect "$j JSON: no row of uids $1..$(($2 - 1)) after teardown" \
 			"$(awk -v lo="$1" -v hi="$2" '$1 == "ROW" && $4 >= lo && $4 < hi { print $2, $4 }' "$T/$j.end")" ""
@@ -471,20 +513,28 @@ iter_stop() {
 readers_stop() {
 	iter_stop
 	tracer_stop
-	kill -INT $VIEW $TEXT $EVENTS
-	wait $VIEW
-	rv=$?
-	wait $TEXT
-	rt=$?
-	wait $EVENTS
-	re=$?
-	wait $VIEWT $TEXTT $EVENTST
-	expect "the three ucounttop readers exit 0 on SIGINT (--json, -b, --events)" "$rv $rt $re" "0 0 0"
-	frames=$(cat "$T/text.frames")
-	echo "# text view: $frames frames"
-	expect "text view (-b): frames printed, nothing on stderr" \
-		"$([ "${frames:-0}" -gt 0 ] && echo yes) $(wc -c < "$T/text.err" | tr -d ' ')" "yes 0"
-	for j in view events; do
+	if [ "$STRESS_LIGHT" = 1 ]; then
+		kill -INT $EVENTS
+		wait $EVENTS
+		re=$?
+		wait $EVENTST
+		expect "the ucounttop reader exits 0 on SIGINT (--events)" "$re" 0
+	else
+		kill -INT $VIEW $TEXT $EVENTS
+		wait $VIEW
+		rv=$?
+		wait $TEXT
+		rt=$?
+		wait $EVENTS
+		re=$?
+		wait $VIEWT $TEXTT $EVENTST
+		expect "the three ucounttop readers exit 0 on SIGINT (--json, -b, --events)" "$rv $rt $re" "0 0 0"
+		frames=$(cat "$T/text.frames")
+		echo "# text view: $frames frames"
+		expect "text view (-b): frames printed, nothing on stderr" \
+			"$([ "${frames:-0}" -gt 0 ] && echo yes) $(wc -c < "$T/text.err" | tr -d ' ')" "yes 0"
+	fi
+	for j in $JSONS; do
 		# docs N bad B imbalanced I bytes_max M
 		set -- $(cat "$T/$j.tail")
 		echo "# $j: $2 documents (up to $8 bytes), $6 of them with a transient imbalanced flag somewhere (rows read at slightly different times)"
@@ -528,6 +578,10 @@ iter_verdict() {
 
 # summary WHAT: one line with the numbers of the part, for quoting
 summary() {
+	if [ "$STRESS_LIGHT" = 1 ]; then
+		echo "# summary (light): $*; rows compared $(wc -l < "$T/want.values" | tr -d ' '); drops: events $(awk '$1 == "COUNTERS" { print $2 + $3 + $4 + $5 + $9 }' "$T/events.flat"), trace overruns $TRACE_OVERRUN; iterator passes $(iter_stat reads); JSON documents $(docs events)"
+		return
+	fi
 	echo "# summary: $*; rows compared $(wc -l < "$T/want.values" | tr -d ' '); drops: view $(awk '$1 == "COUNTERS" { print $2 + $3 + $4 + $5 + $9 }' "$T/view.flat"), events $(awk '$1 == "COUNTERS" { print $2 + $3 + $4 + $5 + $9 }' "$T/events.flat"), trace overruns $TRACE_OVERRUN; check $(sed -n 's/.*"result":"\([a-z]*\)".*/\1/p' "$T/check.json") ($(sed -n 's/.*"counters":{"events":\([0-9]*\),.*/\1/p' "$T/check.json") events, $(sed -n 's/.*"recursion_misses":\([0-9]*\)},"missed".*/\1/p' "$T/check.json") skipped by the kernel); iterator passes $(iter_stat reads); JSON documents $(docs view)/$(docs events)"
 }
 
