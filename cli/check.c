@@ -332,50 +332,8 @@ static int capture(struct ck *c, struct uck_capture *cap)
 	}
 }
 
-static int rec_cmp(const void *a, const void *b)
-{
-	const struct uct_rec *x = &((const struct uck_rec *)a)->r;
-	const struct uct_rec *y = &((const struct uck_rec *)b)->r;
-
-	if (x->ns_inum != y->ns_inum)
-		return x->ns_inum < y->ns_inum ? -1 : 1;
-	return x->uid < y->uid ? -1 : x->uid > y->uid;
-}
-
-static int inv_cmp(const void *a, const void *b)
-{
-	return memcmp(&((const struct uck_inv_kv *)a)->k, &((const struct uck_inv_kv *)b)->k,
-		      sizeof(struct uck_inv_key));
-}
-
-/* Same counters (net of the tally) and the same inventory. */
-static bool same_state(struct uck_capture *a, struct uck_capture *b)
-{
-	size_t i;
-	int t;
-
-	if (a->nrecs != b->nrecs || a->ninv != b->ninv)
-		return false;
-	qsort(a->recs, a->nrecs, sizeof(*a->recs), rec_cmp);
-	qsort(b->recs, b->nrecs, sizeof(*b->recs), rec_cmp);
-	qsort(a->inv, a->ninv, sizeof(*a->inv), inv_cmp);
-	qsort(b->inv, b->ninv, sizeof(*b->inv), inv_cmp);
-	for (i = 0; i < a->nrecs; i++) {
-		if (rec_cmp(&a->recs[i], &b->recs[i]))
-			return false;
-		for (t = 0; t < UCT_NTYPES; t++)
-			if (a->recs[i].r.value[t] - a->recs[i].tally[t] !=
-			    b->recs[i].r.value[t] - b->recs[i].tally[t])
-				return false;
-	}
-	for (i = 0; i < a->ninv; i++)
-		if (inv_cmp(&a->inv[i], &b->inv[i]) || a->inv[i].n != b->inv[i].n)
-			return false;
-	return true;
-}
-
-/* The baseline: two captures in a row that agree (a fork or a signal
- * half done while one was taken would make them differ). If none of
+/* The baseline: two captures in a row that saw one state (uck_same_state():
+ * a fork or a signal half done while one was taken makes them differ). If none of
  * BASELINE_TRIES pairs agree, the last capture is marked torn: what
  * stands on it is then not judged, rather than judged from a state that
  * never held still. */
@@ -395,7 +353,7 @@ static int baseline(struct ck *c, struct uck_capture *base)
 		err = capture(c, &again);
 		if (err)
 			break;
-		if (same_state(base, &again))
+		if (uck_same_state(base, &again))
 			break;
 		capture_free(base);
 		*base = again;

@@ -83,6 +83,21 @@ struct uck_capture {
 	bool torn;
 };
 
+/*
+ * Whether captures a and b saw one state of the kernel: the same rows with
+ * the same counters and the same tallies (nothing charged or uncharged in
+ * between), and the same inventory. Sorts both. check's baseline is two
+ * captures in a row for which this holds. Counters and tallies are
+ * compared each, not as counter minus tally: that difference stays the
+ * same across every change the hooks see, so a capture whose task
+ * iterator missed a task still charged (a child being reaped while it
+ * ran) matched a later, sound one taken after that child's uncharge, and
+ * a false double uncharge was reported from it; a task already
+ * uncharged but still listed (release_task() uncharges before it
+ * unhashes) gave a false lost uncharge the same way.
+ */
+bool uck_same_state(struct uck_capture *a, struct uck_capture *b);
+
 struct uck_input {
 	struct uck_capture base, fin;
 	bool complete;			/* iter/ucounts: every live ucounts */
