@@ -1,14 +1,19 @@
 #!/bin/sh
 # Statistics belong to an object, not to a name (KTAP). One ucounttop runs
-# while uct-workload --denials runs twice, one after the other. The second
-# run's namespace D1 usually gets the first one's inode back (nsfs inode
-# numbers are reused lowest first), and the rows (init, 1004) and (D1, 1005)
-# are new struct ucounts under the same names. Each must show exactly the
-# second run's refusals and limit hits, never the sum of both.
+# while uct-workload --denials runs again and again, one run after the
+# other. The rows (init, 1004) and (D1, 1005) of each run are new struct
+# ucounts under names an earlier run used: (init, 1004) always, and D1's
+# inode whenever nsfs hands it back (inode numbers are reused lowest first,
+# but the workload creates its top-level namespaces in parallel and frees
+# them from a workqueue, so D1 gets an earlier D1's inode in most runs, not
+# all). Each row must show exactly its own run's refusals and limit hits,
+# never a sum. The runs go on until D1 has reused an earlier D1's inode,
+# at most six after the first.
 . /uct/tests/lib/ktap.sh
 UCT=/uct/bin/ucounttop
 WL=/uct/bin/uct-workload
 T=/tmp/t59
+RUNS=6
 mkdir -p $T
 echo "KTAP version 1"
 row() { sed 's/{"ns":/\n{"ns":/g' "$1" | grep "^{\"ns\":$2,\"level\":[0-9]*,\"uid\":$3,"; }
@@ -48,20 +53,31 @@ expect "first run: (init, 1004) nproc limit hits" "$hits1" 3
 waitfor 300 no_row $d1 1005 || fail "first run's D1 row freed"
 waitfor 300 no_row $init 1004 || fail "first run's (init, 1004) row freed"
 
-run_once second
-d1b=$(grep '^NS D1' $T/second.wl | cut -d' ' -f3)
-echo "# D1 inode: first run $d1, second run $d1b"
-for type in nproc msgqueue sigpending memlock; do
-	want=$(grep "^DENY .* $type " $T/second.wl | cut -d' ' -f5)
-	got=$(field "$(row $T/second.json $d1b 1005)" $type denials)
-	expect "second run: D1 uid 1005 $type denials are the second run's own" "$got" "$want"
+# later runs: each row's statistics are the run's own; stop once D1's
+# inode is one an earlier D1 had (the case under test)
+seen=" $d1 " reused= k=1 got_all= want_all= hits_all=
+while [ -z "$reused" ] && [ $k -le $RUNS ]; do
+	k=$((k + 1))
+	run_once run$k
+	d1b=$(grep '^NS D1' $T/run$k.wl | cut -d' ' -f3)
+	echo "# run $k: D1 inode $d1b (earlier D1s:$seen)"
+	for type in nproc msgqueue sigpending memlock; do
+		want_all="$want_all run$k:$type=$(grep "^DENY .* $type " $T/run$k.wl | cut -d' ' -f5)"
+		got_all="$got_all run$k:$type=$(field "$(row $T/run$k.json $d1b 1005)" $type denials)"
+	done
+	hits_all="$hits_all run$k:$(field "$(row $T/run$k.json $init 1004)" nproc limit_hits)"
+	case "$seen" in *" $d1b "*) reused=$d1b ;; esac
+	seen="$seen$d1b "
+	waitfor 300 no_row $d1b 1005 || fail "run $k's D1 row freed"
+	waitfor 300 no_row $init 1004 || fail "run $k's (init, 1004) row freed"
 done
-expect "second run: (init, 1004) nproc limit hits are the second run's own" \
-	"$(field "$(row $T/second.json $init 1004)" nproc limit_hits)" 3
-if [ "$d1b" = "$d1" ]; then
-	pass "the second D1 reused the first one's inode (the case under test)"
+expect "every later run: D1 uid 1005 denials of each type are the run's own" "$got_all" "$want_all"
+expect "every later run: (init, 1004) nproc limit hits are the run's own" \
+	"$hits_all" "$(seq 2 $k | sed 's/^/ run/; s/$/:3/' | tr -d '\n')"
+if [ -n "$reused" ]; then
+	pass "a later D1 reused an earlier one's inode ($reused, run $k): the case under test"
 else
-	pass "the second D1 got another inode # SKIP inode $d1 was not reused this time"
+	pass "D1 reused an earlier inode # SKIP not in $RUNS runs (inodes:$seen)"
 fi
 kill -INT $u
 wait $u
