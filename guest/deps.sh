@@ -14,7 +14,7 @@ PACKAGES=(
 	clang llvm bpftool libbpf-dev zlib1g-dev libzstd-dev   # BPF + ucounttop
 	libmicrohttpd-dev                         # ucounttop --listen (linked dynamically: cli/Makefile)
 	libcmocka-dev                             # host unit tests
-	man-db groff-base                         # ucounttop(8): rendering, the man page test
+	man-db groff-base mandoc                  # ucounttop(8): rendering, the man page test and its lint
 	libclang-rt-14-dev                        # libFuzzer + sanitizer runtimes (cli fuzz targets)
 	python3-prometheus-client                 # its OpenMetrics and text parsers read --listen's output
 	tmux                                      # make run read from a terminal (tests/host/make-run.sh)

@@ -3,7 +3,7 @@
 # describe. TAP.
 #
 #  - the page renders without a warning (groff -ww, man --warnings, and
-#    mandoc -T lint when it is installed);
+#    mandoc -T lint, installed by guest/deps.sh);
 #  - the options of --help, of opts.c's option table, of the page's OPTIONS
 #    subsections and of its SYNOPSIS are the same, per command; and what
 #    the page says each command takes is what the parser accepts (probed
