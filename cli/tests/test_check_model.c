@@ -901,6 +901,37 @@ static void test_report_text(void **state)
 	sc_free(s);
 }
 
+/* A finding with more stacks than the text shows: the first
+ * UCK_REPORT_STACKS, then how many more; JSON lists them all. */
+static void test_report_stacks_capped(void **state)
+{
+	struct sc *s = sc_new();
+	size_t len, n = 0;
+	char *t, *j, *p;
+	int i;
+
+	tree(s, 30, 3, 2, 30, 11, 10, 0, 8, 8);
+	tasks(s, 1, 0, 29, 29);
+	tasks(s, 1, 1000, 1, 1);
+	tasks(s, 100, 1000, 2, 2);
+	for (i = 0; i < 8; i++)
+		item(s, 100, 1000, NP, 1, i, 11 + i);
+	assert_int_equal(uck_judge(&s->in, &s->r), 0);
+	t = report(s, false, &len);
+	assert_non_null(strstr(t, "# FAIL lost-uncharge: ns 100 level 1 uid 1000 nproc 8 processes\n"));
+	for (p = t; (p = strstr(p, "#   charged and never uncharged:")); p++)
+		n++;
+	assert_int_equal(n, UCK_REPORT_STACKS);
+	assert_non_null(strstr(t, "#   ... 2 more stacks (--json lists them all)\n"));
+	j = report(s, true, &len);
+	for (n = 0, p = j; (p = strstr(p, "\"kind\":\"open\"")); p++)
+		n++;
+	assert_int_equal(n, 8);
+	free(t);
+	free(j);
+	sc_free(s);
+}
+
 /* A newline in an argument or a comm (PR_SET_NAME) cannot break the
  * every-line-starts-with-# contract: control bytes are escaped. */
 static void test_report_text_escapes(void **state)
@@ -1103,6 +1134,7 @@ int main(void)
 		cmocka_unit_test(test_missed_charges_unjudge_the_tally),
 		cmocka_unit_test(test_missed_object_events),
 		cmocka_unit_test(test_report_text),
+		cmocka_unit_test(test_report_stacks_capped),
 		cmocka_unit_test(test_report_text_escapes),
 		cmocka_unit_test(test_report_json),
 		cmocka_unit_test(test_report_missed),

@@ -41,23 +41,30 @@ if mount -t tmpfs none /sys/kernel/btf 2>/dev/null; then
 	umount /sys/kernel/btf
 fi
 
-# SIGTERM: clean exit, nothing left attached
-$UCT -b -d 0.2 > $T/term.out 2>&1 &
-u=$!
-i=0
-while ! grep -q '^NAME' $T/term.out 2>/dev/null && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.1; done
-kill -TERM $u
-wait $u
-rc=$?
-check "SIGTERM: exit 0 (got $rc)" [ $rc -eq 0 ]
-if [ -x "$BPFTOOL" ]; then
-	$BPFTOOL prog show > $T/progs 2>&1
-	check "SIGTERM: programs detached" [ -z "$(grep -E 'tp_refused|overlimit_exit|snap_task|snap_ucounts' $T/progs)" ]
-fi
+# SIGTERM, SIGHUP: clean exit, nothing left attached
+for sig in TERM HUP; do
+	$UCT -b -d 0.2 > $T/term.out 2>&1 &
+	u=$!
+	i=0
+	while ! grep -q '^NAME' $T/term.out 2>/dev/null && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.1; done
+	kill -$sig $u
+	wait $u
+	rc=$?
+	check "SIG$sig: exit 0 (got $rc)" [ $rc -eq 0 ]
+	if [ -x "$BPFTOOL" ]; then
+		$BPFTOOL prog show > $T/progs 2>&1
+		check "SIG$sig: programs detached" [ -z "$(grep -E 'tp_refused|overlimit_exit|snap_task|snap_ucounts' $T/progs)" ]
+	fi
+done
 # a reader that goes away (| head) ends it quietly with 0
 ( $UCT --json -d 0.1; echo $? > $T/pipe.rc ) 2> $T/pipe.err | head -n 1 > /dev/null
 check "--json | head -n 1: ends with exit 0 (got $(cat $T/pipe.rc))" [ "$(cat $T/pipe.rc)" = 0 ]
 # batch output has no escape sequences
 $UCT -b -n 2 -d 0.1 > $T/batch 2>&1
 check "batch: no escape sequences" [ -z "$(grep "$(printf '\033')" $T/batch)" ]
+# without -b, stdout not a terminal: batch all the same
+$UCT -n 2 -d 0.1 > $T/auto 2> $T/auto.err
+rc=$?
+auto_is_batch() { [ $rc -eq 0 ] && grep -q '^NAME' $T/auto && [ -z "$(grep "$(printf '\033')" $T/auto)" ]; }
+check "stdout a file, no -b: exit 0 (got $rc), batch output (NAME header, no escape sequence)" auto_is_batch
 echo "1..$n"

@@ -253,6 +253,17 @@ rc=$?
 check "SIGINT: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "... programs detached" [ -z "$(ours)" ]
 
+# ---- SIGHUP stops it too (a server started from a terminal that closes)
+if serve hup --listen 127.0.0.1:$PORT; then
+	kill -HUP $u
+	wait $u
+	rc=$?
+	check "SIGHUP: exit 0 (got $rc)" [ $rc -eq 0 ]
+	check "... programs detached" [ -z "$(ours)" ]
+else
+	nok "ucounttop --listen 127.0.0.1:$PORT serves (for SIGHUP)"
+fi
+
 # ---- IPv6: served where the kernel has it (Debian's), refused where not (ours)
 if [ -e /proc/net/if_inet6 ]; then
 	if serve v6 --listen "[::1]:$PORT"; then

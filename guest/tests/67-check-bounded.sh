@@ -2,10 +2,13 @@
 # check is bounded and honest about CMD (KTAP):
 #  - a background descendant is waited for at most --settle, then named in
 #    the report with what it holds, never waited on forever;
-#  - --timeout bounds CMD itself (its process group gets SIGTERM);
-#  - SIGINT to check is forwarded to CMD's process group and the report is
-#    still printed;
-#  - a failing CMD never yields exit 0 (7: counters clean, CMD failed).
+#  - --timeout bounds CMD itself (its process group gets SIGTERM, and
+#    SIGKILL 2 s later when it ignores that);
+#  - SIGINT, SIGTERM and SIGHUP to check are forwarded to CMD's process
+#    group and the report is still printed; a signal while check waits
+#    for CMD's descendants cuts the wait short;
+#  - a failing CMD never yields exit 0 (7: counters clean, CMD failed);
+#  - -o FILE takes the report, CMD keeps stdout.
 # Elapsed times are bounded with `timeout`, never asserted as figures.
 . /uct/tests/lib/ktap.sh
 U=/uct/bin/ucounttop
@@ -52,26 +55,69 @@ expect "--timeout 1 on sleep 100: exit 7 (CMD failed, counters clean)" "$rc" 7
 grep -q '"signal":15,.*"timed_out":true' $T/to.json && pass "--timeout: CMD killed by SIGTERM, timed_out true" ||
 	{ fail "--timeout: CMD killed by SIGTERM, timed_out true"; sed 's/^/# /' $T/to.json; }
 
-# 3. SIGINT to check: forwarded to CMD's process group, report printed
-$U check --json -o $T/int.json -- sh -c 'sleep 100; true' &
+# 2b. a CMD that ignores SIGTERM: SIGKILL 2 s later
+timeout 60 $U check --timeout 1 --json -o $T/kill.json -- sh -c 'trap "" TERM; exec sleep 100'
+rc=$?
+expect "--timeout 1 on a CMD ignoring SIGTERM: exit 7" "$rc" 7
+grep -q '"signal":9,.*"timed_out":true' $T/kill.json && pass "--timeout: SIGTERM ignored, then SIGKILL" ||
+	{ fail "--timeout: SIGTERM ignored, then SIGKILL"; sed 's/^/# /' $T/kill.json; }
+expect "--timeout: nothing of CMD's group left" "$(pids_of sleep)" ""
+
+# 3. SIGINT, SIGTERM, SIGHUP to check: forwarded to CMD's process group,
+# report printed
+for sig in INT:2 TERM:15 HUP:1; do
+	name=${sig%:*} num=${sig#*:}
+	$U check --json -o $T/sig$name.json -- sh -c 'sleep 100; true' &
+	ck=$!
+	waitfor 100 running sleep
+	kill -$name $ck
+	w=100
+	while kill -0 $ck 2>/dev/null && [ $w -gt 0 ]; do usleep 100000; w=$((w - 1)); done
+	wait $ck
+	rc=$?
+	expect "SIG$name: check exits 7 after forwarding it" "$rc" 7
+	[ "$rc" = 7 ] || sed 's/,{"class":/\n{"class":/g' $T/sig$name.json |
+		grep -e '"failing":true' -e '"notes"' | cut -c 1-800 | sed 's/^/# /'
+	grep -q "\"interrupted_by\":$num," $T/sig$name.json &&
+		pass "SIG$name: report printed, interrupted_by $num" ||
+		{ fail "SIG$name: report printed, interrupted_by $num"; sed 's/^/# /' $T/sig$name.json 2>/dev/null; }
+	expect "SIG$name: nothing of CMD's group left" "$(pids_of sleep)" ""
+done
+
+# 3b. a signal while check waits --settle for a descendant: the wait ends
+# there (CMD's sh has exited once check, the subreaper, is the sleeper's
+# parent)
+$U check --settle 60 --json -o $T/cut.json -- sh -c 'exec 1>&- 2>&-; (exec sleep 1000) &' &
 ck=$!
 waitfor 100 running sleep
+sleeper=$(pids_of sleep | head -n 1)
+parent_is_check() { [ "$(cut -d' ' -f4 /proc/$sleeper/stat 2>/dev/null)" = "$ck" ]; }
+waitfor 100 parent_is_check || fail "settle: CMD's sh exited, check adopted the sleeper"
 kill -INT $ck
-w=100
+w=300
 while kill -0 $ck 2>/dev/null && [ $w -gt 0 ]; do usleep 100000; w=$((w - 1)); done
+if kill -0 $ck 2>/dev/null; then
+	fail "settle: SIGINT ended the 60 s wait (check still waiting 30 s later)"
+	kill -KILL $ck
+else
+	pass "settle: SIGINT ended the 60 s wait"
+fi
 wait $ck
-rc=$?
-expect "SIGINT: check exits 7 after forwarding it" "$rc" 7
-[ "$rc" = 7 ] || sed 's/,{"class":/\n{"class":/g' $T/int.json | grep -e '"failing":true' -e '"notes"' |
-	cut -c 1-800 | sed 's/^/# /'
-grep -q '"interrupted_by":2,' $T/int.json && pass "SIGINT: report printed, interrupted_by 2" ||
-	{ fail "SIGINT: report printed, interrupted_by 2"; sed 's/^/# /' $T/int.json 2>/dev/null; }
-expect "SIGINT: nothing of CMD's group left" "$(pids_of sleep)" ""
+expect "settle: report printed, interrupted_by 2, exit 7" \
+	"$?:$(grep -c '"interrupted_by":2,' $T/cut.json)" "7:1"
+grep -q '"left_running":\[{"pid":'"$sleeper"',' $T/cut.json && pass "settle: the sleeper named in left_running" ||
+	{ fail "settle: the sleeper named in left_running"; sed 's/^/# /' $T/cut.json; }
+kill $(pids_of sleep) 2>/dev/null
 
 # 4. a failing CMD, a clean one
 $U check -- false > $T/false.txt
 expect "check -- false: exit 7" "$?" 7
 $U check -- true > $T/true.txt
 expect "check -- true: exit 0" "$?" 0
+
+# 5. -o FILE: the report goes there, CMD's stdout stays CMD's
+$U check -o $T/o.txt -- echo hello > $T/o.out
+expect "-o: exit 0, CMD's stdout is CMD's alone" "$?:$(cat $T/o.out)" "0:hello"
+expect "-o: the report is in FILE" "$(head -n 1 $T/o.txt | cut -c 1-17)" "# ucounttop check"
 echo "1..$n"
 [ "$fails" -eq 0 ]
