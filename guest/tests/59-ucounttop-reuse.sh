@@ -8,17 +8,18 @@
 # them from a workqueue, so D1 gets an earlier D1's inode in most runs, not
 # all). Each row must show exactly its own run's refusals and limit hits,
 # never a sum. The runs go on until D1 has reused an earlier D1's inode,
-# at most six after the first.
+# at most six after the first. The header's totals count every run's.
 . /uct/tests/lib/ktap.sh
 UCT=/uct/bin/ucounttop
 WL=/uct/bin/uct-workload
 T=/tmp/t59
 RUNS=6
+rm -rf $T
 mkdir -p $T
 echo "KTAP version 1"
 row() { sed 's/{"ns":/\n{"ns":/g' "$1" | grep "^{\"ns\":$2,\"level\":[0-9]*,\"uid\":$3,"; }
 field() { echo "$1" | sed -n "s/.*\"$2\":{[^}]*\"$3\":\([-0-9]*\).*/\1/p"; }
-docs() { grep -c ']}$' $T/stream 2>/dev/null || echo 0; }
+docs() { _d=$(grep -c ']}$' $T/stream 2>/dev/null); echo "${_d:-0}"; }
 more_docs() { [ "$(docs)" -ge "$1" ]; }
 has_row() { grep ']}$' $T/stream | tail -n 1 > $T/last.json; [ -n "$(row $T/last.json $1 $2)" ]; }
 no_row() { ! has_row "$@"; }
@@ -74,6 +75,15 @@ done
 expect "every later run: D1 uid 1005 denials of each type are the run's own" "$got_all" "$want_all"
 expect "every later run: (init, 1004) nproc limit hits are the run's own" \
 	"$hits_all" "$(seq 2 $k | sed 's/^/ run/; s/$/:3/' | tr -d '\n')"
+# the header's totals are kept apart from the rows: every run's refusals,
+# with all of their rows freed
+grep ']}$' $T/stream | tail -n 1 > $T/last.json
+want_tot= got_tot=
+for type in nproc msgqueue sigpending memlock; do
+	want_tot="$want_tot $type:$(cat $T/first.wl $T/run*.wl | awk -v t=$type '$1 == "DENY" && $4 == t { s += $5 } END { print s + 0 }')"
+	got_tot="$got_tot $type:$(sed -n 's/.*"circles":[0-9]*},"denials":{[^}]*"'$type'":\([0-9]*\).*/\1/p' $T/last.json)"
+done
+expect "header denials: every run's, after their rows were freed" "$got_tot" "$want_tot"
 if [ -n "$reused" ]; then
 	pass "a later D1 reused an earlier one's inode ($reused, run $k): the case under test"
 else
