@@ -37,6 +37,9 @@ wait_lines() { # wait_lines FILE N: until FILE has N complete lines
 # $T/MODE.wl (workload output).
 run() {
 	mode=$1; shift
+	# emptied first: the redirection below happens in the child, and a
+	# stream left by an earlier run would pass wait_lines at once
+	: > $T/$mode.stream
 	$UCT --json -d 0.3 "$@" > $T/$mode.stream 2> $T/$mode.err &
 	u=$!
 	if ! wait_lines $T/$mode.stream 1; then
@@ -104,5 +107,46 @@ if run default; then
 	expect_denials default $types
 	check "default: no per-event hooks on the charge functions" \
 		[ -z "$(grep -E 'inc_rlimit_ucounts|ucounts_rlimit_charge' $T/default.json)" ]
+fi
+
+# a statistics map too small: rows past it get no statistics and
+# stats_full counts each miss (our kernel; without ucounts_free the map is
+# an LRU, which evicts instead). 24 uids each have a fork refused
+# (RLIMIT_NPROC 0; a refusal is what gives a row statistics in the default
+# view) while a sleeper of theirs keeps the row alive, so that no row's
+# entry is freed: 16 rows get one, the other 8 none.
+tot_nproc() { grep ']}$' $T/full.stream | tail -n 1 | sed -n 's/.*},"denials":{"nproc":\([0-9]*\),.*/\1/p'; }
+got_all() { [ "$(tot_nproc)" = 24 ]; }
+if grep -q btf_trace_ucounts_free /sys/kernel/btf/vmlinux 2>/dev/null; then
+	: > $T/full.stream
+	$UCT --json -d 0.3 --max-entries 16 > $T/full.stream 2> $T/full.err &
+	u=$!
+	if wait_lines $T/full.stream 1; then
+		pids=
+		for uid in $(seq 3100 3123); do
+			$WL --exec-as $uid -- /bin/sleep 120 &
+			pids="$pids $!"
+			$WL --exec-as $uid -- /bin/sh -c 'ulimit -u 0; /bin/true; exit 0' 2> /dev/null
+		done
+		i=0
+		while ! got_all && [ $i -lt 300 ]; do i=$((i + 1)); sleep 0.1; done
+		have=$(grep -c ']}$' $T/full.stream)
+		wait_lines $T/full.stream $((have + 1))
+		kill -INT $u
+		wait $u
+		rc=$?
+		kill $pids 2> /dev/null
+		check "full: ucounttop exits 0 on SIGINT (got $rc)" [ $rc -eq 0 ]
+		grep ']}$' $T/full.stream | tail -n 1 > $T/full.json
+		check "full: the header counts all 24 refusals (got '$(tot_nproc)')" got_all
+		full=$(sed -n 's/.*"stats_full":\([0-9]*\).*/\1/p' $T/full.json)
+		check "--max-entries 16: stats_full counts a denial and a limit hit for each of the 8 rows past it (got '$full')" \
+			[ "$full" = 16 ]
+		with=$(sed 's/{"ns":/\n{"ns":/g' $T/full.json | grep '^{"ns":4026531837,"level":0,"uid":31[0-2][0-9],' |
+			grep -c '"nproc":{[^}]*"denials":1')
+		check "--max-entries 16: 16 of the 24 rows have statistics (got $with)" [ "$with" = 16 ]
+	else
+		nok "full: ucounttop attached"; cat $T/full.err; kill $u
+	fi
 fi
 echo "1..$n"
