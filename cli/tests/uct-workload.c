@@ -7,6 +7,10 @@
  *
  *   uct-workload [--denials]      build, print, hold
  *   uct-workload --exec-as UID -- CMD [ARGS]   run CMD as UID (no caps)
+ *   uct-workload --exec-as-caps UID CAP[,CAP...] -- CMD [ARGS]
+ *                                  run CMD as UID with only the capabilities
+ *                                  named (numbers, as in linux/capability.h),
+ *                                  ambient, so that they survive execve()
  *   uct-workload --shm-lock PAGES  SHM_LOCK a new segment of PAGES pages with
  *                                  the caller's credentials (rlimits, caps),
  *                                  print LOCKED or REFUSED <errno name>,
@@ -64,6 +68,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -71,6 +76,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/btf.h>
+#include <linux/capability.h>
 #include "uct-container.h"
 
 #define MAXPROC		64
@@ -991,6 +997,52 @@ static int exec_as(uid_t uid, char **argv)
 	return 127;
 }
 
+/* --exec-as-caps: as exec_as(), keeping the capabilities listed in caps
+ * ("39,38": CAP_BPF, CAP_PERFMON) as permitted, effective, inheritable
+ * and ambient ones - what `setcap` on the tool would give a user. No
+ * libcap: capset() and prctl() directly. */
+static int exec_as_caps(uid_t uid, const char *caps, char **argv)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	unsigned long list[64];
+	size_t n = 0, i;
+	const char *p = caps;
+	char *end;
+
+	while (*p && n < 64) {
+		list[n] = strtoul(p, &end, 10);
+		if (end == p || list[n] > 63 || (*end && *end != ',')) {
+			fprintf(stderr, "uct-workload: bad capability list '%s'\n", caps);
+			return 2;
+		}
+		n++;
+		p = *end ? end + 1 : end;
+	}
+	if (prctl(PR_SET_KEEPCAPS, 1) || setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	    setresuid(uid, uid, uid)) {
+		perror("uct-workload: dropping privileges");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		data[list[i] / 32].permitted |= 1u << (list[i] % 32);
+		data[list[i] / 32].effective |= 1u << (list[i] % 32);
+		data[list[i] / 32].inheritable |= 1u << (list[i] % 32);
+	}
+	if (syscall(SYS_capset, &hdr, data)) {
+		perror("uct-workload: capset");
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, list[i], 0, 0)) {
+			perror("uct-workload: PR_CAP_AMBIENT_RAISE");
+			return 1;
+		}
+	execv(argv[0], argv);
+	perror("uct-workload: execv");
+	return 127;
+}
+
 /* --shm-lock: one SHM_LOCK, charged to RLIMIT_MEMLOCK by user_shm_lock() */
 static int shm_lock_once(long pages)
 {
@@ -1018,6 +1070,8 @@ int main(int argc, char **argv)
 
 	if (argc > 3 && !strcmp(argv[1], "--exec-as") && !strcmp(argv[3], "--"))
 		return exec_as((uid_t)atoi(argv[2]), argv + 4);
+	if (argc > 5 && !strcmp(argv[1], "--exec-as-caps") && !strcmp(argv[4], "--"))
+		return exec_as_caps((uid_t)atoi(argv[2]), argv[3], argv + 5);
 	if (argc == 3 && !strcmp(argv[1], "--shm-lock"))
 		return shm_lock_once(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "--names"))
@@ -1028,7 +1082,8 @@ int main(int argc, char **argv)
 	with_denials = argc > 1 && !strcmp(argv[1], "--denials");
 	if (argc > 1 && !with_denials) {
 		fprintf(stderr, "usage: uct-workload [--denials] | --exec-as UID -- CMD [ARGS] | "
-			"--shm-lock PAGES | --names | --container KIND ID [HOSTNAME] -- CMD [ARGS]\n");
+			"--exec-as-caps UID CAP[,CAP...] -- CMD [ARGS] | --shm-lock PAGES | "
+			"--names | --container KIND ID [HOSTNAME] -- CMD [ARGS]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

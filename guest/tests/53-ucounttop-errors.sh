@@ -31,6 +31,21 @@ expect_rc 0 'Exit status' "--help lists exit codes" -- $UCT --help
 
 if [ -x "$WL" ]; then
 	expect_rc 3 'CAP_BPF' "as uid 1000" -- $WL --exec-as 1000 -- $UCT -b -n 1
+	# what the exit-3 message offers (setcap cap_bpf,cap_perfmon+ep): a
+	# user with CAP_BPF (39) and CAP_PERFMON (38) alone can use every mode,
+	# but not bind a port below 1024 without CAP_NET_BIND_SERVICE
+	AS="$WL --exec-as-caps 1000 38,39 --"
+	expect_rc 0 '^NAME' "uid 1000 with CAP_BPF+CAP_PERFMON: the live view" -- $AS $UCT -b -n 1
+	expect_rc 0 '"events":true' "uid 1000 with CAP_BPF+CAP_PERFMON: --events" -- \
+		$AS $UCT --json --events -n 1
+	expect_rc 0 '"snapshot":"iter/task"' "uid 1000 with CAP_BPF+CAP_PERFMON: --task-iter" -- \
+		$AS $UCT --json --task-iter -n 1
+	expect_rc 0 '^# ucounttop check: clean' "uid 1000 with CAP_BPF+CAP_PERFMON: check" -- \
+		$AS $UCT check -- /bin/true
+	expect_rc 0 'tracing ucounts charges' "uid 1000 with CAP_BPF+CAP_PERFMON: trace, stopped by SIGTERM" -- \
+		timeout 3 $AS $UCT trace
+	expect_rc 3 'ports below 1024 need CAP_NET_BIND_SERVICE' \
+		"uid 1000 with CAP_BPF+CAP_PERFMON: --listen 127.0.0.1:80" -- $AS $UCT --listen 127.0.0.1:80
 else
 	echo "# no $WL: skipping the unprivileged case"
 fi
