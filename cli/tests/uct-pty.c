@@ -8,8 +8,8 @@
  *
  * The first key is sent once CMD has drawn its first full frame (its
  * output contains the key line, "q quit"), then one key every 400 ms.
- * In KEYS, '~' stands for the Down arrow and '^' for Up, '`' for Esc,
- * '|' for Enter and '<' for Backspace. Exits with CMD's status, or 124
+ * In KEYS, '~' stands for the Down arrow and '^' for Up, '}' for PgDn
+ * and '{' for PgUp, '`' for Esc, '|' for Enter and '<' for Backspace. Exits with CMD's status, or 124
  * when it did not exit within 30 s of the last key.
  */
 #include <errno.h>
@@ -100,6 +100,7 @@ int main(int argc, char **argv)
 		}
 		if (next_key && *keys && now() >= next_key) {
 			const char *seq = *keys == '~' ? "\033[B" : *keys == '^' ? "\033[A" :
+					  *keys == '}' ? "\033[6~" : *keys == '{' ? "\033[5~" :
 					  *keys == '`' ? "\033" : *keys == '|' ? "\r" :
 					  *keys == '<' ? "\177" : NULL;
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # 56: the full-screen view on a pseudo-terminal (uct-pty): alternate
-# screen in and out, keys s (sort), t (type filter), h (help), p (pause),
-# e (collapse), / (search, Enter, Esc), q (quit); the frame fits the
+# screen in and out, keys s (sort), t (type filter), h and ? (help), p and
+# space (pause), e and Enter (collapse), j k Down Up (selection), / (search,
+# Enter, Esc), q (quit); the frame fits the
 # terminal, and 80x24 is used when the terminal reports 0x0 (serial
 # consoles).
 UCT=${UCT:-/uct/bin/ucounttop}
@@ -44,6 +45,25 @@ check "e p q: exits 0" [ $? -eq 0 ]
 check "e: init namespace collapsed to one line" [ -n "$(plain $T/collapse | grep 'lines 1-1 of 1')" ]
 check "e: collapsed marker" [ -n "$(plain $T/collapse | grep '^+ ns [0-9]* L0')" ]
 check "p: paused" [ -n "$(plain $T/collapse | grep '\[paused\]')" ]
+
+# the selection (reverse video): j and k, Down and Up move it between the
+# initial namespace's line (N) and its first row (U), PgDn to a row further
+# down (the last, on a screen this short) and PgUp back; each frame's
+# selected line (the column header is reverse video too, and left out),
+# repeats folded, must read N U N U N U N
+sel() { sed -e "s/$ESC\[7m/\n@SEL@/g" "$1" | sed -n 's/^@SEL@\([^$ESC]*\).*/\1/p' |
+	sed -e '/^NAM/d' -e 's/^[-+] ns .*/N/' -e 's/^ *uid .*/U/' | uniq | tr -d '\n'; }
+$PTY 100x30 'jk~^}{q' -- $UCT -d 0.3 > $T/move 2>&1
+check "j k Down Up PgDn PgUp q: exits 0" [ $? -eq 0 ]
+check "j k Down Up PgDn PgUp: the selection moves down, up, down, up, down, up (got '$(sel $T/move)')" \
+	[ "$(sel $T/move)" = NUNUNUN ]
+# Enter on a row collapses its namespace, space pauses, ? is help
+$PTY 80x24 'j| ?xq' -- $UCT -d 0.3 > $T/enter 2>&1
+check "j Enter space ? x q: exits 0" [ $? -eq 0 ]
+check "Enter on a row: its namespace collapsed to one line" \
+	[ -n "$(plain $T/enter | grep 'lines 1-1 of 1')" ]
+check "space: paused" [ -n "$(plain $T/enter | grep '\[paused\]')" ]
+check "?: help screen" [ -n "$(plain $T/enter | grep 'Press any key to go back')" ]
 
 # / zzz Enter: a search that names nothing; / ini: the initial namespace's
 # oldest process (init) matches, then Esc brings back "zzz"; '`' is Esc
