@@ -83,8 +83,9 @@ static pid_t container(const char *name, const char *id, int interval)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		pid_t parent = getppid();
+
 		close(go[1]);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (setrlimit(RLIMIT_NPROC, &one) || unshare(CLONE_NEWUSER)) {
 			perror("uct-demo: setrlimit/unshare");
 			_exit(1);
@@ -102,6 +103,10 @@ static pid_t container(const char *name, const char *id, int interval)
 			perror("uct-demo: setresuid");
 			_exit(1);
 		}
+		/* die with the demo: set only now, as a change of credentials
+		 * clears it; and the demo may have gone meanwhile */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(1);
 		printf("%s: service running as uid %d in its own user namespace\n",
 		       name, SERVICE_UID);
 		fflush(stdout);

@@ -58,4 +58,12 @@ check "the web container's namespace line: short id, hostname, process" \
 	grep -Eq '^ *ns [0-9]+ .* 4e1f0c2a9b7d web uct-demo\([0-9]+\)$' $T/out.txt
 check "the db container's namespace line: short id, hostname, process" \
 	grep -Eq '^ *ns [0-9]+ .* 9c8b7a6f5e4d db uct-demo\([0-9]+\)$' $T/out.txt
+# the services die with the demo (its parent-death signal survives their
+# setresuid()): none left to go on forking into later tests
+kill $demo
+wait $demo
+demos() { for p in /proc/[0-9]*; do c=; read -r c < $p/comm 2>/dev/null; [ "$c" = uct-demo ] && echo "${p#/proc/}"; done; }
+i=0
+while [ -n "$(demos)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "the demo stopped: no uct-demo process left (got '$(demos)')" [ -z "$(demos)" ]
 echo "1..$n"

@@ -33,10 +33,12 @@ u=$!
 waitfor 300 more_docs 1 || { fail "ucounttop attached"; cat $T/err; kill $u; exit 1; }
 
 # one run of the workload: holds until READY has been seen twice in the view
+# the workload's file is created by its redirection, in the child
+ready() { grep -q '^READY' "$1" 2> /dev/null; }
 run_once() { # run_once NAME
 	$WL --denials > $T/$1.wl 2> $T/$1.err &
 	wl_pid=$!
-	waitfor 600 grep -q '^READY' $T/$1.wl || { fail "$1: workload ready"; cat $T/$1.err; }
+	waitfor 600 ready $T/$1.wl || { fail "$1: workload ready"; cat $T/$1.err; }
 	have=$(docs)
 	waitfor 300 more_docs $((have + 2))
 	grep ']}$' $T/stream | tail -n 1 > $T/$1.json
