@@ -58,10 +58,13 @@ fi
 
 # SIGTERM, SIGHUP: clean exit, nothing left attached
 for sig in TERM HUP; do
-	$UCT -b -d 0.2 > $T/term.out 2>&1 &
+	# a file of its own, empty before the job starts (its redirection
+	# happens in the child): the header seen must be this run's
+	: > $T/$sig.out
+	$UCT -b -d 0.2 > $T/$sig.out 2>&1 &
 	u=$!
 	i=0
-	while ! grep -q '^NAME' $T/term.out 2>/dev/null && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.1; done
+	while ! grep -q '^NAME' $T/$sig.out 2>/dev/null && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.1; done
 	kill -$sig $u
 	wait $u
 	rc=$?
