@@ -16,7 +16,7 @@
 # for the same tests), DEBUG_GUEST_MEM (MB, 1024), DEBUG_GUEST_TIMEOUT (s,
 # whole boot), DEBUG_TEST_TIMEOUT (s, per test), DEBUG_CHURN_HELD (ucounts
 # held by 41-ucounts-iter-churn), DEBUG_STRESS=1 (the 7* stress tests
-# too, instead of 41: CI sets it), DEBUG_STRESS_LIGHT=0 (run them whole:
+# too, instead of 41, and check around the kselftests, 65: CI sets it), DEBUG_STRESS_LIGHT=0 (run them whole:
 # every reader and check, 146-350 s a part here), DEBUG_STRESS_CHURN_OPS
 # (namespaces made by 70-stress-churn), DEBUG_STRESS_DEPTHS (73's),
 # DEBUG_TESTS (guest paths, default: guest/debug-tests.sh's list).
