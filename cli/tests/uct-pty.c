@@ -9,8 +9,9 @@
  * The first key is sent once CMD has drawn its first full frame (its
  * output contains the key line, "q quit"), then one key every 400 ms.
  * In KEYS, '~' stands for the Down arrow and '^' for Up, '}' for PgDn
- * and '{' for PgUp, '`' for Esc, '|' for Enter and '<' for Backspace. Exits with CMD's status, or 124
- * when it did not exit within 30 s of the last key.
+ * and '{' for PgUp, '`' for Esc, '|' for Enter and '<' for Backspace.
+ * Exits with CMD's status, or 124 when it did not exit within 30 s of
+ * the last key.
  */
 #include <errno.h>
 #include <fcntl.h>
