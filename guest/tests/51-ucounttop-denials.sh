@@ -32,19 +32,37 @@ wait_lines() { # wait_lines FILE N: until FILE has N complete lines
 	done
 }
 
-# run MODE [ucounttop options]: attach, run the workload, take a snapshot
-# after it is ready, stop both. Leaves $T/MODE.json (last document) and
-# $T/MODE.wl (workload output).
-run() {
+# reader_start MODE [ucounttop options]: ucounttop --json into
+# $T/MODE.stream (pid $u) until its first document; 1, reported, if none
+reader_start() {
 	mode=$1; shift
 	# emptied first: the redirection below happens in the child, and a
 	# stream left by an earlier run would pass wait_lines at once
 	: > $T/$mode.stream
 	$UCT --json -d 0.3 "$@" > $T/$mode.stream 2> $T/$mode.err &
 	u=$!
-	if ! wait_lines $T/$mode.stream 1; then
-		nok "$mode: ucounttop attached"; cat $T/$mode.err; kill $u; return 1
-	fi
+	wait_lines $T/$mode.stream 1 && return 0
+	nok "$mode: ucounttop attached"; cat $T/$mode.err; kill $u
+	return 1
+}
+# reader_stop MODE N WHAT: N documents more, then SIGINT: exit 0; the last
+# document in $T/MODE.json
+reader_stop() {
+	have=$(grep -c ']}$' $T/$1.stream)
+	wait_lines $T/$1.stream $((have + $2)) || nok "$1: $3"
+	kill -INT $u
+	wait $u
+	rc=$?
+	check "$1: ucounttop exits 0 on SIGINT (got $rc)" [ $rc -eq 0 ]
+	grep ']}$' $T/$1.stream | tail -n 1 > $T/$1.json
+}
+
+# run MODE [ucounttop options]: attach, run the workload, take a snapshot
+# after it is ready, stop both. Leaves $T/MODE.json (last document) and
+# $T/MODE.wl (workload output).
+run() {
+	mode=$1; shift
+	reader_start $mode "$@" || return 1
 	$WL --denials > $T/$mode.wl 2> $T/$mode.wlerr &
 	w=$!
 	i=0
@@ -55,13 +73,7 @@ run() {
 		fi
 		sleep 0.2
 	done
-	have=$(grep -c ']}$' $T/$mode.stream)
-	wait_lines $T/$mode.stream $((have + 2)) || nok "$mode: two snapshots after the workload"
-	kill -INT $u
-	wait $u
-	rc=$?
-	check "$mode: ucounttop exits 0 on SIGINT (got $rc)" [ $rc -eq 0 ]
-	grep ']}$' $T/$mode.stream | tail -n 1 > $T/$mode.json
+	reader_stop $mode 2 "two snapshots after the workload"
 	kill $w; wait $w
 	return 0
 }
@@ -118,10 +130,7 @@ fi
 tot_nproc() { grep ']}$' $T/full.stream | tail -n 1 | sed -n 's/.*},"denials":{"nproc":\([0-9]*\),.*/\1/p'; }
 got_all() { [ "$(tot_nproc)" = 24 ]; }
 if grep -q btf_trace_ucounts_free /sys/kernel/btf/vmlinux 2>/dev/null; then
-	: > $T/full.stream
-	$UCT --json -d 0.3 --max-entries 16 > $T/full.stream 2> $T/full.err &
-	u=$!
-	if wait_lines $T/full.stream 1; then
+	if reader_start full --max-entries 16; then
 		pids=
 		for uid in $(seq 3100 3123); do
 			$WL --exec-as $uid -- /bin/sleep 120 &
@@ -130,14 +139,8 @@ if grep -q btf_trace_ucounts_free /sys/kernel/btf/vmlinux 2>/dev/null; then
 		done
 		i=0
 		while ! got_all && [ $i -lt 300 ]; do i=$((i + 1)); sleep 0.1; done
-		have=$(grep -c ']}$' $T/full.stream)
-		wait_lines $T/full.stream $((have + 1))
-		kill -INT $u
-		wait $u
-		rc=$?
+		reader_stop full 1 "a snapshot after the 24 refusals"
 		kill $pids 2> /dev/null
-		check "full: ucounttop exits 0 on SIGINT (got $rc)" [ $rc -eq 0 ]
-		grep ']}$' $T/full.stream | tail -n 1 > $T/full.json
 		check "full: the header counts all 24 refusals (got '$(tot_nproc)')" got_all
 		full=$(sed -n 's/.*"stats_full":\([0-9]*\).*/\1/p' $T/full.json)
 		check "--max-entries 16: stats_full counts a denial and a limit hit for each of the 8 rows past it (got '$full')" \
@@ -145,8 +148,6 @@ if grep -q btf_trace_ucounts_free /sys/kernel/btf/vmlinux 2>/dev/null; then
 		with=$(sed 's/{"ns":/\n{"ns":/g' $T/full.json | grep '^{"ns":4026531837,"level":0,"uid":31[0-2][0-9],' |
 			grep -c '"nproc":{[^}]*"denials":1')
 		check "--max-entries 16: 16 of the 24 rows have statistics (got $with)" [ "$with" = 16 ]
-	else
-		nok "full: ucounttop attached"; cat $T/full.err; kill $u
 	fi
 fi
 echo "1..$n"
