@@ -90,9 +90,10 @@ struct uck_capture {
  * captures in a row for which this holds. Counters and tallies are
  * compared each, not as counter minus tally: that difference stays the
  * same across every change the hooks see, so a capture whose task
- * iterator missed a task still charged (a child being reaped while it
- * ran) matched a later, sound one taken after that child's uncharge, and
- * a false double uncharge was reported from it; a task already
+ * iterator missed a task still charged (a child being forked: charged in
+ * copy_creds(), listed only once attach_pid() links it) matched a later,
+ * sound one taken after an uncharge, and a false double uncharge was
+ * reported from it; a task already
  * uncharged but still listed (release_task() uncharges before it
  * unhashes) gave a false lost uncharge the same way.
  */

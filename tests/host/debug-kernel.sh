@@ -16,8 +16,9 @@
 # for the same tests), DEBUG_GUEST_MEM (MB, 1024), DEBUG_GUEST_TIMEOUT (s,
 # whole boot), DEBUG_TEST_TIMEOUT (s, per test), DEBUG_CHURN_HELD (ucounts
 # held by 41-ucounts-iter-churn), DEBUG_STRESS=1 (the 7* stress tests
-# too, instead of 41, and check around the kselftests, 65: CI sets it), DEBUG_STRESS_LIGHT=0 (run them whole:
-# every reader and check, 146-350 s a part here), DEBUG_STRESS_CHURN_OPS
+# too, instead of 41, and check around the kselftests, 65: CI sets it),
+# DEBUG_STRESS_LIGHT=0 (run them whole: every reader and check, 146-350 s
+# a part here), DEBUG_STRESS_CHURN_OPS
 # (namespaces made by 70-stress-churn), DEBUG_STRESS_DEPTHS (73's),
 # DEBUG_TESTS (guest paths, default: guest/debug-tests.sh's list).
 set -uo pipefail
@@ -32,7 +33,7 @@ stress_ops=${DEBUG_STRESS_CHURN_OPS:-100}
 stress_depths=${DEBUG_STRESS_DEPTHS:-32}
 stress_light=${DEBUG_STRESS_LIGHT:-1}
 # 71: 16 namespaces under a row of 80 (64 under 320 in the normal guest);
-# 72: 8 senders (32): both still refused at the leaf and at level 0
+# 72: 8 senders (32): both still certain to be refused at level 0
 stress_scale="STRESS_NPROC_NS=16 STRESS_NPROC_LEVEL=80 STRESS_SIGNAL_SENDERS=8"
 console=$LOGDIR/debug-kernel.console
 

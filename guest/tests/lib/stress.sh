@@ -106,9 +106,9 @@ readers_start() {
 		VIEWT=$!
 		grep -c '^NAME ' < "$T/text.fifo" > "$T/text.frames" &
 		TEXTT=$!
-		$UCT --json -d 0.2 > "$T/view.fifo" 2> "$T/view.err" &
+		$UCT --json -d $READ_DELAY > "$T/view.fifo" 2> "$T/view.err" &
 		VIEW=$!
-		$UCT -b -d 0.2 > "$T/text.fifo" 2> "$T/text.err" &
+		$UCT -b -d $READ_DELAY > "$T/text.fifo" 2> "$T/text.err" &
 		TEXT=$!
 	fi
 	$UCT --json --events -d $READ_DELAY > "$T/events.fifo" 2> "$T/events.err" &
@@ -117,7 +117,7 @@ readers_start() {
 	bpftool iter pin "$ITER_OBJ" "$PIN" 2> "$T/pin.err" || { sed 's/^/# /' "$T/pin.err"; }
 	$ST iter-read "$PIN" --pause-ms $ITER_PAUSE "$@" > "$T/iter.out" 2>&1 &
 	ITER=$!
-	what="live view (--json and -b, -d 0.2), --events, pinned iterator"
+	what="live view (--json and -b, -d $READ_DELAY), --events, pinned iterator"
 	[ "$STRESS_LIGHT" = 1 ] && what="--events (-d $READ_DELAY), pinned iterator"
 	if docs_wait_all 1; then
 		pass "readers attached: $what"
