@@ -49,7 +49,8 @@ modules: kernel
 	@guest/build-modules.sh
 
 tools: kernel
-	@if [ -f cli/Makefile ]; then $(MAKE) -s -C cli OUT=$(OUT) VMLINUX=$(VMLINUX); fi
+	@$(MAKE) -s -C cli OUT=$(OUT) VMLINUX=$(VMLINUX)
+	@$(MAKE) -s -C guest/tools OUT=$(OUT)
 
 initramfs: selftests modules tools
 	@guest/build-initramfs.sh

@@ -8,7 +8,7 @@
  * fexit is_rlimit_overlimit (what the kernel decided about NPROC), the
  * ucounts_free tracepoint when our series provides it (class c), and the
  * object lifecycles that explain outstanding MSGQUEUE and MEMLOCK charges.
- * See ucounttop_check.h for the maps and cli/check_model.c for how user
+ * See ucounttop_check.h for the maps and cli/check/judge/ for how user
  * space judges them. User space decides what loads (set_autoload).
  */
 #include "vmlinux.h"

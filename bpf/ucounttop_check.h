@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ucounttop_check.h - types shared by ucounttop_check.bpf.c (kernel) and
- * cli/check*.c (user) for `ucounttop check`.
+ * cli/check/ (user) for `ucounttop check`.
  *
  * check runs a workload and then judges every struct ucounts counter
  * change it saw. The BPF side aggregates everything in maps (nothing goes

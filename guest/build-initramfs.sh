@@ -45,8 +45,8 @@ if [ -d "$OUT/selftests" ]; then
 	cp -a "$OUT/selftests/." "$ROOT/uct/selftests/"
 fi
 # ucounttop links libbpf dynamically, and --listen dlopen()s libmicrohttpd
-# (and so GnuTLS), which ldd does not list: cli/Makefile, cli/mhd.h
-for f in "$OUT"/cli/ucounttop "$OUT"/cli/uct-*; do
+# (and so GnuTLS), which ldd does not list: cli/Makefile, cli/http/mhd.h
+for f in "$OUT"/cli/ucounttop "$OUT"/tools/uct-*; do
 	[ -x "$f" ] && [ -f "$f" ] && copy_with_libs "$f" "/uct/bin/${f##*/}"
 done
 mhd=$(readlink -f "$(gcc -print-file-name=libmicrohttpd.so)")

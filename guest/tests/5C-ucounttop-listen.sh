@@ -110,7 +110,7 @@ rc=$?
 checke "trace --listen: exit 2 (got $rc)" \
 	'[ $rc -eq 2 ] && has $T/bad.err "--listen applies to the live view only"'
 
-# ---- libmicrohttpd is loaded for --listen alone (cli/mhd.h): without it,
+# ---- libmicrohttpd is loaded for --listen alone (cli/http/mhd.h): without it,
 # --listen exits 4 naming it, before binding; the live view runs as ever
 mhd=$(ls /usr/lib/*/libmicrohttpd.so.[0-9]* /lib/*/libmicrohttpd.so.[0-9]* 2> /dev/null |
 	grep -E 'so\.[0-9]+$' | head -n 1)

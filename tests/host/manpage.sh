@@ -11,7 +11,7 @@
 #    then stops at --help);
 #  - the completion script is valid bash and offers, per command, exactly
 #    the options the page lists for it, and the values --help lists;
-#  - EXIT STATUS lists the exit codes cli/common.h defines, and --help
+#  - EXIT STATUS lists the exit codes cli/lib/common.h defines, and --help
 #    agrees.
 #
 # The binary is built on the host as tests/run.sh builds it (UCT_BIN=PATH
@@ -25,7 +25,7 @@ set -uo pipefail
 
 page=$UCT_ROOT/cli/ucounttop.8
 comp=$UCT_ROOT/cli/completion/ucounttop.bash
-common_h=$UCT_ROOT/cli/common.h
+common_h=$UCT_ROOT/cli/lib/common.h
 opts_c=$UCT_ROOT/cli/opts.c
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -370,7 +370,7 @@ offers bash ucounttop check -o x -- bas || echo "check's CMD after -- does not c
 check "the completion completes files for -o, directories for --pin, CMD after check's options"
 
 # ---- (d) exit codes -----------------------------------------------------------
-# cli/common.h: the codes before "check only" are everybody's, the rest check's
+# cli/lib/common.h: the codes before "check only" are everybody's, the rest check's
 awk '/check only/ { chk = 1 }
      /^#define UCT_EXIT_[A-Z_]+[ \t]+[0-9]+/ { print (chk ? "check" : "all"), $2, $3 }' \
 	"$common_h" > "$tmp/codes"
@@ -390,9 +390,9 @@ for k in top check; do
 		grep '^[<>]' | sed "s/^</$k: in EXIT STATUS, no such constant:/; s/^>/$k: constant not in EXIT STATUS:/" >> "$tmp/err"
 done
 while read -r _ name _; do
-	grep -qw "$name" "$UCT_ROOT"/cli/*.c || echo "$name is defined but no cli/*.c returns it" >> "$tmp/err"
+	grep -rqw --include='*.c' "$name" "$UCT_ROOT"/cli || echo "$name is defined but no cli/ source returns it" >> "$tmp/err"
 done < "$tmp/codes"
-check "EXIT STATUS lists the codes cli/common.h defines: live view and trace $(paste -sd, "$tmp/codes.top"), check $(paste -sd, "$tmp/codes.check")"
+check "EXIT STATUS lists the codes cli/lib/common.h defines: live view and trace $(paste -sd, "$tmp/codes.top"), check $(paste -sd, "$tmp/codes.check")"
 
 # --help says the same (its "Exit status:" and check's "Exit:" paragraphs)
 codes_in() { grep -oE '(: |, )[0-9]+ [a-zA-Z]' | grep -oE '[0-9]+' | sort -n; }

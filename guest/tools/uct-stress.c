@@ -1186,7 +1186,7 @@ static int usage(void)
 	fprintf(stderr, "usage: uct-stress churn|nproc|signals|deep --uid U [options] [--hold SECS]\n"
 		"       uct-stress iter-read PIN [--chunk N] [--pause-ms N] [--held-uid U --held N]\n"
 		"       uct-stress json-rows FILE | json-tail OUT\n"
-		"(see the comment at the top of cli/tests/uct-stress.c)\n");
+		"(see the comment at the top of guest/tools/uct-stress.c)\n");
 	return 2;
 }
 
