@@ -22,6 +22,7 @@
 #include "check_model.h"
 #include "check_report.h"
 #include "check_run.h"
+#include "clock.h"
 #include "ksyms.h"
 #include "loader.h"
 #include "mapdump.h"
@@ -48,14 +49,6 @@ struct ck {
 	char *snap_buf;
 	size_t snap_cap;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void sleep_s(double s)
 {
@@ -525,7 +518,7 @@ int uct_run_check(const struct uct_opts *o)
 	}
 	/* CMD has ended: --settle counts from here, and reaping its
 	 * descendants already took run.reap_s of it */
-	t1 = now_s() - run.reap_s;
+	t1 = uct_now_s() - run.reap_s;
 	nsig = uck_run_signals();
 	ri.pid = run.pid;
 	ri.status = run.status;
@@ -559,7 +552,7 @@ int uct_run_check(const struct uct_opts *o)
 			rc = UCT_EXIT_TOOL;
 			goto out;
 		}
-		now = now_s();
+		now = uct_now_s();
 		if (events_now(&c) != ev) {
 			ev = events_now(&c);
 			last_change = now;
@@ -578,7 +571,7 @@ int uct_run_check(const struct uct_opts *o)
 	}
 	if (judged)
 		uck_result_confirm(&res, &prev);
-	ri.settle_waited = now_s() - t1;
+	ri.settle_waited = uct_now_s() - t1;
 
 	ri.argv = o->cmd_argv;
 	ri.settle_limit = o->settle;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "check_run.h"
+#include "clock.h"
 
 #define KILL_GRACE_S	2.0	/* SIGTERM, then SIGKILL this much later */
 #define POLL_S		0.02
@@ -28,14 +29,6 @@ static void on_signal(int sig)
 unsigned int uck_run_signals(void)
 {
 	return nsignals;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void pause_s(double s)
@@ -232,9 +225,9 @@ int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run
 	err = start(argv, r, msg, len);
 	if (err)
 		return err;
-	t0 = now_s();
+	t0 = uct_now_s();
 	while (!done) {
-		double now = now_s();
+		double now = uct_now_s();
 
 		reap(r, &done);
 		if (done)
@@ -257,18 +250,18 @@ int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run
 		}
 		pause_s(POLL_S);
 	}
-	t1 = now_s();
+	t1 = uct_now_s();
 	r->cmd_s = t1 - t0;
 	/* its descendants: at most settle, cut short by a signal that comes
 	 * now (one forwarded while CMD ran went to them too: they get the
 	 * time to die and be reaped, not judged half gone) */
 	n_end = nsignals;
-	while (any_child() && now_s() - t1 < settle && nsignals == n_end) {
+	while (any_child() && uct_now_s() - t1 < settle && nsignals == n_end) {
 		reap(r, &done);
 		pause_s(POLL_S);
 	}
 	reap(r, &done);
-	r->reap_s = now_s() - t1;
+	r->reap_s = uct_now_s() - t1;
 	if (got_signal && !r->interrupted)
 		r->interrupted = got_signal;
 	err = find_left(r);

@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "clock.h"
 #include "common.h"
 #include "listen.h"
 #include "mhd.h"
@@ -115,14 +116,6 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, char 
 	return err == EACCES || err == EPERM ? UCT_EXIT_PRIV : UCT_EXIT_FAIL;
 }
 
-static double since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t->tv_sec) + (now.tv_nsec - t->tv_nsec) / 1e9;
-}
-
 static void drop_documents(struct uct_listen *s)
 {
 	int i;
@@ -144,10 +137,10 @@ static struct MHD_Response *document(struct uct_listen *s, enum uct_metrics_fmt 
 	size_t len = 0;
 	FILE *f;
 
-	if (!s->have || since(&s->taken) >= s->interval) {
+	if (!s->have || uct_now_s() - s->taken >= s->interval) {
 		drop_documents(s);
 		s->have = false;
-		clock_gettime(CLOCK_MONOTONIC, &s->taken);
+		s->taken = uct_now_s();
 		if (s->snapshot(s->ctx))
 			return NULL;
 		s->have = true;

@@ -37,7 +37,7 @@ struct uct_listen {
 	void *ctx;
 	double interval;		/* at most one snapshot per interval (-d) */
 	bool have;			/* a snapshot was taken... */
-	struct timespec taken;		/* ...then (CLOCK_MONOTONIC) */
+	double taken;			/* ...then (uct_now_s()) */
 	struct MHD_Response *doc[UCT_METRICS_NFMT];	/* rendered from it */
 	struct MHD_Response *not_found, *not_allowed, *failed;
 };

@@ -389,7 +389,7 @@ static int find_row_by_id(const struct uct_model *m, __u64 id)
 /* The growth of a counter since the previous update. A counter below its
  * previous reading was restarted (its stats entry deleted and made anew):
  * all of it is new, and a difference must never wrap. */
-static unsigned long long since(unsigned long long now, unsigned long long before)
+static unsigned long long growth(unsigned long long now, unsigned long long before)
 {
 	return now >= before ? now - before : now;
 }
@@ -472,9 +472,9 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 		for (t = 0; t < UCT_NTYPES; t++) {
 			unsigned long long ev = s->st.charges[t] + s->st.uncharges[t];
 
-			s->new_denials[t] = since(s->st.denials[t], pst ? pst->denials[t] : 0);
+			s->new_denials[t] = growth(s->st.denials[t], pst ? pst->denials[t] : 0);
 			if (m->interval > 0)
-				s->event_rate[t] = since(ev, pst ? pst->charges[t] + pst->uncharges[t]
+				s->event_rate[t] = growth(ev, pst ? pst->charges[t] + pst->uncharges[t]
 							 : 0) / m->interval;
 			if (s->st.denials[t])
 				row->flags |= UCT_F_DENIALS;

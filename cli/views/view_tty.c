@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#include "clock.h"
 #include "fmt.h"
 #include "view_tty.h"
 
@@ -186,14 +187,6 @@ out:
 	free(buf);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The search changed: names of every namespace (container ids come from
  * cgroup paths), the layout, and the selection on the first match */
 static void search_changed(struct uct_model *m, struct uct_view_ctx *c)
@@ -315,11 +308,11 @@ static int key(struct uct_tty *t, struct uct_model *m, struct uct_view_ctx *c,
 int uct_tty_wait(struct uct_tty *t, struct uct_model *m, struct uct_view_ctx *c, double secs,
 		 volatile sig_atomic_t *stop, volatile sig_atomic_t *winch)
 {
-	double end = now_s() + secs;
+	double end = uct_now_s() + secs;
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 
 	for (;;) {
-		double left = end - now_s();
+		double left = end - uct_now_s();
 		int timeout = c->paused ? -1 : (left > 0 ? (int)(left * 1000) + 1 : 0);
 		char k[16];
 		int r, n;
