@@ -3,11 +3,11 @@
  * loader.c - probe the kernel, choose, load, attach and pin the programs of
  * ucounttop.bpf.c; read snapshots (iterator fd), stats (map) and events.
  *
- * Feature probing reads the kernel's BTF only (like bcc trace_helpers'
- * fentry_can_attach): a function or tracepoint that is not in vmlinux BTF
- * cannot be attached to, so its program is not loaded at all
- * (bpf_program__set_autoload(false)) and the tool degrades as described
- * in bpf/ucounttop.h.
+ * Feature probing (probe.c) asks the kernel's BTF and then the verifier:
+ * a hook that is not in vmlinux BTF, or whose minimal probe program the
+ * verifier refuses, cannot be attached to, so its program is not loaded
+ * at all (bpf_program__set_autoload(false)) and the tool degrades as
+ * described in bpf/ucounttop.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,26 +17,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <dirent.h>
-#include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "common.h"
 #include "loader.h"
 #include "ucounttop.skel.h"
-
-#define BTF_PATH	"/sys/kernel/btf/vmlinux"
-#define BPF_FS_MAGIC_	0xcafe4a11
-#ifndef CAP_PERFMON
-#define CAP_PERFMON	38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF		39
-#endif
 
 static bool verbose;
 
@@ -174,68 +162,6 @@ unsigned long long uct_progs_misses(const struct uct_prog *p, size_t n)
 		if (p[i].want && *p[i].link)
 			sum += uct_prog_misses(p[i].prog);
 	return sum;
-}
-
-int uct_check_privileges(char *msg, size_t len)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = {};
-	unsigned long long eff;
-
-	if (syscall(SYS_capget, &hdr, data)) {
-		snprintf(msg, len, "cannot read capabilities: %s", strerror(errno));
-		return UCT_EXIT_FAIL;
-	}
-	eff = data[0].effective | (unsigned long long)data[1].effective << 32;
-	if (eff & (1ULL << CAP_SYS_ADMIN))
-		return UCT_EXIT_OK;
-	if ((eff & (1ULL << CAP_BPF)) && (eff & (1ULL << CAP_PERFMON)))
-		return UCT_EXIT_OK;
-	snprintf(msg, len,
-		 "missing privilege: loading tracing BPF programs needs root, or CAP_BPF "
-		 "and CAP_PERFMON (uid %u has neither). Run it with sudo, or grant them: "
-		 "setcap cap_bpf,cap_perfmon+ep ucounttop", (unsigned)geteuid());
-	return UCT_EXIT_PRIV;
-}
-
-int uct_check_btf(char *msg, size_t len)
-{
-	if (access(BTF_PATH, R_OK) == 0)
-		return UCT_EXIT_OK;
-	snprintf(msg, len,
-		 "this kernel has no BTF (%s: %s): ucounttop needs a kernel built with "
-		 "CONFIG_DEBUG_INFO_BTF=y (most distribution kernels since 5.x have it)",
-		 BTF_PATH, strerror(errno));
-	return UCT_EXIT_KERNEL;
-}
-
-int uct_check_bpffs(const char *dir, char *msg, size_t len)
-{
-	char parent[PATH_MAX];
-	struct statfs st;
-	char *slash;
-
-	/* DIR itself when it exists, else the directory it would be made in */
-	snprintf(parent, sizeof(parent), "%s", dir);
-	while (statfs(parent, &st)) {
-		slash = strrchr(parent, '/');
-		if (errno != ENOENT || !slash) {
-			snprintf(msg, len, "--pin %s: %s", dir, strerror(errno));
-			return UCT_EXIT_FAIL;
-		}
-		if (slash == parent)
-			slash[1] = 0;
-		else
-			*slash = 0;
-	}
-	if ((unsigned long)st.f_type != BPF_FS_MAGIC_) {
-		snprintf(msg, len,
-			 "--pin %s: %s is not on a BPF filesystem (bpffs not mounted?). "
-			 "Mount it with: mount -t bpf bpf /sys/fs/bpf, and pin under it", dir,
-			 parent);
-		return UCT_EXIT_KERNEL;
-	}
-	return UCT_EXIT_OK;
 }
 
 enum {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * loader.h - everything that talks to the kernel's BPF subsystem:
- * privileges, choosing/loading/attaching programs (the live view's
- * ucounttop.bpf.c here; check's programs go through the same
- * uct_progs_attach()), reading snapshots, stats and counters, pinning.
+ * loader.h - everything that talks to the kernel's BPF subsystem: what
+ * the kernel and process can do (probe.h, included), choosing/loading/
+ * attaching programs (the live view's ucounttop.bpf.c here; check's
+ * programs go through the same uct_progs_attach()), reading snapshots,
+ * stats and counters, pinning.
  */
 #ifndef UCT_LOADER_H
 #define UCT_LOADER_H
@@ -69,14 +70,6 @@ struct uct_loader {
 	size_t merged_cap;
 	unsigned long long events_seen;	/* their charges + uncharges */
 };
-
-/*
- * Each returns UCT_EXIT_OK or an exit code with a message (what is wrong and
- * what to do) in msg.
- */
-int uct_check_privileges(char *msg, size_t len);
-int uct_check_btf(char *msg, size_t len);
-int uct_check_bpffs(const char *dir, char *msg, size_t len);
 
 /* libbpf's messages on stderr with -v, silent otherwise. */
 void uct_libbpf_setup(bool verbose);

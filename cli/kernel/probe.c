@@ -1,18 +1,96 @@
 // SPDX-License-Identifier: GPL-2.0
-/* probe.c - kernel features from BTF and probe loads (see probe.h). */
+/*
+ * probe.c - what this kernel and this process can do (see probe.h): the
+ * privileges, BTF and bpffs a run needs, the kernel's data layout, and
+ * the hooks it offers, asked of its BTF and of the verifier.
+ */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
 #include "common.h"
 #include "probe.h"
 
 #define BTF_PATH	"/sys/kernel/btf/vmlinux"
+#define BPF_FS_MAGIC_	0xcafe4a11
+#ifndef CAP_PERFMON
+#define CAP_PERFMON	38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF		39
+#endif
+
+
+int uct_check_privileges(char *msg, size_t len)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	unsigned long long eff;
+
+	if (syscall(SYS_capget, &hdr, data)) {
+		snprintf(msg, len, "cannot read capabilities: %s", strerror(errno));
+		return UCT_EXIT_FAIL;
+	}
+	eff = data[0].effective | (unsigned long long)data[1].effective << 32;
+	if (eff & (1ULL << CAP_SYS_ADMIN))
+		return UCT_EXIT_OK;
+	if ((eff & (1ULL << CAP_BPF)) && (eff & (1ULL << CAP_PERFMON)))
+		return UCT_EXIT_OK;
+	snprintf(msg, len,
+		 "missing privilege: loading tracing BPF programs needs root, or CAP_BPF "
+		 "and CAP_PERFMON (uid %u has neither). Run it with sudo, or grant them: "
+		 "setcap cap_bpf,cap_perfmon+ep ucounttop", (unsigned)geteuid());
+	return UCT_EXIT_PRIV;
+}
+
+int uct_check_btf(char *msg, size_t len)
+{
+	if (access(BTF_PATH, R_OK) == 0)
+		return UCT_EXIT_OK;
+	snprintf(msg, len,
+		 "this kernel has no BTF (%s: %s): ucounttop needs a kernel built with "
+		 "CONFIG_DEBUG_INFO_BTF=y (most distribution kernels since 5.x have it)",
+		 BTF_PATH, strerror(errno));
+	return UCT_EXIT_KERNEL;
+}
+
+int uct_check_bpffs(const char *dir, char *msg, size_t len)
+{
+	char parent[PATH_MAX];
+	struct statfs st;
+	char *slash;
+
+	/* DIR itself when it exists, else the directory it would be made in */
+	snprintf(parent, sizeof(parent), "%s", dir);
+	while (statfs(parent, &st)) {
+		slash = strrchr(parent, '/');
+		if (errno != ENOENT || !slash) {
+			snprintf(msg, len, "--pin %s: %s", dir, strerror(errno));
+			return UCT_EXIT_FAIL;
+		}
+		if (slash == parent)
+			slash[1] = 0;
+		else
+			*slash = 0;
+	}
+	if ((unsigned long)st.f_type != BPF_FS_MAGIC_) {
+		snprintf(msg, len,
+			 "--pin %s: %s is not on a BPF filesystem (bpffs not mounted?). "
+			 "Mount it with: mount -t bpf bpf /sys/fs/bpf, and pin under it", dir,
+			 parent);
+		return UCT_EXIT_KERNEL;
+	}
+	return UCT_EXIT_OK;
+}
 
 static bool has(const struct btf *btf, const char *name, int kind)
 {
