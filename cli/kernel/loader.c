@@ -15,14 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
-#include <dirent.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "common.h"
-#include "loader.h"
+#include "loader_internal.h"
 #include "ucounttop.skel.h"
 
 enum {
@@ -168,73 +166,6 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	return UCT_EXIT_OK;
 }
 
-static int pin_all(struct uct_loader *l, char *msg, size_t len)
-{
-	struct ucounttop_bpf *s = l->skel;
-	struct { struct bpf_map *map; const char *name; } maps[] = {
-		{ s->maps.stats, "stats" }, { s->maps.evcounts, "evcounts" },
-		{ s->maps.evcache, "evcache" }, { s->maps.seen, "seen" },
-		{ s->maps.events, "events" }, { s->maps.bss, "counters" },
-	};
-	char path[PATH_MAX + 64];
-	size_t i;
-	DIR *d;
-
-	if (mkdir(l->pin_dir, 0700) && errno != EEXIST) {
-		snprintf(msg, len, "--pin: cannot create %s: %s", l->pin_dir, strerror(errno));
-		return UCT_EXIT_FAIL;
-	}
-	d = opendir(l->pin_dir);
-	if (d) {
-		struct dirent *e;
-
-		while ((e = readdir(d))) {
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-				closedir(d);
-				snprintf(msg, len, "--pin: %s is not empty (another ucounttop, or one "
-					 "run with --keep-pinned?). Remove it first: rm -r %s",
-					 l->pin_dir, l->pin_dir);
-				return UCT_EXIT_FAIL;
-			}
-		}
-		closedir(d);
-	}
-	l->pinned = true;
-	for (i = 0; i < ARRAY_SIZE(maps); i++) {
-		snprintf(path, sizeof(path), "%s/%s", l->pin_dir, maps[i].name);
-		if (bpf_map__pin(maps[i].map, path)) {
-			snprintf(msg, len, "--pin: pinning map at %s: %s", path, strerror(errno));
-			return UCT_EXIT_FAIL;
-		}
-	}
-	for (i = 0; i < l->nprogs; i++) {
-		if (!*l->progs[i].link)
-			continue;
-		snprintf(path, sizeof(path), "%s/link_%s", l->pin_dir,
-			 bpf_program__name(l->progs[i].prog));
-		if (bpf_link__pin(*l->progs[i].link, path)) {
-			snprintf(msg, len, "--pin: pinning link at %s: %s", path, strerror(errno));
-			return UCT_EXIT_FAIL;
-		}
-	}
-	return UCT_EXIT_OK;
-}
-
-static void unpin_all(struct uct_loader *l)
-{
-	struct ucounttop_bpf *s = l->skel;
-	struct bpf_map *maps[] = { s->maps.stats, s->maps.evcounts, s->maps.evcache, s->maps.seen,
-				   s->maps.events, s->maps.bss };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(maps); i++)
-		bpf_map__unpin(maps[i], NULL);
-	for (i = 0; i < l->nprogs; i++)
-		if (*l->progs[i].link)
-			bpf_link__unpin(*l->progs[i].link);
-	rmdir(l->pin_dir);
-}
-
 int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
 {
 	struct uct_opts retry;
@@ -337,9 +268,7 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 	l->tlim_link = *l->progs[P_TASK_LIMITS].link;
 	evcache_start(l);
 	if (o->pin_dir) {
-		snprintf(l->pin_dir, sizeof(l->pin_dir), "%s", o->pin_dir);
-		l->keep_pinned = o->keep_pinned;
-		err = pin_all(l, msg, len);
+		err = uct_pin_all(l, o->pin_dir, o->keep_pinned, msg, len);
 		if (err)
 			return err;
 	}
@@ -351,8 +280,7 @@ void uct_loader_close(struct uct_loader *l)
 	if (l->rb)
 		ring_buffer__free(l->rb);
 	if (l->skel) {
-		if (l->pinned && !l->keep_pinned)
-			unpin_all(l);
+		uct_unpin_all(l);
 		/* pinned links stay attached after we exit; detach otherwise */
 		ucounttop_bpf__destroy(l->skel);
 	}

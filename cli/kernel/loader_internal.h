@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loader_internal.h - what the files behind loader.h share with each
+ * other and with no one else: loader.c opens and closes, pin.c pins,
+ * iter.c and stats.c read.
+ */
+#ifndef UCT_LOADER_INTERNAL_H
+#define UCT_LOADER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "loader.h"
+
+/* pin.c */
+/*
+ * Pin the maps and the attached programs' links under dir (made if
+ * missing, refused unless empty) for other tools to read; keep: leave
+ * them on close, the programs attached. UCT_EXIT_OK or an exit code
+ * with msg.
+ */
+int uct_pin_all(struct uct_loader *l, const char *dir, bool keep, char *msg, size_t len);
+/* On close: remove what uct_pin_all() pinned, unless it was to be kept. */
+void uct_unpin_all(struct uct_loader *l);
+
+#endif /* UCT_LOADER_INTERNAL_H */
