@@ -22,4 +22,17 @@ int uct_pin_all(struct uct_loader *l, const char *dir, bool keep, char *msg, siz
 /* On close: remove what uct_pin_all() pinned, unless it was to be kept. */
 void uct_unpin_all(struct uct_loader *l);
 
+/* stats.c */
+/* The per-CPU charge-count slots for every possible CPU (up to a bound),
+ * or 0 when the number of CPUs is unknown. */
+size_t uct_evcache_slots(void);
+/*
+ * Turn the per-CPU slots on once the program that empties them on a free is
+ * attached (free_attached); without it (or without the mapping) every
+ * charge goes to the hash, which tp_free or LRU eviction keep right.
+ */
+void uct_evcache_start(struct uct_loader *l, bool free_attached);
+/* On close: the stats read buffers and the slots' mapping. */
+void uct_stats_free(struct uct_loader *l);
+
 #endif /* UCT_LOADER_INTERNAL_H */
