@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loader.c - probe the kernel, choose, load, attach and pin the programs of
- * ucounttop.bpf.c; read snapshots (iterator fd), stats (map) and events.
+ * loader.c - the live view's and trace's programs of ucounttop.bpf.c:
+ * which load on this kernel (and what the rest costs, in degraded:),
+ * their maps' sizes; open (load, attach, pin) and close; trace's ring
+ * buffer. Reading the iterators is iter.c's, the statistics stats.c's.
  *
  * Feature probing (probe.c) asks the kernel's BTF and then the verifier:
  * a hook that is not in vmlinux BTF, or whose minimal probe program the
@@ -10,13 +12,10 @@
  * described in bpf/ucounttop.h.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "common.h"
 #include "loader_internal.h"
@@ -60,8 +59,6 @@ static void want(struct uct_loader *l, int i, bool optional, const char *loss)
 	l->progs[i].optional = optional;
 	l->progs[i].loss = loss;
 }
-
-static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len);
 
 /*
  * Decide which programs load, and say in degraded: what this kernel lacks
@@ -165,24 +162,6 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	return UCT_EXIT_OK;
 }
 
-int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
-{
-	struct uct_opts retry;
-	int err;
-
-	err = loader_open(l, o, msg, len);
-	if (err != UCT_EXIT_FAIL || !l->skel || l->snapshot_src == NULL ||
-	    strcmp(l->snapshot_src, "iter/ucounts") || l->iter_link)
-		return err;
-	/* iter/ucounts exists but did not load (an iterator ABI other than
-	 * ours?): the task iterator still works */
-	fprintf(stderr, "ucounttop: warning: %s; retrying with the task iterator\n", msg);
-	uct_loader_close(l);
-	retry = *o;
-	retry.force_task_iter = true;
-	return loader_open(l, &retry, msg, len);
-}
-
 static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
@@ -242,6 +221,24 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 			return err;
 	}
 	return UCT_EXIT_OK;
+}
+
+int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
+{
+	struct uct_opts retry;
+	int err;
+
+	err = loader_open(l, o, msg, len);
+	if (err != UCT_EXIT_FAIL || !l->skel || l->snapshot_src == NULL ||
+	    strcmp(l->snapshot_src, "iter/ucounts") || l->iter_link)
+		return err;
+	/* iter/ucounts exists but did not load (an iterator ABI other than
+	 * ours?): the task iterator still works */
+	fprintf(stderr, "ucounttop: warning: %s; retrying with the task iterator\n", msg);
+	uct_loader_close(l);
+	retry = *o;
+	retry.force_task_iter = true;
+	return loader_open(l, &retry, msg, len);
 }
 
 void uct_loader_close(struct uct_loader *l)

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "loader_internal.h"
 #include "ucounttop.skel.h"
