@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "common.h"
+#include "loader.h"
 #include "loader_internal.h"
 #include "ucounttop.skel.h"
 

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * loader_internal.h - what the files behind loader.h share with each
- * other and with no one else: loader.c opens and closes, pin.c pins,
- * iter.c and stats.c read.
+ * loader_internal.h - what the files of kernel/ share with each other
+ * and with no one else: loader.c opens and closes, pin.c pins, iter.c
+ * and stats.c read, probe.c and progs.c take the same test hooks.
  */
 #ifndef UCT_LOADER_INTERNAL_H
 #define UCT_LOADER_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "loader.h"
+
+struct uct_loader;
+
+/* probe.c */
+/* Test hooks: is item in the comma-separated list of environment
+ * variable var ("fexit:x,tp_btf:y")? */
+bool uct_test_listed(const char *var, const char *item);
 
 /* pin.c */
 /*

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <bpf/libbpf.h>
 #include "common.h"
+#include "loader.h"
 #include "loader_internal.h"
 #include "ucounttop.skel.h"
 

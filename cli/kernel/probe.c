@@ -18,6 +18,7 @@
 #include <linux/bpf.h>
 #include <linux/capability.h>
 #include "common.h"
+#include "loader_internal.h"
 #include "probe.h"
 
 #define BTF_PATH	"/sys/kernel/btf/vmlinux"
@@ -136,19 +137,31 @@ int uct_check_kernel_layout(const struct btf *btf, char *msg, size_t len)
 	return 0;
 }
 
-/* Test hook: UCOUNTTOP_TEST_REFUSE="fexit:x,tp_btf:y" makes those probes
- * fail, to exercise the degraded paths on a kernel that has every hook. */
-static bool refused_by_test(const char *kind, const char *name)
+bool uct_test_listed(const char *var, const char *item)
 {
-	const char *list = getenv("UCOUNTTOP_TEST_REFUSE"), *p;
-	size_t kl = strlen(kind), nl = strlen(name);
+	const char *list = getenv(var), *p;
+	size_t n = strlen(item);
 
-	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
-		if (!strncmp(p, kind, kl) && p[kl] == ':' && !strncmp(p + kl + 1, name, nl) &&
-		    (p[kl + 1 + nl] == ',' || !p[kl + 1 + nl]))
+	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, item, n) && (p[n] == ',' || !p[n]))
 			return true;
-	}
 	return false;
+}
+
+/* The BTF id a tracing program of kind attaches to name by (< 0: not in
+ * BTF), and its attach type */
+static int hook_btf_id(const struct btf *btf, const char *kind, const char *name,
+		       enum bpf_attach_type *type)
+{
+	char tname[128];
+
+	if (!strcmp(kind, "tp_btf")) {
+		snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+		*type = BPF_TRACE_RAW_TP;
+		return btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+	}
+	*type = strcmp(kind, "fexit") ? BPF_TRACE_FENTRY : BPF_TRACE_FEXIT;
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
 }
 
 bool uct_can_attach(const struct btf *vmlinux, const char *kind, const char *name)
@@ -159,21 +172,17 @@ bool uct_can_attach(const struct btf *vmlinux, const char *kind, const char *nam
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	char tname[128];
+	char hook[128];
 	int id, fd;
 
-	if (!strcmp(kind, "tp_btf")) {
-		snprintf(tname, sizeof(tname), "btf_trace_%s", name);
-		id = btf__find_by_name_kind(vmlinux, tname, BTF_KIND_TYPEDEF);
-		opts.expected_attach_type = BPF_TRACE_RAW_TP;
-	} else {
-		id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC);
-		opts.expected_attach_type = strcmp(kind, "fexit") ? BPF_TRACE_FENTRY :
-								    BPF_TRACE_FEXIT;
-	}
+	id = hook_btf_id(vmlinux, kind, name, &opts.expected_attach_type);
 	if (id < 0)
 		return false;
-	if (refused_by_test(kind, name))
+	/* test hook: UCOUNTTOP_TEST_REFUSE="fexit:x,tp_btf:y" makes those
+	 * probes fail, to exercise the degraded paths on a kernel that has
+	 * every hook */
+	snprintf(hook, sizeof(hook), "%s:%s", kind, name);
+	if (uct_test_listed("UCOUNTTOP_TEST_REFUSE", hook))
 		return false;
 	opts.attach_btf_id = id;
 	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, ARRAY_SIZE(insns), &opts);
@@ -188,17 +197,10 @@ bool uct_can_attach(const struct btf *vmlinux, const char *kind, const char *nam
 static bool probe(struct uct_features *f, const struct btf *btf, const char *kind,
 		  const char *name)
 {
-	char tname[128];
-	bool in_btf;
+	enum bpf_attach_type type;
 	size_t off = strlen(f->refused);
 
-	if (!strcmp(kind, "tp_btf")) {
-		snprintf(tname, sizeof(tname), "btf_trace_%s", name);
-		in_btf = has(btf, tname, BTF_KIND_TYPEDEF);
-	} else {
-		in_btf = has(btf, name, BTF_KIND_FUNC);
-	}
-	if (!in_btf)
+	if (hook_btf_id(btf, kind, name, &type) < 0)
 		return false;
 	if (uct_can_attach(btf, kind, name))
 		return true;

@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "common.h"
+#include "loader_internal.h"
 #include "progs.h"
 
 static bool verbose;
@@ -69,19 +70,6 @@ static void hook_name(const struct bpf_program *prog, char *buf, size_t len)
 		*slash = ':';
 }
 
-/* Test hook: UCOUNTTOP_TEST_FAIL_ATTACH="fexit:x,tp_btf:y" makes those
- * attachments fail as an untraceable function would. */
-static bool attach_refused_by_test(const char *hook)
-{
-	const char *list = getenv("UCOUNTTOP_TEST_FAIL_ATTACH"), *p;
-	size_t hl = strlen(hook);
-
-	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, hook, hl) && (p[hl] == ',' || !p[hl]))
-			return true;
-	return false;
-}
-
 int uct_progs_attach(struct uct_prog *p, size_t n, char *hooks, size_t hlen, char *degraded,
 		     size_t dlen, char *msg, size_t len)
 {
@@ -94,7 +82,9 @@ int uct_progs_attach(struct uct_prog *p, size_t n, char *hooks, size_t hlen, cha
 		if (!p[i].want)
 			continue;
 		hook_name(p[i].prog, hook, sizeof(hook));
-		if (attach_refused_by_test(hook)) {
+		/* test hook: UCOUNTTOP_TEST_FAIL_ATTACH="fexit:x,tp_btf:y" makes
+		 * those attachments fail as an untraceable function would */
+		if (uct_test_listed("UCOUNTTOP_TEST_FAIL_ATTACH", hook)) {
 			*p[i].link = NULL;
 			errno = EOPNOTSUPP;
 		} else {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <bpf/libbpf.h>
+#include "loader.h"
 #include "loader_internal.h"
 #include "ucounttop.skel.h"
 
