@@ -2,9 +2,10 @@
 /*
  * loader.h - everything that talks to the kernel's BPF subsystem. It
  * includes what the kernel and process can do (probe.h) and the program
- * table that check's programs go through too (progs.h); declared here:
- * the live view's ucounttop.bpf.c chosen, loaded, attached and pinned,
- * its snapshots, stats and counters read.
+ * table that check's programs go through too (progs.h); declared here,
+ * by the file that implements it: ucounttop.bpf.c's programs chosen,
+ * loaded, attached (loader.c) and pinned (pin.c), its iterators read
+ * (iter.c), its statistics and counters read (stats.c).
  */
 #ifndef UCT_LOADER_H
 #define UCT_LOADER_H
@@ -29,27 +30,31 @@ struct uct_ev_kv {
 };
 
 struct uct_loader {
+	/* loader.c: the programs chosen for this kernel */
 	struct ucounttop_bpf *skel;
 	struct uct_features feat;
 	struct uct_prog progs[16];	/* every program; want: chosen */
 	size_t nprogs;
 	struct bpf_link *iter_link;	/* the snapshot iterator (skel->links.*) */
 	const char *snapshot_src;	/* "iter/ucounts" or "iter/task" */
-	char hooks[256];		/* loaded hooks, for the views */
+	char hooks[256];		/* attached hooks, for the views */
 	char degraded[1024];		/* what this kernel lacks, and the effect */
 	bool events;
 	struct ring_buffer *rb;
+	/* pin.c */
 	char pin_dir[PATH_MAX];
 	bool pinned, keep_pinned;
+	/* iter.c */
 	struct bpf_link *tlim_link;	/* task_limits iterator, or NULL */
 	char *tlim_buf;			/* its read buffer */
 	size_t tlim_cap;
 	char *snap_buf;			/* snapshot read buffer */
 	size_t snap_cap;
+	/* stats.c */
 	struct uct_dump stats;		/* stats map read buffer */
 	struct uct_dump evcounts;	/* per-CPU charge counts (--events) */
 	struct uct_evslot *evcache;	/* mmap of the per-CPU slots, or NULL */
-	size_t evcache_slots;		/* ncpus * UCT_EVCACHE_SLOTS */
+	size_t evcache_slots;		/* CPUs (up to a bound) * UCT_EVCACHE_SLOTS; 0: off */
 	struct uct_ev_kv *evs;		/* evcounts + evcache, folded by id */
 	size_t evs_cap;
 	struct uct_stat_kv *merged;	/* stats + summed evcounts, by id */
@@ -57,28 +62,32 @@ struct uct_loader {
 	unsigned long long events_seen;	/* their charges + uncharges */
 };
 
-/* Probe, pick programs, load, attach (and pin with o->pin_dir). */
+/* loader.c */
+/* Probe, pick programs, load, attach (and pin with o->pin_dir); when
+ * iter/ucounts is there but does not load, again with the task iterator. */
 int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len);
 void uct_loader_close(struct uct_loader *l);
+/* Ring buffer of trace events; cb gets each struct uct_event. */
+typedef int (*uct_event_fn)(void *ctx, void *data, size_t size);
+int uct_loader_open_events(struct uct_loader *l, uct_event_fn cb, void *ctx);
+int uct_loader_poll_events(struct uct_loader *l, int timeout_ms);
 
+/* iter.c */
 /* Run an iterator link once, reading all of it into *buf (grown as needed). */
 int uct_read_iter(struct bpf_link *link, char **buf, size_t *cap, size_t *used);
-
 /* One snapshot: records valid until the next call. 0 or -errno. */
 int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_t *n);
-/* The whole stats map: valid until the next call. 0 or -errno. */
+/* Every process's leaf limits (struct uct_tlim) from the task_limits
+ * iterator; -ENOENT when it is not loaded (read /proc instead). */
+int uct_loader_task_limits(struct uct_loader *l, const struct uct_tlim **v, size_t *n);
+
+/* stats.c */
+/* The whole stats map, with --events' charge counts merged in: one entry
+ * per object address, valid until the next call. 0 or -errno. */
 int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t *n);
 /* The drop counters; UCT_CNT_EVENTS and UCT_CNT_MISSED are user space's */
 void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNTERS]);
 /* Refusals per type since attach (kept when their ucounts is freed). */
 void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES]);
-
-/* Ring buffer of trace events; cb gets each struct uct_event. */
-typedef int (*uct_event_fn)(void *ctx, void *data, size_t size);
-int uct_loader_open_events(struct uct_loader *l, uct_event_fn cb, void *ctx);
-int uct_loader_poll_events(struct uct_loader *l, int timeout_ms);
-/* Every process's leaf limits (struct uct_tlim) from the task_limits
- * iterator; -ENOENT when it is not loaded (read /proc instead). */
-int uct_loader_task_limits(struct uct_loader *l, const struct uct_tlim **v, size_t *n);
 
 #endif /* UCT_LOADER_H */

@@ -142,7 +142,7 @@ static long collect_evcounts(struct uct_loader *l)
 /*
  * The stats map (refusals; entries made for a known object) and, with
  * --events, the charge counts (entries named by address only), merged by
- * address and sorted by it.
+ * address: the map's entries sorted by it, then those charged only.
  */
 int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t *n)
 {
