@@ -1,242 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loader.c - probe the kernel, choose, load, attach and pin the programs of
- * ucounttop.bpf.c; read snapshots (iterator fd), stats (map) and events.
+ * loader.c - the live view's and trace's programs of ucounttop.bpf.c:
+ * which load on this kernel (and what the rest costs, in degraded:),
+ * their maps' sizes; open (load, attach, pin) and close; trace's ring
+ * buffer. Reading the iterators is iter.c's, the statistics stats.c's.
  *
- * Feature probing reads the kernel's BTF only (like bcc trace_helpers'
- * fentry_can_attach): a function or tracepoint that is not in vmlinux BTF
- * cannot be attached to, so its program is not loaded at all
- * (bpf_program__set_autoload(false)) and the tool degrades as described
- * in bpf/ucounttop.h.
+ * Feature probing (probe.c) asks the kernel's BTF and then the verifier:
+ * a hook that is not in vmlinux BTF, or whose minimal probe program the
+ * verifier refuses, cannot be attached to, so its program is not loaded
+ * at all (bpf_program__set_autoload(false)) and the tool degrades as
+ * described in bpf/ucounttop.h.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#include <dirent.h>
-#include <linux/capability.h>
-#include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "common.h"
 #include "loader.h"
+#include "loader_internal.h"
 #include "ucounttop.skel.h"
-
-#define BTF_PATH	"/sys/kernel/btf/vmlinux"
-#define BPF_FS_MAGIC_	0xcafe4a11
-#ifndef CAP_PERFMON
-#define CAP_PERFMON	38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF		39
-#endif
-
-static bool verbose;
-
-static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (!verbose)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-void uct_libbpf_setup(bool v)
-{
-	verbose = v;
-	libbpf_set_print(print_fn);
-}
-
-/* The verifier's statistics per program (log level 4: instructions
- * processed, time), which libbpf prints after a load when asked for a
- * log. Not with plain -v: a program the verifier refuses would then log
- * its statistics, not the instructions that show why. */
-unsigned int uct_kernel_log_level(void)
-{
-	const char *s = getenv("UCOUNTTOP_VERIFIER_STATS");
-
-	return verbose && s && !strcmp(s, "1") ? 4 : 0;
-}
-
-void uct_degraded_add(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t off = strlen(buf);
-	va_list ap;
-
-	if (off && off + 2 < len) {
-		memcpy(buf + off, "; ", 3);
-		off += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(buf + off, off < len ? len - off : 0, fmt, ap);
-	va_end(ap);
-}
-
-void uct_progs_autoload(const struct uct_prog *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		bpf_program__set_autoload(p[i].prog, p[i].want);
-}
-
-/* "fexit/inc_rlimit_ucounts" -> "fexit:inc_rlimit_ucounts" */
-static void hook_name(const struct bpf_program *prog, char *buf, size_t len)
-{
-	char *slash;
-
-	snprintf(buf, len, "%s", bpf_program__section_name(prog));
-	slash = strchr(buf, '/');
-	if (slash)
-		*slash = ':';
-}
-
-/* Test hook: UCOUNTTOP_TEST_FAIL_ATTACH="fexit:x,tp_btf:y" makes those
- * attachments fail as an untraceable function would. */
-static bool attach_refused_by_test(const char *hook)
-{
-	const char *list = getenv("UCOUNTTOP_TEST_FAIL_ATTACH"), *p;
-	size_t hl = strlen(hook);
-
-	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, hook, hl) && (p[hl] == ',' || !p[hl]))
-			return true;
-	return false;
-}
-
-int uct_progs_attach(struct uct_prog *p, size_t n, char *hooks, size_t hlen, char *degraded,
-		     size_t dlen, char *msg, size_t len)
-{
-	char hook[128];
-	size_t i;
-	int err;
-
-	hooks[0] = 0;
-	for (i = 0; i < n; i++) {
-		if (!p[i].want)
-			continue;
-		hook_name(p[i].prog, hook, sizeof(hook));
-		if (attach_refused_by_test(hook)) {
-			*p[i].link = NULL;
-			errno = EOPNOTSUPP;
-		} else {
-			*p[i].link = bpf_program__attach(p[i].prog);
-		}
-		if (!*p[i].link) {
-			err = -errno;
-			if (p[i].optional) {
-				uct_degraded_add(degraded, dlen, "%s not attached (%s): %s", hook,
-						 strerror(-err), p[i].loss);
-				p[i].want = false;
-				continue;
-			}
-			snprintf(msg, len, "attaching %s failed: %s%s", hook, strerror(-err),
-				 err == -ENOENT || err == -ESRCH || err == -EINVAL ?
-				 " (the kernel cannot trace this function/tracepoint)" : "");
-			return err == -EPERM ? UCT_EXIT_PRIV :
-			       err == -ENOENT || err == -ESRCH ? UCT_EXIT_KERNEL : UCT_EXIT_FAIL;
-		}
-		if (!strncmp(hook, "iter:", 5))
-			continue;
-		snprintf(hooks + strlen(hooks), hlen - strlen(hooks), "%s%s", hooks[0] ? "," : "",
-			 hook);
-	}
-	return UCT_EXIT_OK;
-}
-
-unsigned long long uct_prog_misses(const struct bpf_program *prog)
-{
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
-	int fd = bpf_program__fd(prog);
-
-	if (fd < 0)
-		return 0;
-	/* a kernel older than the field leaves it 0 */
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return 0;
-	return info.recursion_misses;
-}
-
-unsigned long long uct_progs_misses(const struct uct_prog *p, size_t n)
-{
-	unsigned long long sum = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i].want && *p[i].link)
-			sum += uct_prog_misses(p[i].prog);
-	return sum;
-}
-
-int uct_check_privileges(char *msg, size_t len)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = {};
-	unsigned long long eff;
-
-	if (syscall(SYS_capget, &hdr, data)) {
-		snprintf(msg, len, "cannot read capabilities: %s", strerror(errno));
-		return UCT_EXIT_FAIL;
-	}
-	eff = data[0].effective | (unsigned long long)data[1].effective << 32;
-	if (eff & (1ULL << CAP_SYS_ADMIN))
-		return UCT_EXIT_OK;
-	if ((eff & (1ULL << CAP_BPF)) && (eff & (1ULL << CAP_PERFMON)))
-		return UCT_EXIT_OK;
-	snprintf(msg, len,
-		 "missing privilege: loading tracing BPF programs needs root, or CAP_BPF "
-		 "and CAP_PERFMON (uid %u has neither). Run it with sudo, or grant them: "
-		 "setcap cap_bpf,cap_perfmon+ep ucounttop", (unsigned)geteuid());
-	return UCT_EXIT_PRIV;
-}
-
-int uct_check_btf(char *msg, size_t len)
-{
-	if (access(BTF_PATH, R_OK) == 0)
-		return UCT_EXIT_OK;
-	snprintf(msg, len,
-		 "this kernel has no BTF (%s: %s): ucounttop needs a kernel built with "
-		 "CONFIG_DEBUG_INFO_BTF=y (most distribution kernels since 5.x have it)",
-		 BTF_PATH, strerror(errno));
-	return UCT_EXIT_KERNEL;
-}
-
-int uct_check_bpffs(const char *dir, char *msg, size_t len)
-{
-	char parent[PATH_MAX];
-	struct statfs st;
-	char *slash;
-
-	/* DIR itself when it exists, else the directory it would be made in */
-	snprintf(parent, sizeof(parent), "%s", dir);
-	while (statfs(parent, &st)) {
-		slash = strrchr(parent, '/');
-		if (errno != ENOENT || !slash) {
-			snprintf(msg, len, "--pin %s: %s", dir, strerror(errno));
-			return UCT_EXIT_FAIL;
-		}
-		if (slash == parent)
-			slash[1] = 0;
-		else
-			*slash = 0;
-	}
-	if ((unsigned long)st.f_type != BPF_FS_MAGIC_) {
-		snprintf(msg, len,
-			 "--pin %s: %s is not on a BPF filesystem (bpffs not mounted?). "
-			 "Mount it with: mount -t bpf bpf /sys/fs/bpf, and pin under it", dir,
-			 parent);
-		return UCT_EXIT_KERNEL;
-	}
-	return UCT_EXIT_OK;
-}
 
 enum {
 	P_SNAP_UCOUNTS, P_SNAP_TASK, P_OVERLIMIT, P_UCOUNTS_OVERLIMIT, P_REFUSED, P_ALLOC,
@@ -276,8 +60,6 @@ static void want(struct uct_loader *l, int i, bool optional, const char *loss)
 	l->progs[i].optional = optional;
 	l->progs[i].loss = loss;
 }
-
-static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len);
 
 /*
  * Decide which programs load, and say in degraded: what this kernel lacks
@@ -381,115 +163,6 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	return UCT_EXIT_OK;
 }
 
-static int pin_all(struct uct_loader *l, char *msg, size_t len)
-{
-	struct ucounttop_bpf *s = l->skel;
-	struct { struct bpf_map *map; const char *name; } maps[] = {
-		{ s->maps.stats, "stats" }, { s->maps.evcounts, "evcounts" },
-		{ s->maps.evcache, "evcache" }, { s->maps.seen, "seen" },
-		{ s->maps.events, "events" }, { s->maps.bss, "counters" },
-	};
-	char path[PATH_MAX + 64];
-	size_t i;
-	DIR *d;
-
-	if (mkdir(l->pin_dir, 0700) && errno != EEXIST) {
-		snprintf(msg, len, "--pin: cannot create %s: %s", l->pin_dir, strerror(errno));
-		return UCT_EXIT_FAIL;
-	}
-	d = opendir(l->pin_dir);
-	if (d) {
-		struct dirent *e;
-
-		while ((e = readdir(d))) {
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-				closedir(d);
-				snprintf(msg, len, "--pin: %s is not empty (another ucounttop, or one "
-					 "run with --keep-pinned?). Remove it first: rm -r %s",
-					 l->pin_dir, l->pin_dir);
-				return UCT_EXIT_FAIL;
-			}
-		}
-		closedir(d);
-	}
-	l->pinned = true;
-	for (i = 0; i < ARRAY_SIZE(maps); i++) {
-		snprintf(path, sizeof(path), "%s/%s", l->pin_dir, maps[i].name);
-		if (bpf_map__pin(maps[i].map, path)) {
-			snprintf(msg, len, "--pin: pinning map at %s: %s", path, strerror(errno));
-			return UCT_EXIT_FAIL;
-		}
-	}
-	for (i = 0; i < l->nprogs; i++) {
-		if (!*l->progs[i].link)
-			continue;
-		snprintf(path, sizeof(path), "%s/link_%s", l->pin_dir,
-			 bpf_program__name(l->progs[i].prog));
-		if (bpf_link__pin(*l->progs[i].link, path)) {
-			snprintf(msg, len, "--pin: pinning link at %s: %s", path, strerror(errno));
-			return UCT_EXIT_FAIL;
-		}
-	}
-	return UCT_EXIT_OK;
-}
-
-static void unpin_all(struct uct_loader *l)
-{
-	struct ucounttop_bpf *s = l->skel;
-	struct bpf_map *maps[] = { s->maps.stats, s->maps.evcounts, s->maps.evcache, s->maps.seen,
-				   s->maps.events, s->maps.bss };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(maps); i++)
-		bpf_map__unpin(maps[i], NULL);
-	for (i = 0; i < l->nprogs; i++)
-		if (*l->progs[i].link)
-			bpf_link__unpin(*l->progs[i].link);
-	rmdir(l->pin_dir);
-}
-
-int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
-{
-	struct uct_opts retry;
-	int err;
-
-	err = loader_open(l, o, msg, len);
-	if (err != UCT_EXIT_FAIL || !l->skel || l->snapshot_src == NULL ||
-	    strcmp(l->snapshot_src, "iter/ucounts") || l->iter_link)
-		return err;
-	/* iter/ucounts exists but did not load (an iterator ABI other than
-	 * ours?): the task iterator still works */
-	fprintf(stderr, "ucounttop: warning: %s; retrying with the task iterator\n", msg);
-	uct_loader_close(l);
-	retry = *o;
-	retry.force_task_iter = true;
-	return loader_open(l, &retry, msg, len);
-}
-
-/*
- * Turn the per-CPU slots on once the program that empties them on a free is
- * attached; without it (or without the mapping) every charge goes to the
- * hash, which tp_free or LRU eviction keep right.
- */
-static void evcache_start(struct uct_loader *l)
-{
-	size_t sz = l->evcache_slots * sizeof(struct uct_evslot);
-	void *p;
-
-	if (!l->evcache_slots || !*l->progs[P_FREE].link) {
-		l->evcache_slots = 0;
-		return;
-	}
-	p = mmap(NULL, sz, PROT_READ, MAP_SHARED, bpf_map__fd(l->skel->maps.evcache), 0);
-	if (p == MAP_FAILED) {
-		l->evcache_slots = 0;
-		return;
-	}
-	l->evcache = p;
-	__atomic_store_n(&l->skel->bss->evcache_cpus, l->evcache_slots / UCT_EVCACHE_SLOTS,
-			 __ATOMIC_RELEASE);
-}
-
 static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
@@ -520,14 +193,8 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 		bpf_map__set_type(l->skel->maps.evcounts, BPF_MAP_TYPE_LRU_PERCPU_HASH);
 	}
 	/* the slots in front of evcounts, one set per CPU (up to a bound) */
-	if (o->events && l->progs[P_FREE].want) {
-		int ncpus = libbpf_num_possible_cpus();
-
-		if (ncpus > UCT_EVCACHE_MAX_CPUS)
-			ncpus = UCT_EVCACHE_MAX_CPUS;
-		if (ncpus > 0)
-			l->evcache_slots = (size_t)ncpus * UCT_EVCACHE_SLOTS;
-	}
+	if (o->events && l->progs[P_FREE].want)
+		l->evcache_slots = uct_evcache_slots();
 	if (l->evcache_slots)
 		bpf_map__set_max_entries(l->skel->maps.evcache, l->evcache_slots);
 	bpf_map__set_max_entries(l->skel->maps.seen, o->max_entries);
@@ -548,15 +215,31 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 		return err;
 	l->iter_link = *l->progs[l->progs[P_SNAP_UCOUNTS].want ? P_SNAP_UCOUNTS : P_SNAP_TASK].link;
 	l->tlim_link = *l->progs[P_TASK_LIMITS].link;
-	evcache_start(l);
+	uct_evcache_start(l, *l->progs[P_FREE].link != NULL);
 	if (o->pin_dir) {
-		snprintf(l->pin_dir, sizeof(l->pin_dir), "%s", o->pin_dir);
-		l->keep_pinned = o->keep_pinned;
-		err = pin_all(l, msg, len);
+		err = uct_pin_all(l, o->pin_dir, o->keep_pinned, msg, len);
 		if (err)
 			return err;
 	}
 	return UCT_EXIT_OK;
+}
+
+int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
+{
+	struct uct_opts retry;
+	int err;
+
+	err = loader_open(l, o, msg, len);
+	if (err != UCT_EXIT_FAIL || !l->skel || l->snapshot_src == NULL ||
+	    strcmp(l->snapshot_src, "iter/ucounts") || l->iter_link)
+		return err;
+	/* iter/ucounts exists but did not load (an iterator ABI other than
+	 * ours?): the task iterator still works */
+	fprintf(stderr, "ucounttop: warning: %s; retrying with the task iterator\n", msg);
+	uct_loader_close(l);
+	retry = *o;
+	retry.force_task_iter = true;
+	return loader_open(l, &retry, msg, len);
 }
 
 void uct_loader_close(struct uct_loader *l)
@@ -564,259 +247,14 @@ void uct_loader_close(struct uct_loader *l)
 	if (l->rb)
 		ring_buffer__free(l->rb);
 	if (l->skel) {
-		if (l->pinned && !l->keep_pinned)
-			unpin_all(l);
+		uct_unpin_all(l);
 		/* pinned links stay attached after we exit; detach otherwise */
 		ucounttop_bpf__destroy(l->skel);
 	}
 	free(l->snap_buf);
 	free(l->tlim_buf);
-	uct_dump_free(&l->stats);
-	uct_dump_free(&l->evcounts);
-	if (l->evcache)
-		munmap(l->evcache, l->evcache_slots * sizeof(struct uct_evslot));
-	free(l->evs);
-	free(l->merged);
+	uct_stats_free(l);
 	memset(l, 0, sizeof(*l));
-}
-
-/*
- * Run an iterator once and read all it writes into *buf (grown as needed,
- * kept by the caller across calls). 0 or -errno.
- */
-int uct_read_iter(struct bpf_link *link, char **buf, size_t *cap, size_t *used)
-{
-	ssize_t got;
-	int fd = bpf_iter_create(bpf_link__fd(link));
-
-	if (fd < 0)
-		return -errno;
-	*used = 0;
-	for (;;) {
-		if (*cap - *used < 4096) {
-			size_t ncap = *cap ? *cap * 2 : 64 * 1024;
-			char *p = realloc(*buf, ncap);
-
-			if (!p) {
-				close(fd);
-				return -ENOMEM;
-			}
-			*buf = p;
-			*cap = ncap;
-		}
-		got = read(fd, *buf + *used, *cap - *used);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int e = -errno;
-
-			close(fd);
-			return e;
-		}
-		if (!got)
-			break;
-		*used += got;
-	}
-	close(fd);
-	return 0;
-}
-
-int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_t *n)
-{
-	size_t used;
-	int err;
-
-	/* a new generation makes the task iterator's dedup map stale at once */
-	l->skel->bss->snap_gen++;
-	err = uct_read_iter(l->iter_link, &l->snap_buf, &l->snap_cap, &used);
-	if (err)
-		return err;
-	*recs = (const struct uct_rec *)l->snap_buf;
-	*n = used / sizeof(struct uct_rec);
-	return 0;
-}
-
-int uct_loader_task_limits(struct uct_loader *l, const struct uct_tlim **v, size_t *n)
-{
-	size_t used;
-	int err;
-
-	if (!l->tlim_link)
-		return -ENOENT;
-	err = uct_read_iter(l->tlim_link, &l->tlim_buf, &l->tlim_cap, &used);
-	if (err)
-		return err;
-	*v = (const struct uct_tlim *)l->tlim_buf;
-	*n = used / sizeof(struct uct_tlim);
-	return 0;
-}
-
-static int kv_id_cmp(const void *a, const void *b)
-{
-	__u64 x = ((const struct uct_stat_kv *)a)->id, y = ((const struct uct_stat_kv *)b)->id;
-
-	return x < y ? -1 : x > y;
-}
-
-static int ev_id_cmp(const void *a, const void *b)
-{
-	__u64 x = ((const struct uct_ev_kv *)a)->id, y = ((const struct uct_ev_kv *)b)->id;
-
-	return x < y ? -1 : x > y;
-}
-
-/* c's counts added to the four per-type arrays of a uct_evcount or of a
- * uct_stat (which has the same four first) */
-static void counts_add(__u64 *charges, __u64 *uncharges, __s64 *charged, __s64 *uncharged,
-		       const struct uct_evcount *c)
-{
-	int t;
-
-	for (t = 0; t < UCT_NTYPES; t++) {
-		charges[t] += c->charges[t];
-		uncharges[t] += c->uncharges[t];
-		charged[t] += c->charged[t];
-		uncharged[t] += c->uncharged[t];
-	}
-}
-
-static void evcount_add(struct uct_evcount *to, const struct uct_evcount *c)
-{
-	counts_add(to->charges, to->uncharges, to->charged, to->uncharged, c);
-}
-
-/*
- * The charge counts by object: the per-CPU hash (each entry summed over the
- * CPUs) and every CPU's claimed cache slots, sorted by id with one entry
- * per id. Its length, or -errno.
- */
-static long collect_evcounts(struct uct_loader *l)
-{
-	size_t n = 0, i, cap;
-	int err, cpu;
-
-	l->evcounts.percpu = 1;
-	err = uct_dump_map(bpf_map__fd(l->skel->maps.evcounts), &l->evcounts);
-	if (err)
-		return err;
-	cap = l->evcounts.n + l->evcache_slots;
-	if (cap > l->evs_cap) {
-		struct uct_ev_kv *p = realloc(l->evs, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		l->evs = p;
-		l->evs_cap = cap;
-	}
-	for (i = 0; i < l->evcounts.n; i++) {
-		const char *e = l->evcounts.elems + i * l->evcounts.esz;
-
-		memset(&l->evs[n], 0, sizeof(l->evs[n]));
-		l->evs[n].id = *(const __u64 *)e;
-		for (cpu = 0; cpu < l->evcounts.ncpus; cpu++)
-			evcount_add(&l->evs[n].c, (const void *)(e + l->evcounts.voff +
-								 cpu * l->evcounts.cpu_stride));
-		n++;
-	}
-	/* A slot may be emptied and claimed again while it is copied: the
-	 * same tear as a map read of a value being updated, no worse. */
-	for (i = 0; i < l->evcache_slots; i++) {
-		const struct uct_evslot *s = &l->evcache[i];
-		__u64 id = __atomic_load_n(&s->id, __ATOMIC_ACQUIRE);
-
-		if (!id)
-			continue;
-		l->evs[n].id = id;
-		l->evs[n].c = s->c;
-		n++;
-	}
-	qsort(l->evs, n, sizeof(*l->evs), ev_id_cmp);
-	for (i = 0, cap = 0; i < n; i++) {
-		if (cap && l->evs[cap - 1].id == l->evs[i].id)
-			evcount_add(&l->evs[cap - 1].c, &l->evs[i].c);
-		else
-			l->evs[cap++] = l->evs[i];
-	}
-	return (long)cap;
-}
-
-/*
- * The stats map (refusals; entries made for a known object) and, with
- * --events, the charge counts (entries named by address only), merged by
- * address and sorted by it.
- */
-int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t *n)
-{
-	const struct uct_stat_kv *st;
-	size_t i, cnt, nstats;
-	long nev = 0;
-	int err;
-
-	l->stats.esz = sizeof(struct uct_stat_kv);
-	l->stats.voff = offsetof(struct uct_stat_kv, st);
-	err = uct_dump_map(bpf_map__fd(l->skel->maps.stats), &l->stats);
-	if (err)
-		return err;
-	if (l->events) {
-		nev = collect_evcounts(l);
-		if (nev < 0)
-			return (int)nev;
-	}
-	cnt = l->stats.n + (size_t)nev;
-	if (cnt > l->merged_cap) {
-		struct uct_stat_kv *p = realloc(l->merged, cnt * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		l->merged = p;
-		l->merged_cap = cnt;
-	}
-	st = (const struct uct_stat_kv *)l->stats.elems;
-	memcpy(l->merged, st, l->stats.n * sizeof(*st));
-	nstats = cnt = l->stats.n;
-	qsort(l->merged, cnt, sizeof(*l->merged), kv_id_cmp);
-	for (i = 0; i < (size_t)nev; i++) {
-		const struct uct_ev_kv *e = &l->evs[i];
-		struct uct_stat_kv key = { .id = e->id }, *hit;
-		struct uct_stat *to;
-
-		hit = bsearch(&key, l->merged, nstats, sizeof(key), kv_id_cmp);
-		if (!hit) {
-			/* charged, never refused: named by its address only */
-			hit = &l->merged[cnt++];
-			memset(hit, 0, sizeof(*hit));
-			hit->id = key.id;
-		}
-		to = &hit->st;
-		counts_add(to->charges, to->uncharges, to->charged, to->uncharged, &e->c);
-	}
-	l->events_seen = 0;
-	for (i = 0; i < cnt; i++)
-		for (int t = 0; t < UCT_NTYPES; t++)
-			l->events_seen += l->merged[i].st.charges[t] + l->merged[i].st.uncharges[t];
-	*kv = l->merged;
-	*n = cnt;
-	return 0;
-}
-
-void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNTERS])
-{
-	int i;
-
-	for (i = 0; i < UCT_NCOUNTERS; i++)
-		out[i] = __atomic_load_n(&l->skel->bss->counters[i], __ATOMIC_RELAXED);
-	/* not counted in BPF, to keep the per-charge path to one lookup */
-	out[UCT_CNT_EVENTS] = l->events_seen;
-	/* events no program saw: the kernel's count, not ours */
-	out[UCT_CNT_MISSED] = uct_progs_misses(l->progs, l->nprogs);
-}
-
-void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES])
-{
-	int t;
-
-	for (t = 0; t < UCT_NTYPES; t++)
-		out[t] = __atomic_load_n(&l->skel->bss->denied[t], __ATOMIC_RELAXED);
 }
 
 int uct_loader_open_events(struct uct_loader *l, uct_event_fn cb, void *ctx)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * loader.h - everything that talks to the kernel's BPF subsystem:
- * privileges, choosing/loading/attaching programs (the live view's
- * ucounttop.bpf.c here; check's programs go through the same
- * uct_progs_attach()), reading snapshots, stats and counters, pinning.
+ * loader.h - everything that talks to the kernel's BPF subsystem. It
+ * includes what the kernel and process can do (probe.h) and the program
+ * table that check's programs go through too (progs.h); declared here,
+ * by the file that implements it: ucounttop.bpf.c's programs chosen,
+ * loaded, attached (loader.c) and pinned (pin.c), its iterators read
+ * (iter.c), its statistics and counters read (stats.c).
  */
 #ifndef UCT_LOADER_H
 #define UCT_LOADER_H
@@ -15,21 +17,7 @@
 #include "model.h"
 #include "opts.h"
 #include "probe.h"
-
-/*
- * One program of a skeleton as the loader handles it. Chosen programs
- * (want) load; after the load each is attached, and an optional one that
- * fails to attach is dropped and named in degraded: with what it costs
- * (loss). Its hook name ("fexit:inc_rlimit_ucounts") comes from its
- * section.
- */
-struct uct_prog {
-	struct bpf_program *prog;
-	struct bpf_link **link;
-	bool want;
-	bool optional;
-	const char *loss;	/* optional: what the view lacks without it */
-};
+#include "progs.h"
 
 struct ring_buffer;
 struct ucounttop_bpf;
@@ -42,27 +30,31 @@ struct uct_ev_kv {
 };
 
 struct uct_loader {
+	/* loader.c: the programs chosen for this kernel */
 	struct ucounttop_bpf *skel;
 	struct uct_features feat;
 	struct uct_prog progs[16];	/* every program; want: chosen */
 	size_t nprogs;
 	struct bpf_link *iter_link;	/* the snapshot iterator (skel->links.*) */
 	const char *snapshot_src;	/* "iter/ucounts" or "iter/task" */
-	char hooks[256];		/* loaded hooks, for the views */
+	char hooks[256];		/* attached hooks, for the views */
 	char degraded[1024];		/* what this kernel lacks, and the effect */
 	bool events;
 	struct ring_buffer *rb;
+	/* pin.c */
 	char pin_dir[PATH_MAX];
 	bool pinned, keep_pinned;
+	/* iter.c */
 	struct bpf_link *tlim_link;	/* task_limits iterator, or NULL */
 	char *tlim_buf;			/* its read buffer */
 	size_t tlim_cap;
 	char *snap_buf;			/* snapshot read buffer */
 	size_t snap_cap;
+	/* stats.c */
 	struct uct_dump stats;		/* stats map read buffer */
 	struct uct_dump evcounts;	/* per-CPU charge counts (--events) */
 	struct uct_evslot *evcache;	/* mmap of the per-CPU slots, or NULL */
-	size_t evcache_slots;		/* ncpus * UCT_EVCACHE_SLOTS */
+	size_t evcache_slots;		/* CPUs (up to a bound) * UCT_EVCACHE_SLOTS; 0: off */
 	struct uct_ev_kv *evs;		/* evcounts + evcache, folded by id */
 	size_t evs_cap;
 	struct uct_stat_kv *merged;	/* stats + summed evcounts, by id */
@@ -70,66 +62,32 @@ struct uct_loader {
 	unsigned long long events_seen;	/* their charges + uncharges */
 };
 
-/*
- * Each returns UCT_EXIT_OK or an exit code with a message (what is wrong and
- * what to do) in msg.
- */
-int uct_check_privileges(char *msg, size_t len);
-int uct_check_btf(char *msg, size_t len);
-int uct_check_bpffs(const char *dir, char *msg, size_t len);
-
-/* libbpf's messages on stderr with -v, silent otherwise. */
-void uct_libbpf_setup(bool verbose);
-/* For bpf_object_open_opts: 4 (the verifier's statistics in libbpf's
- * messages) with -v and UCOUNTTOP_VERIFIER_STATS=1, else 0. */
-unsigned int uct_kernel_log_level(void);
-
-void uct_progs_autoload(const struct uct_prog *p, size_t n);
-/*
- * Attach every wanted program. Hooks (not iterators) that attached are
- * listed in hooks; dropped optional ones appended to degraded. Returns
- * UCT_EXIT_OK, or an exit code with msg when a required one fails.
- */
-int uct_progs_attach(struct uct_prog *p, size_t n, char *hooks, size_t hlen, char *degraded,
-		     size_t dlen, char *msg, size_t len);
-/*
- * Runs of prog the kernel skipped (bpf_prog_info.recursion_misses): a
- * tracing program is not run on a CPU where it is already running. An
- * fentry/fexit program runs preemptible under CONFIG_PREEMPT (the
- * trampoline only disables migration), so a task preempted inside it
- * makes every other task on that CPU skip it; a tracepoint program runs
- * with preemption off and misses only when an interrupt re-enters it.
- * 0 for a program that is not loaded.
- */
-unsigned long long uct_prog_misses(const struct bpf_program *prog);
-/* The same, summed over the attached programs of a table. */
-unsigned long long uct_progs_misses(const struct uct_prog *p, size_t n);
-/* Append "; what" to a degraded: text. */
-void uct_degraded_add(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Probe, pick programs, load, attach (and pin with o->pin_dir). */
+/* loader.c */
+/* Probe, pick programs, load, attach (and pin with o->pin_dir); when
+ * iter/ucounts is there but does not load, again with the task iterator. */
 int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len);
 void uct_loader_close(struct uct_loader *l);
+/* Ring buffer of trace events; cb gets each struct uct_event. */
+typedef int (*uct_event_fn)(void *ctx, void *data, size_t size);
+int uct_loader_open_events(struct uct_loader *l, uct_event_fn cb, void *ctx);
+int uct_loader_poll_events(struct uct_loader *l, int timeout_ms);
 
+/* iter.c */
 /* Run an iterator link once, reading all of it into *buf (grown as needed). */
 int uct_read_iter(struct bpf_link *link, char **buf, size_t *cap, size_t *used);
-
 /* One snapshot: records valid until the next call. 0 or -errno. */
 int uct_loader_snapshot(struct uct_loader *l, const struct uct_rec **recs, size_t *n);
-/* The whole stats map: valid until the next call. 0 or -errno. */
+/* Every process's leaf limits (struct uct_tlim) from the task_limits
+ * iterator; -ENOENT when it is not loaded (read /proc instead). */
+int uct_loader_task_limits(struct uct_loader *l, const struct uct_tlim **v, size_t *n);
+
+/* stats.c */
+/* The whole stats map, with --events' charge counts merged in: one entry
+ * per object address, valid until the next call. 0 or -errno. */
 int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t *n);
 /* The drop counters; UCT_CNT_EVENTS and UCT_CNT_MISSED are user space's */
 void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNTERS]);
 /* Refusals per type since attach (kept when their ucounts is freed). */
 void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES]);
-
-/* Ring buffer of trace events; cb gets each struct uct_event. */
-typedef int (*uct_event_fn)(void *ctx, void *data, size_t size);
-int uct_loader_open_events(struct uct_loader *l, uct_event_fn cb, void *ctx);
-int uct_loader_poll_events(struct uct_loader *l, int timeout_ms);
-/* Every process's leaf limits (struct uct_tlim) from the task_limits
- * iterator; -ENOENT when it is not loaded (read /proc instead). */
-int uct_loader_task_limits(struct uct_loader *l, const struct uct_tlim **v, size_t *n);
 
 #endif /* UCT_LOADER_H */

@@ -1,18 +1,97 @@
 // SPDX-License-Identifier: GPL-2.0
-/* probe.c - kernel features from BTF and probe loads (see probe.h). */
+/*
+ * probe.c - what this kernel and this process can do (see probe.h): the
+ * privileges, BTF and bpffs a run needs, the kernel's data layout, and
+ * the hooks it offers, asked of its BTF and of the verifier.
+ */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
 #include "common.h"
+#include "loader_internal.h"
 #include "probe.h"
 
 #define BTF_PATH	"/sys/kernel/btf/vmlinux"
+#define BPF_FS_MAGIC_	0xcafe4a11
+#ifndef CAP_PERFMON
+#define CAP_PERFMON	38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF		39
+#endif
+
+
+int uct_check_privileges(char *msg, size_t len)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	unsigned long long eff;
+
+	if (syscall(SYS_capget, &hdr, data)) {
+		snprintf(msg, len, "cannot read capabilities: %s", strerror(errno));
+		return UCT_EXIT_FAIL;
+	}
+	eff = data[0].effective | (unsigned long long)data[1].effective << 32;
+	if (eff & (1ULL << CAP_SYS_ADMIN))
+		return UCT_EXIT_OK;
+	if ((eff & (1ULL << CAP_BPF)) && (eff & (1ULL << CAP_PERFMON)))
+		return UCT_EXIT_OK;
+	snprintf(msg, len,
+		 "missing privilege: loading tracing BPF programs needs root, or CAP_BPF "
+		 "and CAP_PERFMON (uid %u has neither). Run it with sudo, or grant them: "
+		 "setcap cap_bpf,cap_perfmon+ep ucounttop", (unsigned)geteuid());
+	return UCT_EXIT_PRIV;
+}
+
+int uct_check_btf(char *msg, size_t len)
+{
+	if (access(BTF_PATH, R_OK) == 0)
+		return UCT_EXIT_OK;
+	snprintf(msg, len,
+		 "this kernel has no BTF (%s: %s): ucounttop needs a kernel built with "
+		 "CONFIG_DEBUG_INFO_BTF=y (most distribution kernels since 5.x have it)",
+		 BTF_PATH, strerror(errno));
+	return UCT_EXIT_KERNEL;
+}
+
+int uct_check_bpffs(const char *dir, char *msg, size_t len)
+{
+	char parent[PATH_MAX];
+	struct statfs st;
+	char *slash;
+
+	/* DIR itself when it exists, else the directory it would be made in */
+	snprintf(parent, sizeof(parent), "%s", dir);
+	while (statfs(parent, &st)) {
+		slash = strrchr(parent, '/');
+		if (errno != ENOENT || !slash) {
+			snprintf(msg, len, "--pin %s: %s", dir, strerror(errno));
+			return UCT_EXIT_FAIL;
+		}
+		if (slash == parent)
+			slash[1] = 0;
+		else
+			*slash = 0;
+	}
+	if ((unsigned long)st.f_type != BPF_FS_MAGIC_) {
+		snprintf(msg, len,
+			 "--pin %s: %s is not on a BPF filesystem (bpffs not mounted?). "
+			 "Mount it with: mount -t bpf bpf /sys/fs/bpf, and pin under it", dir,
+			 parent);
+		return UCT_EXIT_KERNEL;
+	}
+	return UCT_EXIT_OK;
+}
 
 static bool has(const struct btf *btf, const char *name, int kind)
 {
@@ -58,19 +137,31 @@ int uct_check_kernel_layout(const struct btf *btf, char *msg, size_t len)
 	return 0;
 }
 
-/* Test hook: UCOUNTTOP_TEST_REFUSE="fexit:x,tp_btf:y" makes those probes
- * fail, to exercise the degraded paths on a kernel that has every hook. */
-static bool refused_by_test(const char *kind, const char *name)
+bool uct_test_listed(const char *var, const char *item)
 {
-	const char *list = getenv("UCOUNTTOP_TEST_REFUSE"), *p;
-	size_t kl = strlen(kind), nl = strlen(name);
+	const char *list = getenv(var), *p;
+	size_t n = strlen(item);
 
-	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
-		if (!strncmp(p, kind, kl) && p[kl] == ':' && !strncmp(p + kl + 1, name, nl) &&
-		    (p[kl + 1 + nl] == ',' || !p[kl + 1 + nl]))
+	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, item, n) && (p[n] == ',' || !p[n]))
 			return true;
-	}
 	return false;
+}
+
+/* The BTF id a tracing program of kind attaches to name by (< 0: not in
+ * BTF), and its attach type */
+static int hook_btf_id(const struct btf *btf, const char *kind, const char *name,
+		       enum bpf_attach_type *type)
+{
+	char tname[128];
+
+	if (!strcmp(kind, "tp_btf")) {
+		snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+		*type = BPF_TRACE_RAW_TP;
+		return btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+	}
+	*type = strcmp(kind, "fexit") ? BPF_TRACE_FENTRY : BPF_TRACE_FEXIT;
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
 }
 
 bool uct_can_attach(const struct btf *vmlinux, const char *kind, const char *name)
@@ -81,21 +172,17 @@ bool uct_can_attach(const struct btf *vmlinux, const char *kind, const char *nam
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	char tname[128];
+	char hook[128];
 	int id, fd;
 
-	if (!strcmp(kind, "tp_btf")) {
-		snprintf(tname, sizeof(tname), "btf_trace_%s", name);
-		id = btf__find_by_name_kind(vmlinux, tname, BTF_KIND_TYPEDEF);
-		opts.expected_attach_type = BPF_TRACE_RAW_TP;
-	} else {
-		id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC);
-		opts.expected_attach_type = strcmp(kind, "fexit") ? BPF_TRACE_FENTRY :
-								    BPF_TRACE_FEXIT;
-	}
+	id = hook_btf_id(vmlinux, kind, name, &opts.expected_attach_type);
 	if (id < 0)
 		return false;
-	if (refused_by_test(kind, name))
+	/* test hook: UCOUNTTOP_TEST_REFUSE="fexit:x,tp_btf:y" makes those
+	 * probes fail, to exercise the degraded paths on a kernel that has
+	 * every hook */
+	snprintf(hook, sizeof(hook), "%s:%s", kind, name);
+	if (uct_test_listed("UCOUNTTOP_TEST_REFUSE", hook))
 		return false;
 	opts.attach_btf_id = id;
 	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, ARRAY_SIZE(insns), &opts);
@@ -110,17 +197,10 @@ bool uct_can_attach(const struct btf *vmlinux, const char *kind, const char *nam
 static bool probe(struct uct_features *f, const struct btf *btf, const char *kind,
 		  const char *name)
 {
-	char tname[128];
-	bool in_btf;
+	enum bpf_attach_type type;
 	size_t off = strlen(f->refused);
 
-	if (!strcmp(kind, "tp_btf")) {
-		snprintf(tname, sizeof(tname), "btf_trace_%s", name);
-		in_btf = has(btf, tname, BTF_KIND_TYPEDEF);
-	} else {
-		in_btf = has(btf, name, BTF_KIND_FUNC);
-	}
-	if (!in_btf)
+	if (hook_btf_id(btf, kind, name, &type) < 0)
 		return false;
 	if (uct_can_attach(btf, kind, name))
 		return true;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * probe.h - what the running kernel offers, asked of its BTF and, for each
- * hook, of the verifier: a function or tracepoint in BTF may still refuse
- * a tracing program (notrace, a deny list, no trampoline support), so each
- * optional hook is probed by loading a minimal program for it, as
+ * probe.h - can this kernel and this process run ucounttop: the privileges
+ * to load tracing programs, the kernel's BTF, a bpffs for --pin, the
+ * kernel's data layout, and which hooks it offers. A hook is asked of BTF
+ * and then of the verifier: a function or tracepoint in BTF may still
+ * refuse a tracing program (notrace, a deny list, no trampoline support),
+ * so each optional hook is probed by loading a minimal program for it, as
  * libbpf-tools' fentry_can_attach() does.
  */
 #ifndef UCT_PROBE_H
@@ -13,6 +15,14 @@
 #include <stddef.h>
 
 struct btf;
+
+/*
+ * Each returns UCT_EXIT_OK or an exit code with a message (what is wrong and
+ * what to do) in msg.
+ */
+int uct_check_privileges(char *msg, size_t len);
+int uct_check_btf(char *msg, size_t len);
+int uct_check_bpffs(const char *dir, char *msg, size_t len);
 
 /* What the running kernel offers. */
 struct uct_features {

@@ -3,14 +3,20 @@
  * test_probe.c - the kernel-layout check (probe.c) on synthetic BTF: a
  * kernel with the 6.1 layout passes, one without ucounts.rlimit[] (the
  * 5.14..6.0 layout, counters in ucount[]) or without rlimit_max[] is
- * refused with the missing member named. No kernel involved.
+ * refused with the missing member named. Also the bpffs check on
+ * ordinary directories and the test-hook lists. No kernel involved.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <bpf/btf.h>
+#include "common.h"
+#include "loader_internal.h"
 #include "probe.h"
 
 /* struct NAME { long MEMBER[4]; } */
@@ -64,12 +70,64 @@ static void test_layout_without_rlimit_max(void **state)
 	btf__free(btf);
 }
 
+/* --pin under a directory that does not exist yet: its nearest existing
+ * ancestor is asked, and an ordinary filesystem is refused by name */
+static void test_bpffs_not_bpffs(void **state)
+{
+	char dir[] = "/tmp/test_probe.XXXXXX", pin[64], msg[512] = "";
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(pin, sizeof(pin), "%s/a/b", dir);
+	assert_int_equal(uct_check_bpffs(pin, msg, sizeof(msg)), UCT_EXIT_KERNEL);
+	assert_non_null(strstr(msg, pin));
+	assert_non_null(strstr(msg, " is not on a BPF filesystem"));
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* a path through a regular file is an error, not a directory to make */
+static void test_bpffs_through_a_file(void **state)
+{
+	char dir[] = "/tmp/test_probe.XXXXXX", file[64], pin[80], msg[512] = "";
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/file", dir);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(pin, sizeof(pin), "%s/pins", file);
+	assert_int_equal(uct_check_bpffs(pin, msg, sizeof(msg)), UCT_EXIT_FAIL);
+	assert_non_null(strstr(msg, "--pin "));
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* UCOUNTTOP_TEST_REFUSE and _FAIL_ATTACH: whole items of a comma list */
+static void test_listed(void **state)
+{
+	const char *var = "UCOUNTTOP_TEST_PROBE_LIST";
+
+	unsetenv(var);
+	assert_false(uct_test_listed(var, "fexit:x"));
+	setenv(var, "fexit:inc,tp_btf:ucounts_free", 1);
+	assert_true(uct_test_listed(var, "fexit:inc"));
+	assert_true(uct_test_listed(var, "tp_btf:ucounts_free"));
+	assert_false(uct_test_listed(var, "fexit:in"));
+	assert_false(uct_test_listed(var, "fexit:inc_get"));
+	assert_false(uct_test_listed(var, "fentry:inc"));
+	assert_false(uct_test_listed(var, "tp_btf:ucounts"));
+	unsetenv(var);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_6_1),
 		cmocka_unit_test(test_layout_without_rlimit),
 		cmocka_unit_test(test_layout_without_rlimit_max),
+		cmocka_unit_test(test_bpffs_not_bpffs),
+		cmocka_unit_test(test_bpffs_through_a_file),
+		cmocka_unit_test(test_listed),
 	};
 
 	return cmocka_run_group_tests_name("probe", tests, NULL, NULL);
