@@ -13,7 +13,7 @@
 #include "opts.h"
 #include "views.h"
 
-/* The bounds (cli/README.md, ucounttop(8)) */
+/* The bounds (ucounttop(8), HTTP) */
 #define UCT_LISTEN_MAX_CONN	16	/* connections served at once */
 #define UCT_LISTEN_CONN_MEM	16384	/* bytes per connection for its request */
 #define UCT_LISTEN_TIMEOUT	10	/* seconds a connection may stay idle */

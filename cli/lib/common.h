@@ -6,7 +6,7 @@
 #include <linux/types.h>
 #include "ucounttop.h"
 
-/* Documented exit codes (see --help and cli/README.md). */
+/* Documented exit codes (see --help and ucounttop(8)). */
 #define UCT_EXIT_OK	 0	/* success */
 #define UCT_EXIT_FAIL	 1	/* runtime failure (load/attach/IO error) */
 #define UCT_EXIT_USAGE	 2	/* invalid options */

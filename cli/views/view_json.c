@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * view_json.c - one JSON document per iteration, on a single line
- * (JSON Lines), schema "ucounttop/1" documented in cli/README.md.
+ * (JSON Lines), schema "ucounttop/1" documented in ucounttop(8).
  * Only visible rows/namespaces (after --ns/--uid/type filters) are listed.
  * Integers are exact; 9223372036854775807 (LONG_MAX) means unlimited.
  */

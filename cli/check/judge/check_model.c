@@ -3,8 +3,8 @@
  * check_model.c - `ucounttop check`: from a baseline, a final capture and
  * the event aggregates, decide which counter changes are errors and how:
  * what the data lets us decide, then each class in order (check_judge.h
- * lists the files). See check_model.h for the quantities and cli/README.md
- * for the rules.
+ * lists the files). See check_model.h for the quantities and
+ * docs/architecture.md for the rules.
  */
 #include <errno.h>
 #include <stdarg.h>

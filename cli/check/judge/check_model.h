@@ -5,7 +5,7 @@
  * uck_input from the BPF maps and iterators, the unit tests fill it with
  * synthetic baselines, finals and event aggregates.
  *
- * Quantities, per row R = (ns, uid) and rlimit type (see cli/README.md;
+ * Quantities, per row R = (ns, uid) and rlimit type (see docs/architecture.md;
  * struct row in check_judge.h names them):
  *
  *   D(R)   change: counter change from the baseline to the final
@@ -153,7 +153,7 @@ struct uck_finding {
 	bool failing;			/* makes check exit 1 */
 	__u32 ns_inum, uid, level;
 	int type;			/* UCT_NPROC.. */
-	long long amount;		/* see cli/README.md, per class */
+	long long amount;		/* see docs/architecture.md, per class */
 	/* the row's counter, and the events that reached it */
 	bool in_base, in_final;		/* the snapshots showed the row */
 	bool inferred;			/* values inferred from the events */

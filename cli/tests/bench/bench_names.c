@@ -15,7 +15,7 @@
  *         processes spread over ROOTS roots; default 1).
  * Prints user+system CPU ms per refresh after the first. Under
  * valgrind --tool=callgrind, compare REPS 1 and REPS 6 for instructions
- * per refresh (the README's figures).
+ * per refresh (docs/performance.md).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -344,7 +344,7 @@ static void test_delta_extremes(void **state)
  * and child arrays: 452 bytes when 50,000 of them peaked at 24.5 MiB RSS
  * in the guest. At 512, 50,000 take 24.4 MiB, which leaves the process
  * itself (libraries, libbpf's load) room under 32. Measure before
- * growing these (README.md, the refresh at scale).
+ * growing these (docs/performance.md, the refresh at scale).
  */
 static void test_row_sizes(void **state)
 {
