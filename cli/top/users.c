@@ -13,8 +13,7 @@
 
 /* ---- the parser ---- */
 
-/* An id field: 1-10 decimal digits, below 2^32 - 1 ((uid_t)-1 is no uid) */
-static bool parse_id(const char *s, size_t n, __u32 *out)
+bool uct_passwd_id(const char *s, size_t n, __u32 *out)
 {
 	unsigned long long v = 0;
 	size_t i;
@@ -58,10 +57,10 @@ static int parse_line(const char *s, size_t n, __u32 *uid, const char **name, si
 		nf++;
 		start = s + i + 1;
 	}
-	if (nf < 3 || !parse_id(f[2], fl[2], uid))
+	if (nf < 3 || !uct_passwd_id(f[2], fl[2], uid))
 		return LINE_REFUSED;
 	ok = nf == 7 && n <= UCT_PASSWD_LINE_MAX && !memchr(s, 0, n) &&
-	     parse_id(f[3], fl[3], &gid) && fl[0] >= 1 && fl[0] <= UCT_USER_MAX &&
+	     uct_passwd_id(f[3], fl[3], &gid) && fl[0] >= 1 && fl[0] <= UCT_USER_MAX &&
 	     f[0][0] != '+' && f[0][0] != '-';
 	/* no user name has a blank or a control byte (glibc would skip a
 	 * leading blank, so " x" is not surely "x" either) */

@@ -58,6 +58,10 @@ struct uct_passwd {
  * and is dropped). 0 or -ENOMEM.
  */
 int uct_passwd_parse(struct uct_passwd *pw, const char *text, size_t len, bool whole);
+/* A uid or gid field of n bytes: 1-10 decimal digits, below 2^32 - 1
+ * ((uid_t)-1 is no uid). True with the id in *out, else false and *out
+ * untouched */
+bool uct_passwd_id(const char *s, size_t n, __u32 *out);
 /* The name of uid, NULL: none */
 const char *uct_passwd_name(const struct uct_passwd *pw, __u32 uid);
 void uct_passwd_free(struct uct_passwd *pw);

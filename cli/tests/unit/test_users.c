@@ -151,6 +151,29 @@ static void test_uid_range(void **state)
 	uct_passwd_free(pw);
 }
 
+/* The id field alone, as the fuzzer's oracle also reads it */
+static void test_id_field(void **state)
+{
+	__u32 id = 12345;
+
+	assert_true(uct_passwd_id("0", 1, &id));
+	assert_int_equal(id, 0);
+	assert_true(uct_passwd_id("4294967294", 10, &id));
+	assert_int_equal(id, 4294967294u);
+	/* only the n bytes count */
+	assert_true(uct_passwd_id("42:x", 2, &id));
+	assert_int_equal(id, 42);
+	id = 12345;
+	assert_false(uct_passwd_id("", 0, &id));
+	assert_false(uct_passwd_id("4294967295", 10, &id));
+	assert_false(uct_passwd_id("99999999999", 11, &id));
+	assert_false(uct_passwd_id("-1", 2, &id));
+	assert_false(uct_passwd_id("1a", 2, &id));
+	assert_false(uct_passwd_id(" 1", 2, &id));
+	/* a refused field leaves the id alone */
+	assert_int_equal(id, 12345);
+}
+
 /* A line of any length: refused past UCT_PASSWD_LINE_MAX, its uid
  * without a name, the lines after it read */
 static void test_huge_lines(void **state)
@@ -618,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_duplicate_uids),
 		cmocka_unit_test(test_uid_range),
+		cmocka_unit_test(test_id_field),
 		cmocka_unit_test(test_huge_lines),
 		cmocka_unit_test(test_no_trailing_newline),
 		cmocka_unit_test(test_entry_cap),
