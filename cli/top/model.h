@@ -242,14 +242,14 @@ struct uct_model {
 	bool have_tasks;
 	int (*cgroup_fn)(void *arg, __u32 pid, __u64 cgroup_id, char *path, size_t len);
 	void *cgroup_arg;
-	struct uct_cgcache cgroups;
+	struct uct_cache cgroups;	/* of struct uct_cgname (names.h) */
 	unsigned long cgroup_lookups;	/* cgroup_fn calls so far */
 	/* user names: each namespace's passwd file through passwd_fn (the
 	 * tool: uct_passwd_read()), checked at most once per update and
 	 * read again only when it changed; kept in users by root */
 	uct_passwd_fn passwd_fn;
 	void *passwd_arg;
-	struct uct_pwcache users;
+	struct uct_cache users;		/* of struct uct_pwfile (users.h) */
 	unsigned long passwd_reads;	/* files read so far */
 	int root_ns;			/* index of the initial namespace, -1: none */
 

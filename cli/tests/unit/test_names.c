@@ -112,7 +112,7 @@ static void test_hostile(void **state)
 
 static void test_cache(void **state)
 {
-	struct uct_cgcache c = { 0 };
+	struct uct_cache c = { 0 };
 	struct uct_cgname *e;
 	const char *path, *id;
 	__u64 k;
@@ -121,6 +121,7 @@ static void test_cache(void **state)
 	e = uct_cg_get(&c, 42, 1);
 	assert_non_null(e);
 	assert_null(e->path);
+	assert_int_equal(c.cap, 64);		/* the first table */
 	assert_true(uct_cg_set(e, "/system.slice/docker-" ID1 ".scope"));
 	path = e->path;
 	id = e->cid;
@@ -136,9 +137,12 @@ static void test_cache(void **state)
 	assert_ptr_equal(e->path, path);
 	assert_ptr_equal(e->cid, id);
 	assert_int_equal(c.n, 1001);
-	/* generation 2 used 42 only: the rest go */
+	/* at most half full: doubled as the 513th came */
+	assert_int_equal(c.cap, 2048);
+	/* generation 2 used 42 only: the rest go, the table keeps its size */
 	uct_cg_sweep(&c, 2);
 	assert_int_equal(c.n, 1);
+	assert_int_equal(c.cap, 2048);
 	e = uct_cg_get(&c, 42, 3);
 	assert_string_equal(e->path, "/system.slice/docker-" ID1 ".scope");
 	e = uct_cg_get(&c, 1500, 3);

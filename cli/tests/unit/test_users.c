@@ -248,7 +248,7 @@ static void test_entry_cap(void **state)
 static void test_cache_reads_on_change(void **state)
 {
 	struct test_passwd tp = { 0 };
-	struct uct_pwcache c = { 0 };
+	struct uct_cache c = { 0 };
 	struct uct_pwkey own = { .own = true }, ctr = { .root_ino = 777, .mnt_ns = TEST_MNT_NS };
 	struct uct_pwsrc s0 = { 0 }, s110 = { 110, 10, TEST_MNT_NS };
 	struct uct_pwfile *e, *f;
@@ -292,7 +292,7 @@ static void test_cache_reads_on_change(void **state)
 /* Many roots: the table grows, every entry found again */
 static void test_cache_many(void **state)
 {
-	struct uct_pwcache c = { 0 };
+	struct uct_cache c = { 0 };
 	struct uct_pwfile *first[300];
 	int i;
 
@@ -304,6 +304,8 @@ static void test_cache_many(void **state)
 		assert_non_null(first[i]);
 	}
 	assert_int_equal(c.n, 300);
+	/* 16 slots first, doubled whenever it would be more than half full */
+	assert_int_equal(c.cap, 1024);
 	for (i = 0; i < 300; i++) {
 		struct uct_pwkey k = { .root_ino = (__u64)i * 7, .root_dev = (__u32)i % 3,
 				       .mnt_ns = 4026531840u + (__u32)(i % 5) };
@@ -312,6 +314,7 @@ static void test_cache_many(void **state)
 	}
 	uct_pw_sweep(&c, 2);
 	assert_int_equal(c.n, 100);
+	assert_int_equal(c.cap, 1024);
 	uct_pw_free(&c);
 }
 
