@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cache.h - the open-addressing table under the layer's caches (cgroup
- * paths by cgroup id, names.h; passwd files by root, users.h), which
+ * paths by cgroup id, cgroups.h; passwd files by root, users.h), which
  * keep what one refresh looked up for the next ones and forget what no
  * namespace uses any more.
  *

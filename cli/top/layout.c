@@ -141,7 +141,7 @@ static bool in_row_order(struct uct_model *m, const int *rows, size_t n)
 
 /* ---- filters ---- */
 
-bool uct_model_name_filter(const struct uct_model *m)
+bool uct_model_name_filter_on(const struct uct_model *m)
 {
 	return m->container_filter[0] || m->search[0];
 }
@@ -179,7 +179,7 @@ static void mark_names(struct uct_model *m)
 	size_t i;
 	int p, r, d;
 
-	if (!uct_model_name_filter(m))
+	if (!uct_model_name_filter_on(m))
 		return;
 	for (i = 0; i < m->nrows; i++)
 		m->rows[i].name_chain = false;
@@ -221,7 +221,7 @@ static bool row_passes(const struct uct_model *m, const struct uct_row *r)
 {
 	if (m->pid_filter && !r->on_chain)
 		return false;
-	if (uct_model_name_filter(m) && !m->ns[r->ns].name_in && !r->name_chain)
+	if (uct_model_name_filter_on(m) && !m->ns[r->ns].name_in && !r->name_chain)
 		return false;
 	if (m->uid_filter >= 0 && r->rec.uid != (__u32)m->uid_filter)
 		return false;
@@ -238,7 +238,7 @@ static bool mark_visible(struct uct_model *m, int n, int depth)
 	struct uct_nsinfo *ns = &m->ns[n];
 	bool any = false,
 	     row_filter = m->uid_filter >= 0 || m->type_filter >= 0 || m->pid_filter ||
-			  uct_model_name_filter(m);
+			  uct_model_name_filter_on(m);
 	int k;
 
 	for (k = 0; k < ns->nrows; k++) {

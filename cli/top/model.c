@@ -58,8 +58,8 @@ void uct_model_init(struct uct_model *m)
 
 void uct_model_free(struct uct_model *m)
 {
-	uct_cg_free(&m->cgroups);
-	uct_pw_free(&m->users);
+	uct_cgcache_free(&m->cgroups);
+	uct_pwcache_free(&m->users);
 	free(m->rows);
 	free(m->by_id);
 	free(m->stats);

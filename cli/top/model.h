@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "common.h"
-#include "names.h"
+#include "cgroups.h"
 #include "users.h"
 
 /* uct_row.flags */
@@ -242,7 +242,7 @@ struct uct_model {
 	bool have_tasks;
 	int (*cgroup_fn)(void *arg, __u32 pid, __u64 cgroup_id, char *path, size_t len);
 	void *cgroup_arg;
-	struct uct_cache cgroups;	/* of struct uct_cgname (names.h) */
+	struct uct_cache cgroups;	/* of struct uct_cgname (cgroups.h) */
 	unsigned long cgroup_lookups;	/* cgroup_fn calls so far */
 	/* user names: each namespace's passwd file through passwd_fn (the
 	 * tool: uct_passwd_read()), checked at most once per update and
@@ -320,7 +320,7 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 void uct_model_resolve_names(struct uct_model *m, int first, int count);
 /* Whether a name filter (--container, search) is on; whether any
  * namespace matches it */
-bool uct_model_name_filter(const struct uct_model *m);
+bool uct_model_name_filter_on(const struct uct_model *m);
 bool uct_model_name_matched(const struct uct_model *m);
 
 /* tty: flip the collapsed state of a namespace (kept across updates). */

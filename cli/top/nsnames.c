@@ -2,7 +2,7 @@
 /*
  * nsnames.c - each namespace named after what runs in it (see model.h):
  * its oldest process from the task iterator's records, what holds a
- * namespace without one, its cgroup path and container id (names.h) and
+ * namespace without one, its cgroup path and container id (cgroups.h) and
  * the passwd file that names its uids (users.h), looked up only for what
  * is shown.
  */
@@ -70,7 +70,7 @@ static bool own_host(const struct uct_model *m, const struct uct_nsinfo *ns)
  * it; otherwise pending */
 static void attach_cgroup(struct uct_model *m, struct uct_nsname *nm)
 {
-	struct uct_cgname *e = uct_cg_get(&m->cgroups, nm->cgroup_id, m->iteration);
+	struct uct_cgname *e = uct_cgcache_get(&m->cgroups, nm->cgroup_id, m->iteration);
 
 	if (!e)
 		return;
@@ -106,7 +106,7 @@ static void attach_users(struct uct_model *m, struct uct_nsinfo *ns)
 					  .root_dev = ns->name->root_dev,
 					  .mnt_ns = ns->name->mnt_ns };
 	}
-	ns->pwfile = uct_pw_get(&m->users, &key, m->iteration);
+	ns->pwfile = uct_pwcache_get(&m->users, &key, m->iteration);
 }
 
 int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n)
@@ -173,9 +173,9 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 			attach_users(m, ns);
 	}
 	/* the cgroups and passwd files no namespace uses any more */
-	uct_cg_sweep(&m->cgroups, m->iteration);
-	uct_pw_sweep(&m->users, m->iteration);
-	if (!uct_model_name_filter(m))
+	uct_cgcache_sweep(&m->cgroups, m->iteration);
+	uct_pwcache_sweep(&m->users, m->iteration);
+	if (!uct_model_name_filter_on(m))
 		return 0;
 	uct_model_resolve_names(m, -1, 0);
 	return uct_model_relayout(m);
@@ -190,7 +190,7 @@ static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 	if (!nm || !nm->pending)
 		return;
 	nm->pending = false;
-	e = uct_cg_get(&m->cgroups, nm->cgroup_id, m->iteration);
+	e = uct_cgcache_get(&m->cgroups, nm->cgroup_id, m->iteration);
 	if (!e)
 		return;
 	if (!e->path && e->failed_pid != nm->pid) {
@@ -201,7 +201,7 @@ static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 		 * the next refresh's oldest process may fare better */
 		if (!m->cgroup_fn ||
 		    m->cgroup_fn(m->cgroup_arg, nm->pid, nm->cgroup_id, path, sizeof(path) - 1) ||
-		    !uct_cg_set(e, path))
+		    !uct_cgname_set(e, path))
 			e->failed_pid = nm->pid;
 	}
 	nm->cgroup = e->path;
@@ -234,8 +234,8 @@ static void resolve_users(struct uct_model *m, struct uct_nsinfo *ns)
 		return;
 	if (!ns->root)
 		src = (struct uct_pwsrc){ ns->name->pid, ns->inum, ns->name->mnt_ns };
-	m->passwd_reads += uct_pw_check(ns->pwfile, m->passwd_fn, m->passwd_arg, &src,
-					m->iteration);
+	m->passwd_reads += uct_pwfile_check(ns->pwfile, m->passwd_fn, m->passwd_arg, &src,
+					    m->iteration);
 	/* looked up once here, not by every view and the width */
 	for (k = 0; k < ns->nrows; k++) {
 		struct uct_row *r = &m->rows[ns->rows[k]];

@@ -377,8 +377,8 @@ static const struct uct_cache_ops pw_ops = {
 	.drop = pw_drop,
 };
 
-struct uct_pwfile *uct_pw_get(struct uct_cache *c, const struct uct_pwkey *key,
-			      unsigned long gen)
+struct uct_pwfile *uct_pwcache_get(struct uct_cache *c, const struct uct_pwkey *key,
+				   unsigned long gen)
 {
 	struct uct_pwfile **slot = uct_cache_get(c, &pw_ops, key);
 
@@ -388,8 +388,8 @@ struct uct_pwfile *uct_pw_get(struct uct_cache *c, const struct uct_pwkey *key,
 	return *slot;
 }
 
-int uct_pw_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
-		 const struct uct_pwsrc *src, unsigned long gen)
+int uct_pwfile_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
+		     const struct uct_pwsrc *src, unsigned long gen)
 {
 	struct uct_file_id id;
 	struct uct_passwd pw;
@@ -419,12 +419,12 @@ int uct_pw_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
 	return 1;
 }
 
-void uct_pw_sweep(struct uct_cache *c, unsigned long gen)
+void uct_pwcache_sweep(struct uct_cache *c, unsigned long gen)
 {
 	uct_cache_sweep(c, &pw_ops, gen);
 }
 
-void uct_pw_free(struct uct_cache *c)
+void uct_pwcache_free(struct uct_cache *c)
 {
 	uct_cache_free(c, &pw_ops);
 }

@@ -133,14 +133,14 @@ struct uct_pwfile {
  * The entry of key (made, not checked, when absent), marked used in
  * generation gen; NULL without memory.
  */
-struct uct_pwfile *uct_pw_get(struct uct_cache *c, const struct uct_pwkey *key,
-			      unsigned long gen);
+struct uct_pwfile *uct_pwcache_get(struct uct_cache *c, const struct uct_pwkey *key,
+				   unsigned long gen);
 /* Check e's file once per generation: read it again only when fn says it
  * changed. 1 when a file was read, else 0 */
-int uct_pw_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
-		 const struct uct_pwsrc *src, unsigned long gen);
+int uct_pwfile_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
+		     const struct uct_pwsrc *src, unsigned long gen);
 /* Forget the entries not used since generation gen */
-void uct_pw_sweep(struct uct_cache *c, unsigned long gen);
-void uct_pw_free(struct uct_cache *c);
+void uct_pwcache_sweep(struct uct_cache *c, unsigned long gen);
+void uct_pwcache_free(struct uct_cache *c);
 
 #endif /* UCT_USERS_H */

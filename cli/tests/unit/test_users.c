@@ -253,40 +253,40 @@ static void test_cache_reads_on_change(void **state)
 	struct uct_pwsrc s0 = { 0 }, s110 = { 110, 10, TEST_MNT_NS };
 	struct uct_pwfile *e, *f;
 
-	e = uct_pw_get(&c, &own, 1);
-	f = uct_pw_get(&c, &ctr, 1);
+	e = uct_pwcache_get(&c, &own, 1);
+	f = uct_pwcache_get(&c, &ctr, 1);
 	assert_non_null(e);
 	assert_non_null(f);
-	assert_ptr_equal(uct_pw_get(&c, &own, 1), e);
-	assert_int_equal(uct_pw_check(e, test_passwd_fn, &tp, &s0, 1), 1);
-	assert_int_equal(uct_pw_check(f, test_passwd_fn, &tp, &s110, 1), 1);
+	assert_ptr_equal(uct_pwcache_get(&c, &own, 1), e);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 1), 1);
+	assert_int_equal(uct_pwfile_check(f, test_passwd_fn, &tp, &s110, 1), 1);
 	assert_string_equal(uct_passwd_name(&e->pw, 2000), "bob");
 	assert_string_equal(uct_passwd_name(&f->pw, 2000), "app");
 	/* once per generation */
-	assert_int_equal(uct_pw_check(e, test_passwd_fn, &tp, &s0, 1), 0);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 1), 0);
 	assert_int_equal(tp.calls, 2);
 	/* next generation: asked, unchanged, not read */
-	assert_int_equal(uct_pw_check(e, test_passwd_fn, &tp, &s0, 2), 0);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 2), 0);
 	assert_int_equal(tp.calls, 3);
 	assert_int_equal(tp.reads, 2);
 	assert_string_equal(uct_passwd_name(&e->pw, 1000), "alice");
 	/* changed: read again */
 	tp.version[0]++;
 	tp.text[0] = "carol:x:1000:1000::/:/bin/sh\n";
-	assert_int_equal(uct_pw_check(e, test_passwd_fn, &tp, &s0, 3), 1);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 3), 1);
 	assert_string_equal(uct_passwd_name(&e->pw, 1000), "carol");
 	assert_null(uct_passwd_name(&e->pw, 2000));
 	/* gone (the process exited, say): no names, not the old ones */
 	tp.fail_pid = 110;
-	uct_pw_check(f, test_passwd_fn, &tp, &s110, 3);
+	uct_pwfile_check(f, test_passwd_fn, &tp, &s110, 3);
 	assert_false(f->have);
 	assert_null(uct_passwd_name(&f->pw, 2000));
 	/* swept when no namespace used it in generation 4 */
-	uct_pw_get(&c, &own, 4);
-	uct_pw_sweep(&c, 4);
+	uct_pwcache_get(&c, &own, 4);
+	uct_pwcache_sweep(&c, 4);
 	assert_int_equal(c.n, 1);
-	assert_ptr_equal(uct_pw_get(&c, &own, 4), e);
-	uct_pw_free(&c);
+	assert_ptr_equal(uct_pwcache_get(&c, &own, 4), e);
+	uct_pwcache_free(&c);
 }
 
 /* Many roots: the table grows, every entry found again */
@@ -300,7 +300,7 @@ static void test_cache_many(void **state)
 		struct uct_pwkey k = { .root_ino = (__u64)i * 7, .root_dev = (__u32)i % 3,
 				       .mnt_ns = 4026531840u + (__u32)(i % 5) };
 
-		first[i] = uct_pw_get(&c, &k, 1);
+		first[i] = uct_pwcache_get(&c, &k, 1);
 		assert_non_null(first[i]);
 	}
 	assert_int_equal(c.n, 300);
@@ -310,12 +310,12 @@ static void test_cache_many(void **state)
 		struct uct_pwkey k = { .root_ino = (__u64)i * 7, .root_dev = (__u32)i % 3,
 				       .mnt_ns = 4026531840u + (__u32)(i % 5) };
 
-		assert_ptr_equal(uct_pw_get(&c, &k, i < 100 ? 2 : 1), first[i]);
+		assert_ptr_equal(uct_pwcache_get(&c, &k, i < 100 ? 2 : 1), first[i]);
 	}
-	uct_pw_sweep(&c, 2);
+	uct_pwcache_sweep(&c, 2);
 	assert_int_equal(c.n, 100);
 	assert_int_equal(c.cap, 1024);
-	uct_pw_free(&c);
+	uct_pwcache_free(&c);
 }
 
 /* ---- reading through a made-up /proc ---- */

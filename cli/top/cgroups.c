@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* names.c - container ids from cgroup paths, cgroup paths by id (names.h). */
+/* cgroups.c - container ids from cgroup paths, cgroup paths by id (cgroups.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "names.h"
+#include "cgroups.h"
 
 static bool all_hex(const char *s, size_t n)
 {
@@ -112,7 +112,7 @@ static const struct uct_cache_ops cg_ops = {
 	.drop = cg_drop,
 };
 
-struct uct_cgname *uct_cg_get(struct uct_cache *c, __u64 id, unsigned long gen)
+struct uct_cgname *uct_cgcache_get(struct uct_cache *c, __u64 id, unsigned long gen)
 {
 	struct uct_cgname *e;
 
@@ -124,7 +124,7 @@ struct uct_cgname *uct_cg_get(struct uct_cache *c, __u64 id, unsigned long gen)
 	return e;
 }
 
-bool uct_cg_set(struct uct_cgname *e, const char *path)
+bool uct_cgname_set(struct uct_cgname *e, const char *path)
 {
 	char id[UCT_CID_LEN + 1];
 	size_t n = strlen(path);
@@ -144,12 +144,12 @@ bool uct_cg_set(struct uct_cgname *e, const char *path)
 	return true;
 }
 
-void uct_cg_sweep(struct uct_cache *c, unsigned long gen)
+void uct_cgcache_sweep(struct uct_cache *c, unsigned long gen)
 {
 	uct_cache_sweep(c, &cg_ops, gen);
 }
 
-void uct_cg_free(struct uct_cache *c)
+void uct_cgcache_free(struct uct_cache *c)
 {
 	uct_cache_free(c, &cg_ops);
 }
