@@ -168,8 +168,8 @@ static const struct uct_prev *find_prev(const struct uct_model *m, __u32 ns, __u
 /*
  * Counters beyond +-2^53 are not real (a corrupted read, a counter a bug
  * drove far negative) but deltas, child sums and change sums of them would
- * overflow: bound them as they enter (found by fuzz_model). LONG_MAX stays:
- * it means "unlimited" and is only compared.
+ * overflow: bound them as they enter. A limit of LLONG_MAX stays: it means
+ * "unlimited" and is only compared.
  */
 static long long bound(long long v)
 {
@@ -226,8 +226,9 @@ static int in_order(const void *a, const void *b, void *arg)
  * The order that sorts recs by (ns, uid) into m->in_perm. The iterator
  * returns an unchanged set of objects in the same order every time, so the
  * last permutation is reused when it still sorts them: a check of n keys
- * instead of a sort (most of a refresh's cost at 10,000 rows). The order
- * is total, so a permutation that sorts them is the one a sort would give.
+ * instead of a sort, the costliest step of a refresh of many rows. The
+ * order is total, so a permutation that sorts them is the one a sort
+ * would give.
  */
 static int sort_input(struct uct_model *m, const struct uct_rec *recs, size_t nrec)
 {
