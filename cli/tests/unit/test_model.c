@@ -548,20 +548,13 @@ static void test_filters(void **state)
 	teardown_model(m);
 }
 
-/* --pid: a process of (200, 1002) charges its row, the row that created
- * namespace 200 (100, 1002) and the one that created 100 (1, 1001);
- * nothing else shows. A process that is gone (pid_ns 0) shows nothing. */
-static void test_pid_chain(void **state)
+/* The display order in got: "ns1 1001 ns100 1002 ..." (namespaces by inode,
+ * rows by kuid) */
+static void lines_of(const struct uct_model *m, char *got, size_t len)
 {
-	struct uct_rec recs[16];
-	size_t n, i;
-	struct uct_model *m = setup_model(&n, recs);
-	char got[64] = "";
+	size_t i;
 
-	m->pid_filter = 4242;
-	m->pid_ns = 200;
-	m->pid_uid = 1002;
-	assert_int_equal(uct_model_relayout(m), 0);
+	got[0] = 0;
 	for (i = 0; i < m->nlines; i++) {
 		char one[24];
 
@@ -569,8 +562,25 @@ static void test_pid_chain(void **state)
 			snprintf(one, sizeof(one), "ns%u ", m->ns[m->lines[i].index].inum);
 		else
 			snprintf(one, sizeof(one), "%u ", m->rows[m->lines[i].index].rec.uid);
-		strcat(got, one);
+		strncat(got, one, len - strlen(got) - 1);
 	}
+}
+
+/* --pid: a process of (200, 1002) charges its row, the row that created
+ * namespace 200 (100, 1002) and the one that created 100 (1, 1001);
+ * nothing else shows. A process that is gone (pid_ns 0) shows nothing. */
+static void test_pid_chain(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n;
+	struct uct_model *m = setup_model(&n, recs);
+	char got[64] = "";
+
+	m->pid_filter = 4242;
+	m->pid_ns = 200;
+	m->pid_uid = 1002;
+	assert_int_equal(uct_model_relayout(m), 0);
+	lines_of(m, got, sizeof(got));
 	assert_string_equal(got, "ns1 1001 ns100 1002 ns200 1002 ");
 
 	/* a process of the initial namespace: its row alone */
@@ -938,22 +948,6 @@ static void test_names_cgroup_cache(void **state)
 	uct_model_resolve_names(m, -1, 0);
 	assert_null(nsname(m, 100)->cgroup);
 	teardown_model(m);
-}
-
-static void lines_of(const struct uct_model *m, char *got, size_t len)
-{
-	size_t i;
-
-	got[0] = 0;
-	for (i = 0; i < m->nlines; i++) {
-		char one[24];
-
-		if (m->lines[i].is_ns)
-			snprintf(one, sizeof(one), "ns%u ", m->ns[m->lines[i].index].inum);
-		else
-			snprintf(one, sizeof(one), "%u ", m->rows[m->lines[i].index].rec.uid);
-		strncat(got, one, len - strlen(got) - 1);
-	}
 }
 
 /* --container: the matching namespace, all below it, and the rows its

@@ -505,6 +505,18 @@ struct mfx {
 	struct test_passwd tp;
 };
 
+/* A model whose passwd files are test_passwd_fn's */
+static struct mfx *mfx_new(void)
+{
+	struct mfx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	uct_model_init(&f->m);
+	f->m.passwd_fn = test_passwd_fn;
+	f->m.passwd_arg = &f->tp;
+	return f;
+}
+
 static void users_update(struct mfx *f, double now)
 {
 	struct uct_rec recs[16];
@@ -527,13 +539,9 @@ static const char *row_user(struct mfx *f, __u32 ns, __u32 kuid, bool kuid_view)
 
 static void test_model_names(void **state)
 {
-	struct mfx *f = calloc(1, sizeof(*f));
+	struct mfx *f = mfx_new();
 	int r;
 
-	assert_non_null(f);
-	uct_model_init(&f->m);
-	f->m.passwd_fn = test_passwd_fn;
-	f->m.passwd_arg = &f->tp;
 	users_update(f, 1000.0);
 	/* not looked up yet: no names */
 	assert_null(row_user(f, 1, 1000, false));
@@ -586,16 +594,12 @@ static void test_model_names(void **state)
  * that has no process, has no names */
 static void test_model_screen_only(void **state)
 {
-	struct mfx *f = calloc(1, sizeof(*f));
+	struct mfx *f = mfx_new();
 	struct uct_rec recs[16];
 	struct uct_tlim tl[8];
 	size_t n = names_snapshot(recs), nt = names_tasks(tl), i;
 	int first = -1;
 
-	assert_non_null(f);
-	uct_model_init(&f->m);
-	f->m.passwd_fn = test_passwd_fn;
-	f->m.passwd_arg = &f->tp;
 	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1000.0), 0);
 	tl[2] = with_root(tl[2], 0, 0, 0);	/* ns 20: root unknown */
 	assert_int_equal(uct_model_set_tasks(&f->m, tl, nt), 0);
@@ -620,14 +624,10 @@ static void test_model_screen_only(void **state)
  * the others none */
 static void test_model_no_tasks(void **state)
 {
-	struct mfx *f = calloc(1, sizeof(*f));
+	struct mfx *f = mfx_new();
 	struct uct_rec recs[16];
 	size_t n = names_snapshot(recs);
 
-	assert_non_null(f);
-	uct_model_init(&f->m);
-	f->m.passwd_fn = test_passwd_fn;
-	f->m.passwd_arg = &f->tp;
 	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1000.0), 0);
 	uct_model_resolve_names(&f->m, -1, 0);
 	assert_string_equal(row_user(f, 1, 1000, false), "alice");
