@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * model.h - the ucounts tree built from one snapshot.
+ * model.h - the ucounts tree built from one snapshot: the live view's
+ * model, the API of the top/ layer.
  *
  * Input: the uct_rec records of a snapshot (any order, duplicates allowed)
  * and the per-object statistics of the BPF stats map. A row is named by
  * (ns, uid) but is one object: when the object at (ns, uid) changes
- * (freed, and a new namespace reused the inode), the row starts afresh. Output: a tree of
- * user namespaces, each with its rows (one per uid), plus per-row derived
- * data: change since the previous update, the limit enforced at that level,
- * the sum of the rows charged through it, and flags. No libbpf here: the
- * unit tests feed synthetic snapshots.
+ * (freed, and a new namespace reused the inode), the row starts afresh.
+ * Output: a tree of user namespaces, each with its rows (one per uid),
+ * plus per-row derived data: change since the previous update, the limit
+ * enforced at that level, the sum of the rows charged through it, and
+ * flags. No libbpf here: the unit tests feed synthetic snapshots.
+ *
+ * model.c builds the tree (uct_model_update()), layout.c orders it for
+ * display (uct_model_relayout()), nsnames.c names its namespaces
+ * (uct_model_set_tasks(), uct_model_resolve_names()).
  *
  * Semantics (kernel/ucount.c): a charge to row (ns C, uid u) also charges
  * every ancestor row: (C->parent, C->owner) and so on up to the init
@@ -25,7 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "common.h"
-#include "names.h"
+#include "cgroups.h"
 #include "users.h"
 
 /* uct_row.flags */
@@ -48,7 +53,7 @@ enum uct_sort {
 /*
  * A row's stats entry and what follows from it. Out of the row: only the
  * objects that were refused a charge (or, with --events, charged) have
- * one, and the rows are what 50,000 ucounts cost.
+ * one, and every byte of struct uct_row is paid once per ucounts.
  */
 struct uct_rowstat {
 	struct uct_stat st;
@@ -242,14 +247,14 @@ struct uct_model {
 	bool have_tasks;
 	int (*cgroup_fn)(void *arg, __u32 pid, __u64 cgroup_id, char *path, size_t len);
 	void *cgroup_arg;
-	struct uct_cgcache cgroups;
+	struct uct_cache cgroups;	/* of struct uct_cgname (cgroups.h) */
 	unsigned long cgroup_lookups;	/* cgroup_fn calls so far */
 	/* user names: each namespace's passwd file through passwd_fn (the
 	 * tool: uct_passwd_read()), checked at most once per update and
 	 * read again only when it changed; kept in users by root */
 	uct_passwd_fn passwd_fn;
 	void *passwd_arg;
-	struct uct_pwcache users;
+	struct uct_cache users;		/* of struct uct_pwfile (users.h) */
 	unsigned long passwd_reads;	/* files read so far */
 	int root_ns;			/* index of the initial namespace, -1: none */
 
@@ -290,6 +295,7 @@ int uct_model_relayout(struct uct_model *m);
 
 /* Lookups; -1 when absent. */
 int uct_model_find_row(const struct uct_model *m, __u32 ns_inum, __u32 uid);
+int uct_model_find_ns(const struct uct_model *m, __u32 ns_inum);
 
 /*
  * The leaf check compares a row's value with the charging task's own
@@ -297,12 +303,11 @@ int uct_model_find_row(const struct uct_model *m, __u32 ns_inum, __u32 uid);
  * caller_limit to the smallest among its tasks; call after each update.
  */
 struct uct_task_limits;
+void uct_model_set_caller_limits(struct uct_model *m, const struct uct_task_limits *tl,
+				 size_t n);
 /* The same from the task_limits iterator: rows named by their ucounts */
 void uct_model_set_caller_limits_by_id(struct uct_model *m, const struct uct_tlim *tl,
 				       size_t n);
-void uct_model_set_caller_limits(struct uct_model *m, const struct uct_task_limits *tl,
-				 size_t n);
-int uct_model_find_ns(const struct uct_model *m, __u32 ns_inum);
 
 /*
  * Name each namespace after what runs in it (struct uct_nsname), from
@@ -320,7 +325,7 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 void uct_model_resolve_names(struct uct_model *m, int first, int count);
 /* Whether a name filter (--container, search) is on; whether any
  * namespace matches it */
-bool uct_model_name_filter(const struct uct_model *m);
+bool uct_model_name_filter_on(const struct uct_model *m);
 bool uct_model_name_matched(const struct uct_model *m);
 
 /* tty: flip the collapsed state of a namespace (kept across updates). */
@@ -373,7 +378,7 @@ static inline int uct_page_shift(const struct uct_model *m)
 	return m->page_shift > 0 && m->page_shift <= 30 ? m->page_shift : 12;
 }
 
-/* A MEMLOCK amount (pages) in bytes, saturated just short of LONG_MAX,
+/* A MEMLOCK amount (pages) in bytes, saturated just short of LLONG_MAX,
  * which stays: it means unlimited. */
 long long uct_pages_to_bytes(const struct uct_model *m, long long pages);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * proc_limits.c - per-process rlimits from /proc (see proc_limits.h).
+ * proc_limits.c - per-process rlimits, rows and cgroups from /proc (see
+ * proc_limits.h).
  * Plain file reads: no BPF, so the model stays testable on the host.
  */
 #include <ctype.h>

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * proc_limits.h - each live process's own rlimits, from /proc, keyed like
- * a ucounts row: (user namespace inode, real uid). The leaf level of a
- * charge is checked against the charging task's rlimit, which no kernel
- * structure of the ucounts holds; this is where ucounttop learns it.
+ * proc_limits.h - what the tool reads of live processes from /proc: each
+ * one's own rlimits, keyed like a ucounts row (user namespace inode, real
+ * uid); the row a process charges; its cgroup path and where cgroup2 is
+ * mounted. The leaf level of a charge is checked against the charging
+ * task's rlimit, which no kernel structure of the ucounts holds; this is
+ * where ucounttop learns it.
  */
 #ifndef UCT_PROC_LIMITS_H
 #define UCT_PROC_LIMITS_H

@@ -13,8 +13,7 @@
 
 /* ---- the parser ---- */
 
-/* An id field: 1-10 decimal digits, below 2^32 - 1 ((uid_t)-1 is no uid) */
-static bool parse_id(const char *s, size_t n, __u32 *out)
+bool uct_passwd_id(const char *s, size_t n, __u32 *out)
 {
 	unsigned long long v = 0;
 	size_t i;
@@ -58,10 +57,10 @@ static int parse_line(const char *s, size_t n, __u32 *uid, const char **name, si
 		nf++;
 		start = s + i + 1;
 	}
-	if (nf < 3 || !parse_id(f[2], fl[2], uid))
+	if (nf < 3 || !uct_passwd_id(f[2], fl[2], uid))
 		return LINE_REFUSED;
 	ok = nf == 7 && n <= UCT_PASSWD_LINE_MAX && !memchr(s, 0, n) &&
-	     parse_id(f[3], fl[3], &gid) && fl[0] >= 1 && fl[0] <= UCT_USER_MAX &&
+	     uct_passwd_id(f[3], fl[3], &gid) && fl[0] >= 1 && fl[0] <= UCT_USER_MAX &&
 	     f[0][0] != '+' && f[0][0] != '-';
 	/* no user name has a blank or a control byte (glibc would skip a
 	 * leading blank, so " x" is not surely "x" either) */
@@ -319,83 +318,78 @@ out:
 
 /* ---- the cache ---- */
 
-static bool same_key(const struct uct_pwkey *a, const struct uct_pwkey *b)
+static __u64 pw_hash(const void *key)
 {
+	const struct uct_pwkey *k = key;
+
+	return k->root_ino ^ (__u64)k->root_dev << 32 ^ (__u64)k->mnt_ns << 13 ^ k->own;
+}
+
+static const void *pw_key(const void *slot)
+{
+	const struct uct_pwfile *e = *(struct uct_pwfile *const *)slot;
+
+	return e ? &e->key : NULL;
+}
+
+static bool pw_same(const void *x, const void *y)
+{
+	const struct uct_pwkey *a = x, *b = y;
+
 	return a->own == b->own && a->root_ino == b->root_ino && a->root_dev == b->root_dev &&
 	       a->mnt_ns == b->mnt_ns;
 }
 
-static size_t slot_of(const struct uct_pwcache *c, const struct uct_pwkey *k)
+static bool pw_make(void *slot, const void *key)
 {
-	__u64 h = k->root_ino ^ (__u64)k->root_dev << 32 ^ (__u64)k->mnt_ns << 13 ^ k->own;
+	struct uct_pwfile *e = calloc(1, sizeof(*e));
 
-	return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 32) & (c->cap - 1);
+	if (!e)
+		return false;
+	e->key = *(const struct uct_pwkey *)key;
+	*(struct uct_pwfile **)slot = e;
+	return true;
 }
 
-static struct uct_pwfile **find_slot(struct uct_pwcache *c, const struct uct_pwkey *k)
+static unsigned long pw_used(const void *slot)
 {
-	size_t i = slot_of(c, k);
-
-	/* load <= 1/2: an empty slot ends every probe */
-	while (c->v[i] && !same_key(&c->v[i]->key, k))
-		i = (i + 1) & (c->cap - 1);
-	return &c->v[i];
+	return (*(struct uct_pwfile *const *)slot)->used;
 }
 
-static void drop(struct uct_pwfile *e)
+static void pw_drop(void *slot)
 {
+	struct uct_pwfile *e = *(struct uct_pwfile **)slot;
+
 	uct_passwd_free(&e->pw);
 	free(e);
 }
 
-/* The table again with cap slots; with sweep, without the entries not
- * used since generation gen */
-static bool rebuild(struct uct_pwcache *c, size_t cap, unsigned long gen, bool sweep)
+/* a slot holds a pointer (NULL: empty): a namespace keeps the entry's
+ * address across updates, which the slots' moves must not change */
+static const struct uct_cache_ops pw_ops = {
+	.size = sizeof(struct uct_pwfile *),
+	.first_cap = 16,
+	.hash = pw_hash,
+	.key = pw_key,
+	.same = pw_same,
+	.make = pw_make,
+	.used = pw_used,
+	.drop = pw_drop,
+};
+
+struct uct_pwfile *uct_pwcache_get(struct uct_cache *c, const struct uct_pwkey *key,
+				   unsigned long gen)
 {
-	struct uct_pwcache nc = { calloc(cap, sizeof(*c->v)), cap, 0 };
-	size_t i;
+	struct uct_pwfile **slot = uct_cache_get(c, &pw_ops, key);
 
-	if (!nc.v)
-		return false;
-	for (i = 0; i < c->cap; i++) {
-		struct uct_pwfile *e = c->v[i];
-
-		if (!e)
-			continue;
-		if (sweep && e->used < gen) {
-			drop(e);
-			continue;
-		}
-		*find_slot(&nc, &e->key) = e;
-		nc.n++;
-	}
-	free(c->v);
-	*c = nc;
-	return true;
-}
-
-struct uct_pwfile *uct_pw_get(struct uct_pwcache *c, const struct uct_pwkey *key,
-			      unsigned long gen)
-{
-	struct uct_pwfile **slot, *e;
-
-	if ((c->n + 1) * 2 > c->cap && !rebuild(c, c->cap ? c->cap * 2 : 16, 0, false))
+	if (!slot)
 		return NULL;
-	slot = find_slot(c, key);
-	if (!*slot) {
-		e = calloc(1, sizeof(*e));
-		if (!e)
-			return NULL;
-		e->key = *key;
-		*slot = e;
-		c->n++;
-	}
 	(*slot)->used = gen;
 	return *slot;
 }
 
-int uct_pw_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
-		 const struct uct_pwsrc *src, unsigned long gen)
+int uct_pwfile_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
+		     const struct uct_pwsrc *src, unsigned long gen)
 {
 	struct uct_file_id id;
 	struct uct_passwd pw;
@@ -425,23 +419,12 @@ int uct_pw_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
 	return 1;
 }
 
-void uct_pw_sweep(struct uct_pwcache *c, unsigned long gen)
+void uct_pwcache_sweep(struct uct_cache *c, unsigned long gen)
 {
-	size_t i, stale = 0;
-
-	for (i = 0; i < c->cap; i++)
-		stale += c->v[i] && c->v[i]->used < gen;
-	if (stale)
-		rebuild(c, c->cap, gen, true);
+	uct_cache_sweep(c, &pw_ops, gen);
 }
 
-void uct_pw_free(struct uct_pwcache *c)
+void uct_pwcache_free(struct uct_cache *c)
 {
-	size_t i;
-
-	for (i = 0; i < c->cap; i++)
-		if (c->v[i])
-			drop(c->v[i]);
-	free(c->v);
-	memset(c, 0, sizeof(*c));
+	uct_cache_free(c, &pw_ops);
 }

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "cache.h"
 #include "common.h"
 
 /* Bounds: a file's first UCT_PASSWD_MAX_SIZE bytes and first
@@ -58,6 +59,10 @@ struct uct_passwd {
  * and is dropped). 0 or -ENOMEM.
  */
 int uct_passwd_parse(struct uct_passwd *pw, const char *text, size_t len, bool whole);
+/* A uid or gid field of n bytes: 1-10 decimal digits, below 2^32 - 1
+ * ((uid_t)-1 is no uid). True with the id in *out, else false and *out
+ * untouched */
+bool uct_passwd_id(const char *s, size_t n, __u32 *out);
 /* The name of uid, NULL: none */
 const char *uct_passwd_name(const struct uct_passwd *pw, __u32 uid);
 void uct_passwd_free(struct uct_passwd *pw);
@@ -120,23 +125,22 @@ struct uct_pwfile {
 	struct uct_passwd pw;
 };
 
-/* Files by key, open addressing; entries are allocated one by one, so a
- * namespace may keep a pointer to one until it is swept */
-struct uct_pwcache {
-	struct uct_pwfile **v;
-	size_t cap, n;
-};
-
-/* The entry of key (made, not checked, when absent), marked used in
- * generation gen; NULL without memory */
-struct uct_pwfile *uct_pw_get(struct uct_pwcache *c, const struct uct_pwkey *key,
-			      unsigned long gen);
+/*
+ * Files by key: a struct uct_cache (cache.h) whose slots point to the
+ * entries, allocated one by one, so that a namespace may keep a pointer
+ * to one until it is swept.
+ *
+ * The entry of key (made, not checked, when absent), marked used in
+ * generation gen; NULL without memory.
+ */
+struct uct_pwfile *uct_pwcache_get(struct uct_cache *c, const struct uct_pwkey *key,
+				   unsigned long gen);
 /* Check e's file once per generation: read it again only when fn says it
  * changed. 1 when a file was read, else 0 */
-int uct_pw_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
-		 const struct uct_pwsrc *src, unsigned long gen);
+int uct_pwfile_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
+		     const struct uct_pwsrc *src, unsigned long gen);
 /* Forget the entries not used since generation gen */
-void uct_pw_sweep(struct uct_pwcache *c, unsigned long gen);
-void uct_pw_free(struct uct_pwcache *c);
+void uct_pwcache_sweep(struct uct_cache *c, unsigned long gen);
+void uct_pwcache_free(struct uct_cache *c);
 
 #endif /* UCT_USERS_H */

@@ -6,7 +6,7 @@
  *
  *   bench_names N REPS MODE [ROOTS]
  *
- * MODE 0: no names at all (no task records: the view of before);
+ * MODE 0: no names at all (no task records);
  *      1: process names (task records, cgroups), no passwd reader;
  *      2: and user names through a reader that hands out one passwd
  *         file of 40 users, as the guest's or a host's /etc/passwd;
@@ -27,8 +27,8 @@
 #include "views.h"
 #include "snapshots.h"
 
-/* -DNO_USERS builds it against a tree without user names (main before
- * them): modes 0 and 1 only */
+/* -DNO_USERS builds it against a tree without user names, to compare
+ * with one: modes 0 and 1 only */
 #ifdef NO_USERS
 #define ROOTED(t, mnt, dev, ino) (t)
 #else

@@ -134,23 +134,6 @@ static int fuzz_passwd(void *arg, const struct uct_pwsrc *src, const struct uct_
 	return 0;
 }
 
-/* A uid field as users.c takes it: 1-10 digits, below 2^32 - 1 */
-static bool uid_field(const char *s, size_t n, __u32 *uid)
-{
-	unsigned long long v = 0;
-	size_t i;
-
-	if (!n || n > 10)
-		return false;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		v = v * 10 + (unsigned)(s[i] - '0');
-	}
-	*uid = (__u32)v;
-	return v < 0xffffffffULL;
-}
-
 /*
  * A name the model gave uid must be one: 1-64 bytes, none a blank or a
  * control byte, not a NIS '+'/'-' entry; and in the piece its namespace
@@ -176,7 +159,7 @@ static void check_user(const char *name, __u32 uid, size_t k, bool whole)
 		if (p < le && *p != '#' && c2) {
 			const char *c3 = memchr(c2 + 1, ':', (size_t)(le - c2 - 1));
 
-			if (uid_field(c2 + 1, (size_t)((c3 ? c3 : le) - c2 - 1), &u) && u == uid) {
+			if (uct_passwd_id(c2 + 1, (size_t)((c3 ? c3 : le) - c2 - 1), &u) && u == uid) {
 				if ((size_t)(c1 - p) != n || memcmp(p, name, n))
 					fprintf(stderr, "fuzz_model: uid %u named '%s', not by its first line\n",
 						uid, name);

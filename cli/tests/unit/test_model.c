@@ -337,14 +337,14 @@ static void test_delta_extremes(void **state)
 }
 
 /*
- * 50,000 ucounts in at most 32 MiB (issue 10). A ucounts in a namespace
- * of its own, the costlier shape, costs its row, its namespace, two
- * display lines, the last refresh's values, its record as read, its place
- * in the sort permutation, the index by address and the namespaces' row
- * and child arrays: 452 bytes when 50,000 of them peaked at 24.5 MiB RSS
- * in the guest. At 512, 50,000 take 24.4 MiB, which leaves the process
- * itself (libraries, libbpf's load) room under 32. Measure before
- * growing these (docs/performance.md, the refresh at scale).
+ * 50,000 ucounts in at most 32 MiB with room left under that
+ * for the process itself (libraries, libbpf's load). A ucounts in a
+ * namespace of its own, the costlier shape, costs its row, its namespace,
+ * two display lines, the last refresh's values, its record as read, its
+ * place in the sort permutation, the index by address and the
+ * namespaces' row and child arrays; 512 bytes of those is the budget
+ * that leaves that room. Measure before growing these (README.md, the
+ * refresh at scale).
  */
 static void test_row_sizes(void **state)
 {
@@ -548,20 +548,13 @@ static void test_filters(void **state)
 	teardown_model(m);
 }
 
-/* --pid: a process of (200, 1002) charges its row, the row that created
- * namespace 200 (100, 1002) and the one that created 100 (1, 1001);
- * nothing else shows. A process that is gone (pid_ns 0) shows nothing. */
-static void test_pid_chain(void **state)
+/* The display order in got: "ns1 1001 ns100 1002 ..." (namespaces by inode,
+ * rows by kuid) */
+static void lines_of(const struct uct_model *m, char *got, size_t len)
 {
-	struct uct_rec recs[16];
-	size_t n, i;
-	struct uct_model *m = setup_model(&n, recs);
-	char got[64] = "";
+	size_t i;
 
-	m->pid_filter = 4242;
-	m->pid_ns = 200;
-	m->pid_uid = 1002;
-	assert_int_equal(uct_model_relayout(m), 0);
+	got[0] = 0;
 	for (i = 0; i < m->nlines; i++) {
 		char one[24];
 
@@ -569,8 +562,25 @@ static void test_pid_chain(void **state)
 			snprintf(one, sizeof(one), "ns%u ", m->ns[m->lines[i].index].inum);
 		else
 			snprintf(one, sizeof(one), "%u ", m->rows[m->lines[i].index].rec.uid);
-		strcat(got, one);
+		strncat(got, one, len - strlen(got) - 1);
 	}
+}
+
+/* --pid: a process of (200, 1002) charges its row, the row that created
+ * namespace 200 (100, 1002) and the one that created 100 (1, 1001);
+ * nothing else shows. A process that is gone (pid_ns 0) shows nothing. */
+static void test_pid_chain(void **state)
+{
+	struct uct_rec recs[16];
+	size_t n;
+	struct uct_model *m = setup_model(&n, recs);
+	char got[64] = "";
+
+	m->pid_filter = 4242;
+	m->pid_ns = 200;
+	m->pid_uid = 1002;
+	assert_int_equal(uct_model_relayout(m), 0);
+	lines_of(m, got, sizeof(got));
 	assert_string_equal(got, "ns1 1001 ns100 1002 ns200 1002 ");
 
 	/* a process of the initial namespace: its row alone */
@@ -938,22 +948,6 @@ static void test_names_cgroup_cache(void **state)
 	uct_model_resolve_names(m, -1, 0);
 	assert_null(nsname(m, 100)->cgroup);
 	teardown_model(m);
-}
-
-static void lines_of(const struct uct_model *m, char *got, size_t len)
-{
-	size_t i;
-
-	got[0] = 0;
-	for (i = 0; i < m->nlines; i++) {
-		char one[24];
-
-		if (m->lines[i].is_ns)
-			snprintf(one, sizeof(one), "ns%u ", m->ns[m->lines[i].index].inum);
-		else
-			snprintf(one, sizeof(one), "%u ", m->rows[m->lines[i].index].rec.uid);
-		strncat(got, one, len - strlen(got) - 1);
-	}
 }
 
 /* --container: the matching namespace, all below it, and the rows its

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "names.h"
+#include "cgroups.h"
 #include "proc_limits.h"
 
 #define ID1 "3f2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708"
@@ -112,38 +112,42 @@ static void test_hostile(void **state)
 
 static void test_cache(void **state)
 {
-	struct uct_cgcache c = { 0 };
+	struct uct_cache c = { 0 };
 	struct uct_cgname *e;
 	const char *path, *id;
 	__u64 k;
 
-	assert_null(uct_cg_get(&c, 0, 1));	/* no cgroup */
-	e = uct_cg_get(&c, 42, 1);
+	assert_null(uct_cgcache_get(&c, 0, 1));	/* no cgroup */
+	e = uct_cgcache_get(&c, 42, 1);
 	assert_non_null(e);
 	assert_null(e->path);
-	assert_true(uct_cg_set(e, "/system.slice/docker-" ID1 ".scope"));
+	assert_int_equal(c.cap, 64);		/* the first table */
+	assert_true(uct_cgname_set(e, "/system.slice/docker-" ID1 ".scope"));
 	path = e->path;
 	id = e->cid;
 	assert_string_equal(id, ID1);
 	/* a thousand more: the table grows, the strings stay where they are */
 	for (k = 1000; k < 2000; k++) {
-		e = uct_cg_get(&c, k, 1);
+		e = uct_cgcache_get(&c, k, 1);
 		assert_non_null(e);
-		assert_true(uct_cg_set(e, "/user.slice"));
+		assert_true(uct_cgname_set(e, "/user.slice"));
 		assert_null(e->cid);
 	}
-	e = uct_cg_get(&c, 42, 2);
+	e = uct_cgcache_get(&c, 42, 2);
 	assert_ptr_equal(e->path, path);
 	assert_ptr_equal(e->cid, id);
 	assert_int_equal(c.n, 1001);
-	/* generation 2 used 42 only: the rest go */
-	uct_cg_sweep(&c, 2);
+	/* at most half full: doubled as the 513th came */
+	assert_int_equal(c.cap, 2048);
+	/* generation 2 used 42 only: the rest go, the table keeps its size */
+	uct_cgcache_sweep(&c, 2);
 	assert_int_equal(c.n, 1);
-	e = uct_cg_get(&c, 42, 3);
+	assert_int_equal(c.cap, 2048);
+	e = uct_cgcache_get(&c, 42, 3);
 	assert_string_equal(e->path, "/system.slice/docker-" ID1 ".scope");
-	e = uct_cg_get(&c, 1500, 3);
+	e = uct_cgcache_get(&c, 1500, 3);
 	assert_null(e->path);			/* forgotten: looked up again */
-	uct_cg_free(&c);
+	uct_cgcache_free(&c);
 	assert_int_equal(c.n, 0);
 }
 

@@ -151,6 +151,29 @@ static void test_uid_range(void **state)
 	uct_passwd_free(pw);
 }
 
+/* The id field alone, as the fuzzer's oracle also reads it */
+static void test_id_field(void **state)
+{
+	__u32 id = 12345;
+
+	assert_true(uct_passwd_id("0", 1, &id));
+	assert_int_equal(id, 0);
+	assert_true(uct_passwd_id("4294967294", 10, &id));
+	assert_int_equal(id, 4294967294u);
+	/* only the n bytes count */
+	assert_true(uct_passwd_id("42:x", 2, &id));
+	assert_int_equal(id, 42);
+	id = 12345;
+	assert_false(uct_passwd_id("", 0, &id));
+	assert_false(uct_passwd_id("4294967295", 10, &id));
+	assert_false(uct_passwd_id("99999999999", 11, &id));
+	assert_false(uct_passwd_id("-1", 2, &id));
+	assert_false(uct_passwd_id("1a", 2, &id));
+	assert_false(uct_passwd_id(" 1", 2, &id));
+	/* a refused field leaves the id alone */
+	assert_int_equal(id, 12345);
+}
+
 /* A line of any length: refused past UCT_PASSWD_LINE_MAX, its uid
  * without a name, the lines after it read */
 static void test_huge_lines(void **state)
@@ -225,51 +248,51 @@ static void test_entry_cap(void **state)
 static void test_cache_reads_on_change(void **state)
 {
 	struct test_passwd tp = { 0 };
-	struct uct_pwcache c = { 0 };
+	struct uct_cache c = { 0 };
 	struct uct_pwkey own = { .own = true }, ctr = { .root_ino = 777, .mnt_ns = TEST_MNT_NS };
 	struct uct_pwsrc s0 = { 0 }, s110 = { 110, 10, TEST_MNT_NS };
 	struct uct_pwfile *e, *f;
 
-	e = uct_pw_get(&c, &own, 1);
-	f = uct_pw_get(&c, &ctr, 1);
+	e = uct_pwcache_get(&c, &own, 1);
+	f = uct_pwcache_get(&c, &ctr, 1);
 	assert_non_null(e);
 	assert_non_null(f);
-	assert_ptr_equal(uct_pw_get(&c, &own, 1), e);
-	assert_int_equal(uct_pw_check(e, test_passwd_fn, &tp, &s0, 1), 1);
-	assert_int_equal(uct_pw_check(f, test_passwd_fn, &tp, &s110, 1), 1);
+	assert_ptr_equal(uct_pwcache_get(&c, &own, 1), e);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 1), 1);
+	assert_int_equal(uct_pwfile_check(f, test_passwd_fn, &tp, &s110, 1), 1);
 	assert_string_equal(uct_passwd_name(&e->pw, 2000), "bob");
 	assert_string_equal(uct_passwd_name(&f->pw, 2000), "app");
 	/* once per generation */
-	assert_int_equal(uct_pw_check(e, test_passwd_fn, &tp, &s0, 1), 0);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 1), 0);
 	assert_int_equal(tp.calls, 2);
 	/* next generation: asked, unchanged, not read */
-	assert_int_equal(uct_pw_check(e, test_passwd_fn, &tp, &s0, 2), 0);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 2), 0);
 	assert_int_equal(tp.calls, 3);
 	assert_int_equal(tp.reads, 2);
 	assert_string_equal(uct_passwd_name(&e->pw, 1000), "alice");
 	/* changed: read again */
 	tp.version[0]++;
 	tp.text[0] = "carol:x:1000:1000::/:/bin/sh\n";
-	assert_int_equal(uct_pw_check(e, test_passwd_fn, &tp, &s0, 3), 1);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 3), 1);
 	assert_string_equal(uct_passwd_name(&e->pw, 1000), "carol");
 	assert_null(uct_passwd_name(&e->pw, 2000));
 	/* gone (the process exited, say): no names, not the old ones */
 	tp.fail_pid = 110;
-	uct_pw_check(f, test_passwd_fn, &tp, &s110, 3);
+	uct_pwfile_check(f, test_passwd_fn, &tp, &s110, 3);
 	assert_false(f->have);
 	assert_null(uct_passwd_name(&f->pw, 2000));
 	/* swept when no namespace used it in generation 4 */
-	uct_pw_get(&c, &own, 4);
-	uct_pw_sweep(&c, 4);
+	uct_pwcache_get(&c, &own, 4);
+	uct_pwcache_sweep(&c, 4);
 	assert_int_equal(c.n, 1);
-	assert_ptr_equal(uct_pw_get(&c, &own, 4), e);
-	uct_pw_free(&c);
+	assert_ptr_equal(uct_pwcache_get(&c, &own, 4), e);
+	uct_pwcache_free(&c);
 }
 
 /* Many roots: the table grows, every entry found again */
 static void test_cache_many(void **state)
 {
-	struct uct_pwcache c = { 0 };
+	struct uct_cache c = { 0 };
 	struct uct_pwfile *first[300];
 	int i;
 
@@ -277,19 +300,22 @@ static void test_cache_many(void **state)
 		struct uct_pwkey k = { .root_ino = (__u64)i * 7, .root_dev = (__u32)i % 3,
 				       .mnt_ns = 4026531840u + (__u32)(i % 5) };
 
-		first[i] = uct_pw_get(&c, &k, 1);
+		first[i] = uct_pwcache_get(&c, &k, 1);
 		assert_non_null(first[i]);
 	}
 	assert_int_equal(c.n, 300);
+	/* 16 slots first, doubled whenever it would be more than half full */
+	assert_int_equal(c.cap, 1024);
 	for (i = 0; i < 300; i++) {
 		struct uct_pwkey k = { .root_ino = (__u64)i * 7, .root_dev = (__u32)i % 3,
 				       .mnt_ns = 4026531840u + (__u32)(i % 5) };
 
-		assert_ptr_equal(uct_pw_get(&c, &k, i < 100 ? 2 : 1), first[i]);
+		assert_ptr_equal(uct_pwcache_get(&c, &k, i < 100 ? 2 : 1), first[i]);
 	}
-	uct_pw_sweep(&c, 2);
+	uct_pwcache_sweep(&c, 2);
 	assert_int_equal(c.n, 100);
-	uct_pw_free(&c);
+	assert_int_equal(c.cap, 1024);
+	uct_pwcache_free(&c);
 }
 
 /* ---- reading through a made-up /proc ---- */
@@ -479,6 +505,18 @@ struct mfx {
 	struct test_passwd tp;
 };
 
+/* A model whose passwd files are test_passwd_fn's */
+static struct mfx *mfx_new(void)
+{
+	struct mfx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	uct_model_init(&f->m);
+	f->m.passwd_fn = test_passwd_fn;
+	f->m.passwd_arg = &f->tp;
+	return f;
+}
+
 static void users_update(struct mfx *f, double now)
 {
 	struct uct_rec recs[16];
@@ -501,13 +539,9 @@ static const char *row_user(struct mfx *f, __u32 ns, __u32 kuid, bool kuid_view)
 
 static void test_model_names(void **state)
 {
-	struct mfx *f = calloc(1, sizeof(*f));
+	struct mfx *f = mfx_new();
 	int r;
 
-	assert_non_null(f);
-	uct_model_init(&f->m);
-	f->m.passwd_fn = test_passwd_fn;
-	f->m.passwd_arg = &f->tp;
 	users_update(f, 1000.0);
 	/* not looked up yet: no names */
 	assert_null(row_user(f, 1, 1000, false));
@@ -560,16 +594,12 @@ static void test_model_names(void **state)
  * that has no process, has no names */
 static void test_model_screen_only(void **state)
 {
-	struct mfx *f = calloc(1, sizeof(*f));
+	struct mfx *f = mfx_new();
 	struct uct_rec recs[16];
 	struct uct_tlim tl[8];
 	size_t n = names_snapshot(recs), nt = names_tasks(tl), i;
 	int first = -1;
 
-	assert_non_null(f);
-	uct_model_init(&f->m);
-	f->m.passwd_fn = test_passwd_fn;
-	f->m.passwd_arg = &f->tp;
 	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1000.0), 0);
 	tl[2] = with_root(tl[2], 0, 0, 0);	/* ns 20: root unknown */
 	assert_int_equal(uct_model_set_tasks(&f->m, tl, nt), 0);
@@ -594,14 +624,10 @@ static void test_model_screen_only(void **state)
  * the others none */
 static void test_model_no_tasks(void **state)
 {
-	struct mfx *f = calloc(1, sizeof(*f));
+	struct mfx *f = mfx_new();
 	struct uct_rec recs[16];
 	size_t n = names_snapshot(recs);
 
-	assert_non_null(f);
-	uct_model_init(&f->m);
-	f->m.passwd_fn = test_passwd_fn;
-	f->m.passwd_arg = &f->tp;
 	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1000.0), 0);
 	uct_model_resolve_names(&f->m, -1, 0);
 	assert_string_equal(row_user(f, 1, 1000, false), "alice");
@@ -618,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_duplicate_uids),
 		cmocka_unit_test(test_uid_range),
+		cmocka_unit_test(test_id_field),
 		cmocka_unit_test(test_huge_lines),
 		cmocka_unit_test(test_no_trailing_newline),
 		cmocka_unit_test(test_entry_cap),

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * names.h - what names a user namespace for people: the container id a
- * cgroup path carries, and a cache of cgroup paths by cgroup id, so that
- * a path is looked up once per cgroup, not once per namespace and refresh.
+ * cgroups.h - what a namespace's cgroup says about it: the container id
+ * a cgroup path carries, and a cache of cgroup paths by cgroup id, so
+ * that a path is looked up once per cgroup, not once per namespace and
+ * refresh.
  * Plain C, no /proc here: the tool supplies the lookup (ucounttop.c), the
  * tests a fake one.
  */
-#ifndef UCT_NAMES_H
-#define UCT_NAMES_H
+#ifndef UCT_CGROUPS_H
+#define UCT_CGROUPS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "cache.h"
 #include "common.h"
 
 /* A container id: 64 lowercase hex digits; the table shows the first 12,
@@ -42,22 +44,19 @@ struct uct_cgname {
 };
 
 /*
- * Cgroup ids to names, open addressing. Entries move when the table
- * grows; the strings they point to do not, so a namespace may keep its
- * path and cid pointers until the entry is swept.
+ * Cgroup ids to names: a struct uct_cache (cache.h) of struct uct_cgname
+ * entries in their slots. Entries move when the table grows; the strings
+ * they point to do not, so a namespace may keep its path and cid
+ * pointers until the entry is swept.
+ *
+ * The entry of cgroup id, made (path NULL) when absent; NULL without
+ * memory or for id 0. Marks it used in generation gen.
  */
-struct uct_cgcache {
-	struct uct_cgname *v;
-	size_t cap, n;		/* cap: a power of two, or 0 */
-};
-
-/* The entry of cgroup id, made (path NULL) when absent; NULL without
- * memory or for id 0. Marks it used in generation gen. */
-struct uct_cgname *uct_cg_get(struct uct_cgcache *c, __u64 id, unsigned long gen);
+struct uct_cgname *uct_cgcache_get(struct uct_cache *c, __u64 id, unsigned long gen);
 /* Its path (copied) and the container id in it; false without memory */
-bool uct_cg_set(struct uct_cgname *e, const char *path);
+bool uct_cgname_set(struct uct_cgname *e, const char *path);
 /* Forget the entries not used since generation gen (their strings too) */
-void uct_cg_sweep(struct uct_cgcache *c, unsigned long gen);
-void uct_cg_free(struct uct_cgcache *c);
+void uct_cgcache_sweep(struct uct_cache *c, unsigned long gen);
+void uct_cgcache_free(struct uct_cache *c);
 
-#endif /* UCT_NAMES_H */
+#endif /* UCT_CGROUPS_H */

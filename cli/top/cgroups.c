@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* names.c - container ids from cgroup paths, cgroup paths by id (names.h). */
+/* cgroups.c - container ids from cgroup paths, cgroup paths by id (cgroups.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "names.h"
+#include "cgroups.h"
 
 static bool all_hex(const char *s, size_t n)
 {
@@ -64,66 +64,67 @@ bool uct_container_id(const char *path, char id[UCT_CID_LEN + 1])
 
 /* ---- cgroup id -> name cache ---- */
 
-static size_t slot_of(const struct uct_cgcache *c, __u64 id)
+static __u64 cg_hash(const void *key)
 {
-	return (size_t)((id * 0x9E3779B97F4A7C15ULL) >> 32) & (c->cap - 1);
+	return *(const __u64 *)key;
 }
 
-static struct uct_cgname *find_slot(struct uct_cgcache *c, __u64 id)
+static const void *cg_key(const void *slot)
 {
-	size_t i = slot_of(c, id);
+	const struct uct_cgname *e = slot;
 
-	/* the table is never full (load <= 1/2): an empty slot ends it */
-	while (c->v[i].id && c->v[i].id != id)
-		i = (i + 1) & (c->cap - 1);
-	return &c->v[i];
+	return e->id ? &e->id : NULL;
 }
 
-/* Rebuild the table with cap slots; with sweep, without the entries not
- * used since generation gen */
-static bool rebuild(struct uct_cgcache *c, size_t cap, unsigned long gen, bool sweep)
+static bool cg_same(const void *a, const void *b)
 {
-	struct uct_cgcache nc = { calloc(cap, sizeof(*c->v)), cap, 0 };
-	size_t i;
+	return *(const __u64 *)a == *(const __u64 *)b;
+}
 
-	if (!nc.v)
-		return false;
-	for (i = 0; i < c->cap; i++) {
-		struct uct_cgname *e = &c->v[i];
+static bool cg_make(void *slot, const void *key)
+{
+	struct uct_cgname *e = slot;
 
-		if (!e->id)
-			continue;
-		if (sweep && e->used < gen) {
-			free(e->path);
-			continue;
-		}
-		*find_slot(&nc, e->id) = *e;
-		nc.n++;
-	}
-	free(c->v);
-	*c = nc;
+	memset(e, 0, sizeof(*e));
+	e->id = *(const __u64 *)key;
 	return true;
 }
 
-struct uct_cgname *uct_cg_get(struct uct_cgcache *c, __u64 id, unsigned long gen)
+static unsigned long cg_used(const void *slot)
+{
+	return ((const struct uct_cgname *)slot)->used;
+}
+
+static void cg_drop(void *slot)
+{
+	free(((struct uct_cgname *)slot)->path);
+}
+
+/* the entries in their slots: id 0, no cgroup, marks an empty one */
+static const struct uct_cache_ops cg_ops = {
+	.size = sizeof(struct uct_cgname),
+	.first_cap = 64,
+	.hash = cg_hash,
+	.key = cg_key,
+	.same = cg_same,
+	.make = cg_make,
+	.used = cg_used,
+	.drop = cg_drop,
+};
+
+struct uct_cgname *uct_cgcache_get(struct uct_cache *c, __u64 id, unsigned long gen)
 {
 	struct uct_cgname *e;
 
 	if (!id)
 		return NULL;
-	if ((c->n + 1) * 2 > c->cap && !rebuild(c, c->cap ? c->cap * 2 : 64, 0, false))
-		return NULL;
-	e = find_slot(c, id);
-	if (!e->id) {
-		memset(e, 0, sizeof(*e));
-		e->id = id;
-		c->n++;
-	}
-	e->used = gen;
+	e = uct_cache_get(c, &cg_ops, &id);
+	if (e)
+		e->used = gen;
 	return e;
 }
 
-bool uct_cg_set(struct uct_cgname *e, const char *path)
+bool uct_cgname_set(struct uct_cgname *e, const char *path)
 {
 	char id[UCT_CID_LEN + 1];
 	size_t n = strlen(path);
@@ -143,24 +144,12 @@ bool uct_cg_set(struct uct_cgname *e, const char *path)
 	return true;
 }
 
-void uct_cg_sweep(struct uct_cgcache *c, unsigned long gen)
+void uct_cgcache_sweep(struct uct_cache *c, unsigned long gen)
 {
-	size_t i, stale = 0;
-
-	for (i = 0; i < c->cap; i++)
-		stale += c->v[i].id && c->v[i].used < gen;
-	/* without memory for a new table the stale entries just stay */
-	if (stale)
-		rebuild(c, c->cap, gen, true);
+	uct_cache_sweep(c, &cg_ops, gen);
 }
 
-void uct_cg_free(struct uct_cgcache *c)
+void uct_cgcache_free(struct uct_cache *c)
 {
-	size_t i;
-
-	for (i = 0; i < c->cap; i++)
-		if (c->v[i].id)
-			free(c->v[i].path);
-	free(c->v);
-	memset(c, 0, sizeof(*c));
+	uct_cache_free(c, &cg_ops);
 }
