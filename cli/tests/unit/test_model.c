@@ -337,14 +337,13 @@ static void test_delta_extremes(void **state)
 }
 
 /*
- * 50,000 ucounts in at most 32 MiB with room left under that
- * for the process itself (libraries, libbpf's load). A ucounts in a
- * namespace of its own, the costlier shape, costs its row, its namespace,
- * two display lines, the last refresh's values, its record as read, its
- * place in the sort permutation, the index by address and the
- * namespaces' row and child arrays; 512 bytes of those is the budget
- * that leaves that room. Measure before growing these (README.md, the
- * refresh at scale).
+ * 50,000 ucounts in at most 32 MiB, with room left under that for the
+ * process itself (libraries, libbpf's load). A ucounts in a namespace of
+ * its own, the costlier shape, costs its row, its namespace, two display
+ * lines, the last refresh's values, its record as read, its place in the
+ * sort permutation, the index by address and the namespaces' row and
+ * child arrays; 512 bytes of those is the budget that leaves that room.
+ * Measure before growing these (docs/performance.md, "Refresh at scale").
  */
 static void test_row_sizes(void **state)
 {
