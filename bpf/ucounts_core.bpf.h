@@ -11,7 +11,8 @@
  *   snap_write()        static __always_inline void snap_write(
  *                           struct seq_file *seq, struct ucounts *uc,
  *                           __u32 flags): one snapshot record
- * and defines the SEC() programs itself (a program's name is its object's).
+ * and defines the SEC() programs itself (a program's name is its object's),
+ * the two snapshot programs with UCT_SNAPSHOT_PROGRAMS().
  *
  * Kernel layout: ucounts->rlimit[] and user_namespace->rlimit_max[] exist
  * since 5.19 (de399236e240 split them out of ucount[]/ucount_max[]); user
@@ -96,26 +97,26 @@ static __always_inline void uc_key(struct ucounts *uc, struct uct_key *k)
 	k->uid = uc_uid(uc);
 }
 
-/* ucounts->rlimit[type] (atomic_long_t) for a runtime type. */
-static __always_inline long uc_value(struct ucounts *uc, __u32 type)
+/* The long at index type of the array at offset off in obj (a CO-RE
+ * field offset): a helper read, the index being known only at run time. */
+static __always_inline long type_slot(void *obj, __u32 off, __u32 type)
 {
 	long v = 0;
 
-	bpf_probe_read_kernel(&v, sizeof(v), (void *)uc +
-			      bpf_core_field_offset(struct ucounts, rlimit) +
-			      tidx(type) * sizeof(atomic_long_t));
+	bpf_probe_read_kernel(&v, sizeof(v), obj + off + tidx(type) * sizeof(long));
 	return v;
+}
+
+/* ucounts->rlimit[type] (atomic_long_t, a long) for a runtime type. */
+static __always_inline long uc_value(struct ucounts *uc, __u32 type)
+{
+	return type_slot(uc, bpf_core_field_offset(struct ucounts, rlimit), type);
 }
 
 /* The cap on the level above ns (its creator's row), for type. */
 static __always_inline long ns_max(struct user_namespace *ns, __u32 type)
 {
-	long v = 0;
-
-	bpf_probe_read_kernel(&v, sizeof(v), (void *)ns +
-			      bpf_core_field_offset(struct user_namespace, rlimit_max) +
-			      tidx(type) * sizeof(long));
-	return v;
+	return type_slot(ns, bpf_core_field_offset(struct user_namespace, rlimit_max), type);
 }
 
 static __always_inline __u32 cur_pid(void)
@@ -455,6 +456,21 @@ static __always_inline int snap_task_body(struct bpf_iter__task *ctx)
 	if (subj != real)
 		emit_chain(ctx->meta->seq, subj, gen);
 	return 0;
+}
+
+/* The two snapshot programs, named by the includer: user space finds a
+ * program by its name, and each object names its own. */
+#define UCT_SNAPSHOT_PROGRAMS(ucounts_prog, task_prog)			\
+SEC("iter/ucounts")							\
+int ucounts_prog(struct bpf_iter__ucounts___uct *ctx)			\
+{									\
+	return snap_ucounts_body(ctx);					\
+}									\
+									\
+SEC("iter/task")							\
+int task_prog(struct bpf_iter__task *ctx)				\
+{									\
+	return snap_task_body(ctx);					\
 }
 
 #endif /* UCOUNTS_CORE_BPF_H */

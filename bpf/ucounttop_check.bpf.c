@@ -989,18 +989,7 @@ static __always_inline void snap_write(struct seq_file *seq, struct ucounts *uc,
 	bpf_seq_write(seq, &rec, sizeof(rec));
 }
 
-SEC("iter/ucounts")
-int ck_snap_ucounts(struct bpf_iter__ucounts___uct *ctx)
-{
-	return snap_ucounts_body(ctx);
-}
-
-/* Stock kernels: the ucounts reachable from live tasks' creds. */
-SEC("iter/task")
-int ck_snap_task(struct bpf_iter__task *ctx)
-{
-	return snap_task_body(ctx);
-}
+UCT_SNAPSHOT_PROGRAMS(ck_snap_ucounts, ck_snap_task)
 
 /* ---- inventory: what explains NPROC and SIGPENDING --------------------------------- */
 
