@@ -330,11 +330,11 @@ static __always_inline __u32 ns_from_kuid(struct user_namespace **ns_at, __u32 k
 /* ---- snapshots ------------------------------------------------------------ */
 
 /*
- * One struct ucounts as a snapshot record. Plain loads: every caller passes
- * a BTF pointer (an iterator's object, or one read from it), which the JIT
- * reads with a fault-safe load in a few instructions; the helper calls
- * these replaced (bpf_probe_read_kernel(), thirteen per row) were a large
- * part of a snapshot's cost at 10,000 rows.
+ * One struct ucounts as a snapshot record. Plain loads, not
+ * bpf_probe_read_kernel() calls: every caller passes a BTF pointer (an
+ * iterator's object, or one read from it), which the JIT reads with a
+ * fault-safe load in a few instructions, and this runs for every row of
+ * every snapshot.
  */
 static __always_inline void fill_rec(struct uct_rec *r, struct ucounts *uc, __u32 flags)
 {
@@ -426,8 +426,8 @@ static long chain_step(__u32 i, struct uct_chain_walk *c)
  * Emit uc and its ancestors, stopping at the first one already emitted in
  * this snapshot (its ancestors were emitted with it). A bpf_loop(), not an
  * unrolled loop: the verifier checks a level once, not UCT_MAX_LEVELS
- * times over (128,186 instructions processed and 1.4 s to load under
- * QEMU TCG on a stock kernel, where this is the snapshot program).
+ * times over, which keeps the task iterator (the snapshot program on a
+ * stock kernel) quick to load.
  */
 static __always_inline void emit_chain(struct seq_file *seq, struct ucounts *uc, __u64 gen)
 {

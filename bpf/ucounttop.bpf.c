@@ -203,8 +203,8 @@ static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u3
  * arithmetic on a kernel pointer, but one pointer minus another is a plain
  * number to a program loaded with CAP_PERFMON: the address less that of
  * evcache_cpus (fixed while the maps live) is as good a key, and costs a
- * subtraction where the object's name (namespace inode, uid) cost three
- * guarded loads, about twenty instructions, on every charge.
+ * subtraction on every charge, not the three guarded loads of the
+ * object's name (namespace inode, uid).
  */
 static __always_inline __u32 evslot_of(struct ucounts *uc)
 {
