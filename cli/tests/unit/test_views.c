@@ -1076,32 +1076,16 @@ static void test_fmt_num(void **state)
 	assert_string_equal(uct_fmt_signed(b, sizeof(b), 0), "0");
 }
 
-/* uct_fmt_num() as it was, with printf's float formatting: the integer
- * version must print the same text for every value */
+/* uct_fmt_num() by printf's float formatting: the integer version must
+ * print the same text for every value */
 static void fmt_num_printf(char *buf, size_t len, long long v)
 {
-	static const char suffix[] = "KMGTPE";
-	double d;
-	int i;
-
-	if (uct_is_unlimited(v)) {
+	if (uct_is_unlimited(v))
 		snprintf(buf, len, "inf");
-		return;
-	}
-	if (v > -10000 && v < 10000) {
+	else if (v > -10000 && v < 10000)
 		snprintf(buf, len, "%lld", v);
-		return;
-	}
-	d = (double)v;
-	i = -1;
-	do {
-		d /= 1024.0;
-		i++;
-	} while ((d >= 999.95 || d <= -999.95) && i < 5);
-	if (d < 99.95 && d > -99.95)
-		snprintf(buf, len, "%.1f%c", d, suffix[i]);
 	else
-		snprintf(buf, len, "%.0f%c", d, suffix[i]);
+		uct_fmt_num_printf(buf, len, v);
 }
 
 static void expect_num(long long v)
