@@ -11,7 +11,8 @@
  *   snap_write()        static __always_inline void snap_write(
  *                           struct seq_file *seq, struct ucounts *uc,
  *                           __u32 flags): one snapshot record
- * and defines the SEC() programs itself (a program's name is its object's).
+ * and defines the SEC() programs itself (a program's name is its object's),
+ * the two snapshot programs with UCT_SNAPSHOT_PROGRAMS().
  *
  * Kernel layout: ucounts->rlimit[] and user_namespace->rlimit_max[] exist
  * since 5.19 (de399236e240 split them out of ucount[]/ucount_max[]); user
@@ -96,26 +97,26 @@ static __always_inline void uc_key(struct ucounts *uc, struct uct_key *k)
 	k->uid = uc_uid(uc);
 }
 
-/* ucounts->rlimit[type] (atomic_long_t) for a runtime type. */
-static __always_inline long uc_value(struct ucounts *uc, __u32 type)
+/* The long at index type of the array at offset off in obj (a CO-RE
+ * field offset): a helper read, the index being known only at run time. */
+static __always_inline long type_slot(void *obj, __u32 off, __u32 type)
 {
 	long v = 0;
 
-	bpf_probe_read_kernel(&v, sizeof(v), (void *)uc +
-			      bpf_core_field_offset(struct ucounts, rlimit) +
-			      tidx(type) * sizeof(atomic_long_t));
+	bpf_probe_read_kernel(&v, sizeof(v), obj + off + tidx(type) * sizeof(long));
 	return v;
+}
+
+/* ucounts->rlimit[type] (atomic_long_t, a long) for a runtime type. */
+static __always_inline long uc_value(struct ucounts *uc, __u32 type)
+{
+	return type_slot(uc, bpf_core_field_offset(struct ucounts, rlimit), type);
 }
 
 /* The cap on the level above ns (its creator's row), for type. */
 static __always_inline long ns_max(struct user_namespace *ns, __u32 type)
 {
-	long v = 0;
-
-	bpf_probe_read_kernel(&v, sizeof(v), (void *)ns +
-			      bpf_core_field_offset(struct user_namespace, rlimit_max) +
-			      tidx(type) * sizeof(long));
-	return v;
+	return type_slot(ns, bpf_core_field_offset(struct user_namespace, rlimit_max), type);
 }
 
 static __always_inline __u32 cur_pid(void)
@@ -329,11 +330,11 @@ static __always_inline __u32 ns_from_kuid(struct user_namespace **ns_at, __u32 k
 /* ---- snapshots ------------------------------------------------------------ */
 
 /*
- * One struct ucounts as a snapshot record. Plain loads: every caller passes
- * a BTF pointer (an iterator's object, or one read from it), which the JIT
- * reads with a fault-safe load in a few instructions; the helper calls
- * these replaced (bpf_probe_read_kernel(), thirteen per row) were a large
- * part of a snapshot's cost at 10,000 rows.
+ * One struct ucounts as a snapshot record. Plain loads, not
+ * bpf_probe_read_kernel() calls: every caller passes a BTF pointer (an
+ * iterator's object, or one read from it), which the JIT reads with a
+ * fault-safe load in a few instructions, and this runs for every row of
+ * every snapshot.
  */
 static __always_inline void fill_rec(struct uct_rec *r, struct ucounts *uc, __u32 flags)
 {
@@ -425,8 +426,8 @@ static long chain_step(__u32 i, struct uct_chain_walk *c)
  * Emit uc and its ancestors, stopping at the first one already emitted in
  * this snapshot (its ancestors were emitted with it). A bpf_loop(), not an
  * unrolled loop: the verifier checks a level once, not UCT_MAX_LEVELS
- * times over (128,186 instructions processed and 1.4 s to load under
- * QEMU TCG on a stock kernel, where this is the snapshot program).
+ * times over, which keeps the task iterator (the snapshot program on a
+ * stock kernel) quick to load.
  */
 static __always_inline void emit_chain(struct seq_file *seq, struct ucounts *uc, __u64 gen)
 {
@@ -455,6 +456,21 @@ static __always_inline int snap_task_body(struct bpf_iter__task *ctx)
 	if (subj != real)
 		emit_chain(ctx->meta->seq, subj, gen);
 	return 0;
+}
+
+/* The two snapshot programs, named by the includer: user space finds a
+ * program by its name, and each object names its own. */
+#define UCT_SNAPSHOT_PROGRAMS(ucounts_prog, task_prog)			\
+SEC("iter/ucounts")							\
+int ucounts_prog(struct bpf_iter__ucounts___uct *ctx)			\
+{									\
+	return snap_ucounts_body(ctx);					\
+}									\
+									\
+SEC("iter/task")							\
+int task_prog(struct bpf_iter__task *ctx)				\
+{									\
+	return snap_task_body(ctx);					\
 }
 
 #endif /* UCOUNTS_CORE_BPF_H */

@@ -203,8 +203,8 @@ static __always_inline void emit(void *ctx, struct ucounts *uc, __u32 kind, __u3
  * arithmetic on a kernel pointer, but one pointer minus another is a plain
  * number to a program loaded with CAP_PERFMON: the address less that of
  * evcache_cpus (fixed while the maps live) is as good a key, and costs a
- * subtraction where the object's name (namespace inode, uid) cost three
- * guarded loads, about twenty instructions, on every charge.
+ * subtraction on every charge, not the three guarded loads of the
+ * object's name (namespace inode, uid).
  */
 static __always_inline __u32 evslot_of(struct ucounts *uc)
 {
@@ -348,17 +348,7 @@ static __always_inline void snap_write(struct seq_file *seq, struct ucounts *uc,
 	bpf_seq_write(seq, &rec, sizeof(rec));
 }
 
-SEC("iter/ucounts")
-int snap_ucounts(struct bpf_iter__ucounts___uct *ctx)
-{
-	return snap_ucounts_body(ctx);
-}
-
-SEC("iter/task")
-int snap_task(struct bpf_iter__task *ctx)
-{
-	return snap_task_body(ctx);
-}
+UCT_SNAPSHOT_PROGRAMS(snap_ucounts, snap_task)
 
 /* A soft limit in counter units (memlock: pages, as user_shm_lock()).
  * sig is a BTF pointer: a plain load. */
@@ -533,40 +523,48 @@ int BPF_PROG(tp_free, struct ucounts *uc)
 
 /*
  * Our series: one tracepoint per charge/uncharge with the result; refusals
- * come from tp_refused, which is always loaded with it. The arguments are
- * read from ctx where they are used, not unpacked up front as BPF_PROG()
- * does: what only emit() needs would otherwise be kept on the stack across
+ * come from tp_refused, which is always loaded with it. The arguments
+ * (uc, type, delta, value, and for a charge result, level) are read from
+ * ctx where they are used, not unpacked up front as BPF_PROG() does: what
+ * only emit() needs would otherwise be kept on the stack across
  * ev_count()'s helper calls, on every charge, for a branch the verifier
  * removes unless tracing.
  */
-SEC("tp_btf/ucounts_rlimit_charge")
-int tp_charge(__u64 *ctx)
+static __always_inline void on_tp_count(__u64 *ctx, bool charge)
 {
 	struct ucounts *uc = (void *)ctx[0];
 	__u32 type = ctx[1];
 
 	if (!uc || type >= UCT_NTYPES)
-		return 0;
+		return;
 	/* result (ctx[4]) refused or no reference: nothing was counted */
-	if ((int)ctx[4] >= UCOUNTS_REFUSED_)
-		return 0;
-	ev_count(uc, type, ctx[2], true);
-	if (emit_events)	/* type, delta, value, level */
+	if (charge && (int)ctx[4] >= UCOUNTS_REFUSED_)
+		return;
+	/* a literal each: ev_count() is inlined here before charge is
+	 * known, and each program keeps the code it would have alone */
+	if (charge)
+		ev_count(uc, type, ctx[2], true);
+	else
+		ev_count(uc, type, ctx[2], false);
+	if (!emit_events)
+		return;
+	if (charge)
 		emit(ctx, uc, UCT_EV_CHARGE, ctx[1], ctx[2], ctx[3], ctx[5], -1);
+	else
+		emit(ctx, uc, UCT_EV_UNCHARGE, ctx[1], ctx[2], ctx[3], -1, -1);
+}
+
+SEC("tp_btf/ucounts_rlimit_charge")
+int tp_charge(__u64 *ctx)
+{
+	on_tp_count(ctx, true);
 	return 0;
 }
 
 SEC("tp_btf/ucounts_rlimit_uncharge")
 int tp_uncharge(__u64 *ctx)
 {
-	struct ucounts *uc = (void *)ctx[0];
-	__u32 type = ctx[1];
-
-	if (!uc || type >= UCT_NTYPES)
-		return 0;
-	ev_count(uc, type, ctx[2], false);
-	if (emit_events)	/* type, delta, value */
-		emit(ctx, uc, UCT_EV_UNCHARGE, ctx[1], ctx[2], ctx[3], -1, -1);
+	on_tp_count(ctx, false);
 	return 0;
 }
 

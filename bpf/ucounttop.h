@@ -161,7 +161,7 @@ struct uct_evcount {
  * In front of that hash, a direct-mapped cache: UCT_EVCACHE_SLOTS slots per
  * CPU in one array (cpu * UCT_EVCACHE_SLOTS + slot), a slot chosen by the
  * address. An array lookup is inlined by the verifier; a hash lookup hashes
- * the key and walks a bucket, which was most of what a charge cost. A slot
+ * the key and walks a bucket, the bulk of a charge's cost. A slot
  * is claimed (id set) only by its own CPU and only when empty; the
  * ucounts_free program empties every CPU's slot of the freed object, so a
  * new object at the same address starts from zero. A busy slot sends the
@@ -181,7 +181,7 @@ struct uct_evslot {
 #define UCT_EV_CHARGE	1
 #define UCT_EV_UNCHARGE	2
 #define UCT_EV_DENIED	3	/* refused charge (caller- or level-limit) */
-/* 4: unused (was a v1 "exceeded" event) */
+/* 4: unused, and not reused: a kind keeps one meaning */
 #define UCT_EV_ALLOC	5
 #define UCT_EV_FREE	6
 

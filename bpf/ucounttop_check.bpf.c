@@ -3,11 +3,12 @@
  * ucounttop_check.bpf.c - BPF side of `ucounttop check`.
  *
  * Every charge and uncharge goes through four kernel functions; check
- * hooks them with fentry/fexit (the same programs on
- * the stock kernel and on ours, so one set of semantics to test), plus:
- * fexit is_rlimit_overlimit (what the kernel decided about NPROC), the
- * ucounts_free tracepoint when our series provides it (class c), and the
- * object lifecycles that explain outstanding MSGQUEUE and MEMLOCK charges.
+ * hooks them with fentry/fexit (the same programs on the stock kernel and
+ * on ours, so one set of semantics to test), plus: fexit
+ * is_rlimit_overlimit or ucounts_overlimit (what the kernel decided about
+ * NPROC), the ucounts_free tracepoint when our series provides it (class
+ * c), and the object lifecycles that explain outstanding MSGQUEUE and
+ * MEMLOCK charges.
  * See ucounttop_check.h for the maps and cli/check/judge/ for how user
  * space judges them. User space decides what loads (set_autoload).
  */
@@ -312,8 +313,8 @@ static long walk_step(__u32 i, struct walk_ctx *w)
 /* Walk uc and its ancestors: tally delta at every level, and/or record
  * the levels the change left below zero (adj: what fentry has yet to see
  * subtracted). A bpf_loop(): the verifier checks one level per call site,
- * not UCT_MAX_LEVELS of them (ck_inc was 64,839 instructions processed,
- * a quarter of a second to load under QEMU TCG, longer on a debug kernel). */
+ * not UCT_MAX_LEVELS of them, which keeps the charge programs quick to
+ * load. */
 static __always_inline void walk(struct ucounts *uc, __u32 type, long delta, long adj,
 				 __u32 flags, __s32 sid)
 {
@@ -989,18 +990,7 @@ static __always_inline void snap_write(struct seq_file *seq, struct ucounts *uc,
 	bpf_seq_write(seq, &rec, sizeof(rec));
 }
 
-SEC("iter/ucounts")
-int ck_snap_ucounts(struct bpf_iter__ucounts___uct *ctx)
-{
-	return snap_ucounts_body(ctx);
-}
-
-/* Stock kernels: the ucounts reachable from live tasks' creds. */
-SEC("iter/task")
-int ck_snap_task(struct bpf_iter__task *ctx)
-{
-	return snap_task_body(ctx);
-}
+UCT_SNAPSHOT_PROGRAMS(ck_snap_ucounts, ck_snap_task)
 
 /* ---- inventory: what explains NPROC and SIGPENDING --------------------------------- */
 

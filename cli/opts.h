@@ -22,7 +22,9 @@ struct uct_opts {
 	enum uct_output output;
 	double delay;			/* -d seconds */
 	long iterations;		/* -n, -1 = until interrupted */
-	const char *output_file;	/* -o: replace FILE atomically per iteration */
+	const char *output_file;	/* -o FILE: the live view replaces it
+					 * atomically per refresh, check writes
+					 * its report to it */
 	const char *listen;		/* --listen ADDR:PORT as given, or NULL */
 	struct uct_listen_addr listen_addr;
 	long long ns_filter;		/* --ns, 0 = all */
@@ -45,7 +47,8 @@ struct uct_opts {
 	bool verbose;			/* -v: libbpf messages */
 	/* check */
 	char **cmd_argv;		/* CMD [ARGS...] (NULL-terminated, in argv) */
-	double settle;			/* --settle: seconds for deferred frees */
+	double settle;			/* --settle: most seconds to wait for CMD's
+					 * descendants and deferred frees */
 	double timeout;			/* --timeout: bound on CMD, 0 = none */
 	bool fail_outstanding;		/* --fail-outstanding */
 };

@@ -200,19 +200,19 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 	if (!err) {
 		/* the stats of freed objects are gone; these totals are not */
 		uct_loader_denials(l, m->total_denials);
-		const struct uct_tlim *bl;
-		struct uct_task_limits *tl = NULL;
+		const struct uct_tlim *iter_tl;
+		struct uct_task_limits *proc_tl = NULL;
 		size_t ntl = 0;
 
 		/* best effort: without the iterator or /proc the leaf limits
 		 * just show "-", and namespaces go unnamed */
-		if (uct_loader_task_limits(l, &bl, &ntl) == 0) {
-			uct_model_set_caller_limits_by_id(m, bl, ntl);
-			err = uct_model_set_tasks(m, bl, ntl);
-		} else if (uct_read_task_limits("/proc", &tl, &ntl) == 0) {
-			uct_model_set_caller_limits(m, tl, ntl);
+		if (uct_loader_task_limits(l, &iter_tl, &ntl) == 0) {
+			uct_model_set_caller_limits_by_id(m, iter_tl, ntl);
+			err = uct_model_set_tasks(m, iter_tl, ntl);
+		} else if (uct_read_task_limits("/proc", &proc_tl, &ntl) == 0) {
+			uct_model_set_caller_limits(m, proc_tl, ntl);
 		}
-		free(tl);
+		free(proc_tl);
 		/* a tty looks up the cgroups and passwd files of the lines it
 		 * shows; the other views show every namespace */
 		if (!err && !c->tty)
@@ -345,7 +345,7 @@ int main(int argc, char **argv)
 	 * the model's arrays, grown by doubling, would stay in the heap below
 	 * that, each growth a copy that leaves the old block behind. Fixed at
 	 * glibc's default they are mapped: grown by mremap, returned when
-	 * freed (50,000 ucounts: 2 MiB less peak RSS, no slower).
+	 * freed.
 	 */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif

@@ -15,13 +15,13 @@
 # tests/host/debug-kernel.sh): the pinned iterator and every ucounts
 # tracepoint read while the workloads run, no live views, trace reader or
 # check - under the checkers each of those costs seconds to start, and
-# the whole parts took 146-350 s each here. 70's light form is then the
+# the whole parts take minutes each. 70's light form is then the
 # iterator under churn (the pinned iterator read 37 bytes at a time while
 # 4 workers make and free namespaces, held rows shown in every pass):
 # what 41 checks, which is then left out. And 65: `ucounttop check` around
 # the kselftests that charge all four counters, so that check's own
 # programs (every charge hooked, the task iterator) run under the checkers
-# too and must find nothing (94 s here alone).
+# too and must find nothing.
 
 if [ $# -eq 0 ]; then
 	stress=/uct/tests/41-*.sh

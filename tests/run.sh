@@ -89,7 +89,7 @@ host_suites=(checkpatch splat-scan guest-runner)
 	# the host suites take under two minutes: the debug kernel's guest
 	# follows them here, so that this chain and the stock kernel's end
 	# about when our guest does (with DEBUG_STRESS=1, as in CI, this
-	# chain is the longest: the whole run took 7m59s with nothing changed)
+	# chain is the longest)
 	suite debug-kernel "$UCT_ROOT/tests/host/debug-kernel.sh"
 	# `make run` in a tmux pane: the demo read off the screen, q quits
 	suite make-run "$UCT_ROOT/tests/host/make-run.sh"

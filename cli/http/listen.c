@@ -11,8 +11,8 @@
  * takes the snapshot and renders it. The model, the loader's read buffers
  * and libbpf's map reads are used by this thread only, as in every other
  * mode, so nothing needs a lock and no two snapshots can interleave. The
- * price: other connections wait while a snapshot is taken (66 ms at 10,000
- * rows, docs/performance.md); Prometheus sends one scrape at a time to a target.
+ * price: other connections wait while a snapshot is taken; Prometheus
+ * sends one scrape at a time to a target.
  *
  * Snapshots follow scrapes: none while nobody scrapes, one per scrape,
  * but at most one per -d seconds (default 1): a scrape sooner after the

@@ -2,11 +2,10 @@
 /*
  * mhd.h - libmicrohttpd, loaded only when --listen asks for it.
  *
- * Linked, the library and its GnuTLS closure (a dozen shared objects)
- * are mapped and relocated in every run of ucounttop: some 3.4 MiB of
- * resident memory for the live view, trace and check, which never serve
- * HTTP. Loaded with dlopen() by uct_mhd_load() instead, they cost only
- * --listen. The calls go through uct_mhd, whose members have the types
+ * Linked, the library and its GnuTLS closure would be mapped and
+ * relocated in every run of ucounttop: resident memory for the live
+ * view, trace and check, which never serve HTTP. Loaded with dlopen() by
+ * uct_mhd_load() instead, they cost only --listen. The calls go through uct_mhd, whose members have the types
  * of the functions <microhttpd.h> declares.
  */
 #ifndef UCT_MHD_H

@@ -245,8 +245,7 @@ static char *copy_out(char *buf, size_t len, const char *s, int n)
 	return buf;
 }
 
-/* The printf version, for magnitudes a double does not hold exactly */
-static void fmt_num_double(char *buf, size_t len, long long v)
+void uct_fmt_num_printf(char *buf, size_t len, long long v)
 {
 	static const char suffix[] = "KMGTPE";
 	double d = (double)v;
@@ -263,12 +262,11 @@ static void fmt_num_double(char *buf, size_t len, long long v)
 }
 
 /*
- * The same text as printf("%.1f%c") of v / 1024^k would give, in integer
- * arithmetic: this runs for several cells of every row of every refresh,
- * and printf's float path was most of a refresh's cost at 10,000 rows.
- * v / 1024^k is exact in a double below 2^53, and 999.95 and 99.95 are
- * never equal to it (1024^k has no factor 5), so the comparisons and the
- * rounding (ties to even) below are printf's.
+ * The same text as uct_fmt_num_printf() gives, in integer arithmetic: this
+ * runs for several cells of every row of every refresh, and printf's float
+ * path is slow. v / 1024^k is exact in a double below 2^53, and 999.95 and
+ * 99.95 are never equal to it (1024^k has no factor 5), so the comparisons
+ * and the rounding (ties to even) below are printf's.
  */
 char *uct_fmt_num(char *buf, size_t len, long long v)
 {
@@ -288,7 +286,7 @@ char *uct_fmt_num(char *buf, size_t len, long long v)
 		return copy_out(buf, len, tmp, uct_fmt_i64(tmp, v));
 	a = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
 	if (a >= 1ULL << 53) {
-		fmt_num_double(buf, len, v);
+		uct_fmt_num_printf(buf, len, v);
 		return buf;
 	}
 	do {

@@ -25,9 +25,9 @@ int uct_fmt_i64(char *buf, long long v);
 
 /*
  * Text built in a caller's buffer, without printf: the views format every
- * row on every refresh, and printf was most of a refresh's cost at 10,000
- * rows. Appends never overflow: what does not fit in len - 1 bytes is
- * dropped (as snprintf would) and counted in lost; p stays NUL-terminated.
+ * row on every refresh. Appends never overflow: what does not fit in
+ * len - 1 bytes is dropped (as snprintf would) and counted in lost; p
+ * stays NUL-terminated.
  */
 struct uct_sb {
 	char *p;
@@ -83,6 +83,10 @@ void uct_sb_label(struct uct_sb *b, const char *s, size_t max);
 /* Compact number: exact below 10000, else 12.3K / 456M / 7.8G / 1.2T;
  * LONG_MAX (the kernel's "unlimited") prints as "inf". Returns buf. */
 char *uct_fmt_num(char *buf, size_t len, long long v);
+/* uct_fmt_num()'s text for |v| >= 10000, by printf's float formatting of
+ * v / 1024^k: its fallback where a double does not hold that quotient
+ * exactly, and the reference its integer arithmetic is tested against. */
+void uct_fmt_num_printf(char *buf, size_t len, long long v);
 /* Like uct_fmt_num, with a leading sign ("+3", "-12K"). */
 char *uct_fmt_signed(char *buf, size_t len, long long v);
 /* True when v is the kernel's "no limit" (LONG_MAX or more). */

@@ -96,6 +96,14 @@ static void mid_fill(struct uct_trace_mid *m, const struct uct_event *e, uint32_
 	memcpy(m->comm, e->comm, sizeof(m->comm));
 }
 
+char *uct_trace_limit_text(char *buf, size_t len, long long limit)
+{
+	if (limit >= 0)
+		return uct_fmt_num(buf, len, limit);
+	snprintf(buf, len, "?");
+	return buf;
+}
+
 /* DELTA, NEW and RESULT of any event, newline included, at q (room:
  * len bytes); returns the length. */
 static size_t tail_slow(char *q, size_t len, const struct uct_event *e)
@@ -128,12 +136,8 @@ static size_t tail_slow(char *q, size_t len, const struct uct_event *e)
 		}
 		break;
 	case UCT_EV_DENIED:
-		if (e->limit >= 0)
-			uct_fmt_num(lim, sizeof(lim), e->limit);
-		else
-			snprintf(lim, sizeof(lim), "?");
 		uct_sb_str(&b, "DENIED limit=");
-		uct_sb_str(&b, lim);
+		uct_sb_str(&b, uct_trace_limit_text(lim, sizeof(lim), e->limit));
 		if (e->at_level >= 0) {
 			uct_sb_str(&b, "@L");
 			uct_sb_i64(&b, e->at_level);

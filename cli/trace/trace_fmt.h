@@ -29,7 +29,7 @@ const char *uct_trace_header(void);
 struct uct_trace_mid {
 	uint64_t pid_ns;	/* the key: pid | ns_inum << 32, */
 	uint64_t uid_level;	/* uid | level << 32, */
-	uint32_t type;		/* type, or UCT_NTYPES for alloc/free ("-"), */
+	uint32_t type;		/* type, alloc/free MID_NO_TYPE (trace_fmt.c), */
 	uint32_t n;		/* (0: slot empty) length of text */
 	char comm[UCT_COMM_LEN];	/* and the 16 bytes of comm */
 	char text[UCT_TRACE_MID_TEXT];
@@ -54,6 +54,10 @@ void uct_trace_fmt_init(struct uct_trace_fmt *f, int64_t boot_to_wall_ns);
  * as '?'), ns, level, uid, type, delta, value and result.
  */
 size_t uct_trace_line(struct uct_trace_fmt *f, char *p, const struct uct_event *e);
+
+/* A refusal's limit as RESULT shows it: uct_fmt_num()'s text, "?" when
+ * unknown (negative). Returns buf. */
+char *uct_trace_limit_text(char *buf, size_t len, long long limit);
 
 /* "charge", "uncharge", "denied", "alloc", "free" */
 const char *uct_event_kind_name(unsigned kind);

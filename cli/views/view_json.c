@@ -104,13 +104,7 @@ static void key_str(struct uct_sb *b, const char *key, const char *s)
  */
 static void names_json(struct uct_sb *b, const struct uct_model *m, const struct uct_nsinfo *ns)
 {
-	static const struct { unsigned held; const char *what; } held[] = {
-		{ UCT_HELD_CHILD_NS, "child_namespace" }, { UCT_HELD_QUEUE, "queue" },
-		{ UCT_HELD_LOCKED, "locked_segment" }, { UCT_HELD_SIGNAL, "queued_signal" },
-	};
 	const struct uct_nsname *nm = ns->name;
-	const char *sep = "";
-	size_t i;
 
 	if (!m->have_tasks) {
 		uct_sb_str(b, ",\"pid\":null,\"comm\":null,\"hostname\":null,\"cgroup\":null,"
@@ -129,15 +123,8 @@ static void names_json(struct uct_sb *b, const struct uct_model *m, const struct
 	}
 	key_u64(b, ",\"tasks\":", nm->ntasks);
 	uct_sb_str(b, ",\"held_by\":[");
-	for (i = 0; i < ARRAY_SIZE(held); i++) {
-		if (!nm->pid && (ns->held & held[i].held)) {
-			uct_sb_str(b, sep);
-			uct_sb_char(b, '"');
-			uct_sb_str(b, held[i].what);
-			uct_sb_char(b, '"');
-			sep = ",";
-		}
-	}
+	if (!nm->pid)
+		uct_sb_held_by(b, ns->held, true);
 	uct_sb_char(b, ']');
 }
 

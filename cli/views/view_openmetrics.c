@@ -62,9 +62,14 @@ static void family(FILE *f, enum uct_metrics_fmt fmt, const char *name, const ch
 	fprintf(f, "# TYPE %s%s %s\n# HELP %s%s %s\n", name, sfx, type, name, sfx, help);
 }
 
-/* Emit one per-row, per-type metric; which: 0 value, 1 limit (gauges),
- * 2 denials, 3 limit_hits, 4 charges, 5 uncharges (counters). */
-static void per_row(FILE *f, const struct uct_model *m, const char *sample, int which)
+/* The per-row, per-type metrics: gauges, then counters */
+enum row_metric {
+	ROW_VALUE, ROW_LIMIT,
+	ROW_DENIALS, ROW_LIMIT_HITS, ROW_CHARGES, ROW_UNCHARGES,
+};
+
+/* The samples of one per-row, per-type metric. */
+static void per_row(FILE *f, const struct uct_model *m, const char *sample, enum row_metric which)
 {
 	char buf[2048];
 	struct uct_sb b = UCT_SB_INIT(buf);
@@ -80,16 +85,16 @@ static void per_row(FILE *f, const struct uct_model *m, const char *sample, int 
 		for (t = 0; t < UCT_NTYPES; t++) {
 			unsigned long long n;
 
-			if (which == 1 && uct_row_lim(m, r)->limit[t] < 0)
+			if (which == ROW_LIMIT && uct_row_lim(m, r)->limit[t] < 0)
 				continue;
 			uct_sb_str(&b, sample);
 			row_labels(&b, r, t);
 			switch (which) {
-			case 0: value(&b, r->rec.value[t]); continue;
-			case 1: value(&b, uct_row_lim(m, r)->limit[t]); continue;
-			case 2: n = r->stat->st.denials[t]; break;
-			case 3: n = r->stat->st.limit_hits[t]; break;
-			case 4: n = r->stat->st.charges[t]; break;
+			case ROW_VALUE: value(&b, r->rec.value[t]); continue;
+			case ROW_LIMIT: value(&b, uct_row_lim(m, r)->limit[t]); continue;
+			case ROW_DENIALS: n = r->stat->st.denials[t]; break;
+			case ROW_LIMIT_HITS: n = r->stat->st.limit_hits[t]; break;
+			case ROW_CHARGES: n = r->stat->st.charges[t]; break;
 			default: n = r->stat->st.uncharges[t]; break;
 			}
 			/* a counter is a count: never negative, never +Inf */
@@ -99,6 +104,19 @@ static void per_row(FILE *f, const struct uct_model *m, const char *sample, int 
 		}
 		fwrite_unlocked(b.p, 1, b.n, f);
 	}
+}
+
+/* A per-row family: its TYPE and HELP, then its samples (a counter's
+ * named with "_total" in either format). */
+static void row_family(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt,
+		       const char *name, const char *type, const char *help,
+		       enum row_metric which)
+{
+	char sample[64];
+
+	family(f, fmt, name, type, help);
+	snprintf(sample, sizeof(sample), "%s%s", name, strcmp(type, "counter") ? "" : "_total");
+	per_row(f, m, sample, which);
 }
 
 /*
@@ -147,14 +165,13 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 	size_t i;
 	int t;
 
-	family(f, fmt, "ucounttop_rlimit_value", "gauge",
-	       "Current struct ucounts rlimit counter per user namespace and uid "
-	       "(nproc: processes, msgqueue: bytes, sigpending: signals, memlock: pages).");
-	per_row(f, m, "ucounttop_rlimit_value", 0);
-	family(f, fmt, "ucounttop_rlimit_limit", "gauge",
-	       "Limit enforced at this level: smallest rlimit_max of the namespaces this row created "
-	       "(in the value's unit, memlock in pages).");
-	per_row(f, m, "ucounttop_rlimit_limit", 1);
+	row_family(f, m, fmt, "ucounttop_rlimit_value", "gauge",
+		   "Current struct ucounts rlimit counter per user namespace and uid "
+		   "(nproc: processes, msgqueue: bytes, sigpending: signals, memlock: pages).",
+		   ROW_VALUE);
+	row_family(f, m, fmt, "ucounttop_rlimit_limit", "gauge",
+		   "Limit enforced at this level: smallest rlimit_max of the namespaces this row "
+		   "created (in the value's unit, memlock in pages).", ROW_LIMIT);
 	/* as the kernel compares it with the counter: memlock in pages; a
 	 * kernel without the series' patch 1 stores the rlimit's bytes there */
 	family(f, fmt, "ucounttop_namespace_rlimit_max", "gauge",
@@ -209,19 +226,16 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 		}
 	}
 	users_info(f, m, fmt);
-	family(f, fmt, "ucounttop_denials", "counter",
-	       "Refused charges from this row since ucounttop attached.");
-	per_row(f, m, "ucounttop_denials_total", 2);
-	family(f, fmt, "ucounttop_limit_hits", "counter",
-	       "Times this row was the level found over its limit since attach.");
-	per_row(f, m, "ucounttop_limit_hits_total", 3);
+	row_family(f, m, fmt, "ucounttop_denials", "counter",
+		   "Refused charges from this row since ucounttop attached.", ROW_DENIALS);
+	row_family(f, m, fmt, "ucounttop_limit_hits", "counter",
+		   "Times this row was the level found over its limit since attach.",
+		   ROW_LIMIT_HITS);
 	if (c->events) {
-		family(f, fmt, "ucounttop_charges", "counter",
-		       "Charge calls since attach (--events).");
-		per_row(f, m, "ucounttop_charges_total", 4);
-		family(f, fmt, "ucounttop_uncharges", "counter",
-		       "Uncharge calls since attach (--events).");
-		per_row(f, m, "ucounttop_uncharges_total", 5);
+		row_family(f, m, fmt, "ucounttop_charges", "counter",
+			   "Charge calls since attach (--events).", ROW_CHARGES);
+		row_family(f, m, fmt, "ucounttop_uncharges", "counter",
+			   "Uncharge calls since attach (--events).", ROW_UNCHARGES);
 	}
 	family(f, fmt, "ucounttop_row_flag", "gauge",
 	       "1 for each flag set on a row: denials, over_limit, imbalanced, new.");

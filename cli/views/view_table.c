@@ -284,6 +284,26 @@ void uct_table_legend(char *buf, size_t len, const struct uct_model *m,
 	snprintf(buf, len, "%s", UCT_TABLE_LEGEND);
 }
 
+void uct_sb_held_by(struct uct_sb *b, unsigned held, bool json)
+{
+	static const struct { unsigned bit; const char *json, *table; } names[] = {
+		{ UCT_HELD_CHILD_NS, "\"child_namespace\"", "ns" },
+		{ UCT_HELD_QUEUE, "\"queue\"", "mq" },
+		{ UCT_HELD_LOCKED, "\"locked_segment\"", "shm" },
+		{ UCT_HELD_SIGNAL, "\"queued_signal\"", "sig" },
+	};
+	const char *sep = "";
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!(held & names[i].bit))
+			continue;
+		uct_sb_str(b, sep);
+		uct_sb_str(b, json ? names[i].json : names[i].table);
+		sep = ",";
+	}
+}
+
 /*
  * What names a namespace, after its cells (where a uid line has DENY and
  * FLAG): the short container id, the hostname when the namespace has
@@ -293,28 +313,18 @@ void uct_table_legend(char *buf, size_t len, const struct uct_model *m,
  */
 static void ns_label(struct uct_sb *b, const struct uct_model *m, const struct uct_nsinfo *ns)
 {
-	static const struct { unsigned held; const char *what; } held[] = {
-		{ UCT_HELD_CHILD_NS, "ns" }, { UCT_HELD_QUEUE, "mq" },
-		{ UCT_HELD_LOCKED, "shm" }, { UCT_HELD_SIGNAL, "sig" },
-	};
 	const struct uct_nsname *nm = ns->name;
-	const char *sep = " (";
-	size_t i;
 
 	if (!m->have_tasks)
 		return;
 	uct_sb_char(b, ' ');
 	if (!nm->pid) {
 		uct_sb_str(b, "no task");
-		for (i = 0; i < ARRAY_SIZE(held); i++) {
-			if (!(ns->held & held[i].held))
-				continue;
-			uct_sb_str(b, sep);
-			uct_sb_str(b, held[i].what);
-			sep = ",";
-		}
-		if (ns->held)
+		if (ns->held) {
+			uct_sb_str(b, " (");
+			uct_sb_held_by(b, ns->held, false);
 			uct_sb_char(b, ')');
+		}
 		return;
 	}
 	if (nm->container) {

@@ -43,6 +43,11 @@ void uct_table_legend(char *buf, size_t len, const struct uct_model *m,
 		      const struct uct_view_ctx *c);
 void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		    const struct uct_view_ctx *c, const struct uct_line *ln, int name_w);
+/* What holds a namespace without a process (UCT_HELD_* bits of held),
+ * appended to b: the names joined by ',', as JSON strings ("queue") or
+ * as the table's short ones ("mq"). */
+struct uct_sb;
+void uct_sb_held_by(struct uct_sb *b, unsigned held, bool json);
 /* Batch: summary, header, legend, every line, blank line. No escape
  * sequences. */
 void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 5A: uids as their namespaces see them (issue 11; KTAP). uct-workload
+# 5A: uids as their namespaces see them (KTAP). uct-workload
 # --names: kuid 1000 creates N1 and is uid 2000 in it ("2000 1000 1"),
 # creates N2 there and is uid 3000 in it ("3000 2000 1"); kuid 1000 also
 # creates N3 and writes no map (unmapped); root creates N4, whose map has 7
@@ -90,7 +90,7 @@ expect "--uid 2000 (an ns uid, no kuid of ours): nothing" \
 	"$(table_names $T/uid2000.txt)" ""
 
 # --pid: the process in N2 charges its row and, up the tree, the rows
-# that created N2 and N1 (issue 11, item 4)
+# that created N2 and N1
 init=$(readlink /proc/self/ns/user | tr -dc 0-9)
 $UCT -b -n 1 --pid "$(nm N2 7)" > $T/pid.txt 2>&1
 expect "--pid (the process in N2): its row, then the creator rows up to the initial namespace" \

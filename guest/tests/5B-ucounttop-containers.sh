@@ -1,6 +1,6 @@
 #!/bin/sh
-# 5B: namespaces named by what runs in them, and found by container (issue
-# 11, items 1 and 4; KTAP). uct-workload --names builds 5A's namespaces in
+# 5B: namespaces named by what runs in them, and found by container
+# (KTAP). uct-workload --names builds 5A's namespaces in
 # containers' cgroups (docker, podman nested in N1, docker's cgroupfs
 # layout, CRI-O, containerd), with comms svc-n1 ..., hostnames of their
 # own in N1, N2 and N6, a younger second process in N1, and three

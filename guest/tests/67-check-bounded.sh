@@ -17,7 +17,7 @@ mkdir -p $T
 # pids whose comm is $1 (busybox has no pgrep). With read, not a cat per
 # process: this loop runs beside check, and a shell forking that fast
 # beside an interrupted check can make it report a false finding at the
-# shell's own row (ucounttop(8), CHECK; issue 9).
+# shell's own row (ucounttop(8), CHECK).
 pids_of() {
 	for p in /proc/[0-9]*; do
 		c=

@@ -24,8 +24,7 @@
  * unshares; the parent opens /proc/CHILD/ns/user before letting the child
  * exit. The child shares the parent's fd table (CLONE_FILES): a forked
  * child would copy the table with every namespace held so far, and close
- * them all again at its exit, making N namespaces cost O(N^2) (50,000 did
- * not finish in 15 minutes under -icount).
+ * them all again at its exit, making N namespaces cost O(N^2).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -485,7 +485,7 @@ static void agent(int ns)
  *   N4  root unshares, the parent writes 7 extents (more than the 5 held
  *       inline: the kernel keeps them in forward[]), the last "6 5000 1",
  *       and the process becomes uid 6 there: kuid 5000
- * and what names them (issue 11, item 1): each runs in a container's
+ * and what names them: each runs in a container's
  * cgroup (when cgroup2 is mounted at /sys/fs/cgroup) under a comm of its
  * own, svc-n1 ...; N1, N2 and N6 have a UTS namespace and hostname of
  * their own, made with their user namespace; N1 also has a younger
@@ -499,7 +499,7 @@ static void agent(int ns)
  *       exit; an fd of ours holds N9, which has no row (nothing in it is
  *       charged), and N9 holds N8: only N8's row, whose
  *       ucount[UCOUNT_USER_NAMESPACES] counts N9, tells
- * and what names its users (issue 11, item 2): N1's process chroots
+ * and what names its users: N1's process chroots
  * into NAMES_ROOT, whose etc/passwd - a link to /etc/passwd.n1, which
  * resolves in there - names its uid 2000 "n1-app"; the others keep the
  * guest's root and its /etc/passwd.

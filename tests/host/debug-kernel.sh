@@ -6,9 +6,9 @@
 # TAP: the guest tests' results, then the scan's.
 #
 # Every user namespace a test makes is a fork, setuid, unshare and exit,
-# each allocation and lock of which the checkers track: about 0.2 s apiece
-# in this guest on a loaded 2-core host, against milliseconds in the
-# normal one. The tests that make thousands are scaled down here; the
+# each allocation and lock of which the checkers track: orders of
+# magnitude slower in this guest than in the normal one. The tests that
+# make thousands are scaled down here; the
 # normal guest keeps their full scale, these check the same paths under
 # the checkers.
 #
@@ -17,8 +17,8 @@
 # whole boot), DEBUG_TEST_TIMEOUT (s, per test), DEBUG_CHURN_HELD (ucounts
 # held by 41-ucounts-iter-churn), DEBUG_STRESS=1 (the 7* stress tests
 # too, instead of 41, and check around the kselftests, 65: CI sets it),
-# DEBUG_STRESS_LIGHT=0 (run them whole: every reader and check, 146-350 s
-# a part here), DEBUG_STRESS_CHURN_OPS
+# DEBUG_STRESS_LIGHT=0 (run them whole: every reader and check, minutes
+# a part), DEBUG_STRESS_CHURN_OPS
 # (namespaces made by 70-stress-churn), DEBUG_STRESS_DEPTHS (73's),
 # DEBUG_TESTS (guest paths, default: guest/debug-tests.sh's list).
 set -uo pipefail

@@ -1,7 +1,7 @@
 #!/bin/bash
 # guest/run must pass the command's exit status through and must never read
 # a panicked, hung or silent guest as success; what the guest exports
-# reaches the host. TAP; boots the guest 7 times (~3 s each under TCG).
+# reaches the host. TAP; boots the guest 7 times.
 set -uo pipefail
 run=$(dirname "$0")/../../guest/run
 n=0

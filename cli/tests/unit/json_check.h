@@ -71,47 +71,42 @@ static const char *js_number(const char *p)
 	return p > s ? p : NULL;
 }
 
-static const char *js_value(const char *p, int depth)
+/* The members of an object (keyed: "KEY":VALUE) or the elements of an
+ * array, p at its opening bracket, up to the closing one. */
+static const char *js_items(const char *p, int depth, char close, bool keyed)
 {
-	if (depth > JS_MAX_DEPTH)
-		return NULL;
-	p = ws(p);
-	if (*p == '{') {
-		p = ws(p + 1);
-		if (*p == '}')
-			return p + 1;
-		for (;;) {
+	p = ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (keyed) {
 			p = js_string(ws(p));
 			if (!p)
 				return NULL;
 			p = ws(p);
 			if (*p++ != ':')
 				return NULL;
-			p = js_value(p, depth + 1);
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p == '}')
-				return p + 1;
-			if (*p++ != ',')
-				return NULL;
 		}
-	}
-	if (*p == '[') {
-		p = ws(p + 1);
-		if (*p == ']')
+		p = js_value(p, depth + 1);
+		if (!p)
+			return NULL;
+		p = ws(p);
+		if (*p == close)
 			return p + 1;
-		for (;;) {
-			p = js_value(p, depth + 1);
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p == ']')
-				return p + 1;
-			if (*p++ != ',')
-				return NULL;
-		}
+		if (*p++ != ',')
+			return NULL;
 	}
+}
+
+static const char *js_value(const char *p, int depth)
+{
+	if (depth > JS_MAX_DEPTH)
+		return NULL;
+	p = ws(p);
+	if (*p == '{')
+		return js_items(p, depth, '}', true);
+	if (*p == '[')
+		return js_items(p, depth, ']', false);
 	if (*p == '"')
 		return js_string(p);
 	if (!strncmp(p, "true", 4))

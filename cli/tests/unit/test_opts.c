@@ -13,31 +13,8 @@
 
 static char errbuf[4096];
 
-/* Parse a NULL-terminated argument list; stderr text lands in errbuf.
+/* Parse args (NULL-terminated, at most 30); stderr text lands in errbuf.
  * argv outlives the call: o->cmd_argv points into it. */
-static int parse(struct uct_opts *o, ...)
-{
-	static char *argv[32];
-	int argc = 1, rc;
-	FILE *out = fopen("/dev/null", "w");
-	FILE *err = fmemopen(errbuf, sizeof(errbuf), "w");
-	va_list ap;
-	char *a;
-
-	argv[0] = "ucounttop";
-	va_start(ap, o);
-	while ((a = va_arg(ap, char *)) && argc < 31)
-		argv[argc++] = a;
-	va_end(ap);
-	argv[argc] = NULL;
-	memset(errbuf, 0, sizeof(errbuf));
-	rc = uct_parse_opts(argc, argv, o, out, err);
-	fclose(out);
-	fclose(err);
-	return rc;
-}
-
-/* The same with an argv array: args NULL-terminated, at most 30. */
 static int parsev(struct uct_opts *o, const char *const *args)
 {
 	static char *argv[32];
@@ -55,6 +32,28 @@ static int parsev(struct uct_opts *o, const char *const *args)
 	fclose(err);
 	return rc;
 }
+
+/* The same with the arguments listed, NULL after the last. */
+static int parse(struct uct_opts *o, ...)
+{
+	const char *args[31];
+	size_t n = 0;
+	va_list ap;
+
+	va_start(ap, o);
+	while (n < ARRAY_SIZE(args) - 1 && (args[n] = va_arg(ap, const char *)))
+		n++;
+	va_end(ap);
+	args[n] = NULL;
+	return parsev(o, args);
+}
+
+/* The arguments (without the NULL) must be a usage error whose message
+ * holds want. */
+#define USAGE_ERROR(o, want, ...) do {						\
+	assert_int_equal(parse(o, __VA_ARGS__, NULL), UCT_EXIT_USAGE);		\
+	assert_non_null(strstr(errbuf, want));					\
+} while (0)
 
 /*
  * OPT VALUE under command CMD (NULL: the live view) must be a usage
@@ -156,32 +155,26 @@ static void test_usage_errors(void **state)
 {
 	struct uct_opts o;
 
-	assert_int_equal(parse(&o, "-d", "0", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "--delay"));
+	USAGE_ERROR(&o, "--delay", "-d", "0");
 	assert_int_equal(parse(&o, "-d", "abc", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "-n", "0", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "-n", "-3", NULL), UCT_EXIT_USAGE);
-	assert_int_equal(parse(&o, "-n", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "needs an argument"));
-	assert_int_equal(parse(&o, "--bogus", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "unknown option"));
+	USAGE_ERROR(&o, "needs an argument", "-n");
+	USAGE_ERROR(&o, "unknown option", "--bogus");
 	assert_int_equal(parse(&o, "-t", "cpu", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "-s", "size", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "--uid", "root", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "--ns", "0", NULL), UCT_EXIT_USAGE);
-	assert_int_equal(parse(&o, "-b", "--json", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "exclude each other"));
+	USAGE_ERROR(&o, "exclude each other", "-b", "--json");
 	assert_int_equal(parse(&o, "--keep-pinned", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "--stack", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "-o", "/tmp/f", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "trace", "--json", NULL), UCT_EXIT_USAGE);
-	assert_int_equal(parse(&o, "frobnicate", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "unknown command"));
+	USAGE_ERROR(&o, "unknown command", "frobnicate");
 	assert_int_equal(parse(&o, "-b", "extra", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "--ringbuf-kb", "100", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "--max-entries", "1", NULL), UCT_EXIT_USAGE);
-	assert_int_equal(parse(&o, "check", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "needs a command"));
+	USAGE_ERROR(&o, "needs a command", "check");
 	/* every message points to --help */
 	assert_non_null(strstr(errbuf, "ucounttop"));
 }
@@ -197,8 +190,7 @@ static void test_decimal_numbers(void **state)
 	assert_int_equal(o.ns_filter, 4026531837LL);
 	assert_int_equal(parse(&o, "-n", "08", NULL), -1);
 	assert_int_equal(o.iterations, 8);
-	assert_int_equal(parse(&o, "--uid", "0x10", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "0x10"));
+	USAGE_ERROR(&o, "0x10", "--uid", "0x10");
 	assert_int_equal(parse(&o, "--max-entries", "0x1000", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "--uid", "4294967295", NULL), UCT_EXIT_USAGE);
 	assert_int_equal(parse(&o, "--uid", " 5", NULL), UCT_EXIT_USAGE);
@@ -331,12 +323,10 @@ static void test_timeout(void **state)
 	assert_true(o.timeout == 0);
 	assert_string_equal(o.cmd_argv[1], "--timeout");
 
-	assert_int_equal(parse(&o, "check", "--timeout", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "option '--timeout' needs an argument"));
-	assert_int_equal(parse(&o, "--timeout", "5", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "--timeout applies to 'check' only, not to the live view"));
-	assert_int_equal(parse(&o, "trace", "--timeout", "5", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "--timeout applies to 'check' only, not to 'trace'"));
+	USAGE_ERROR(&o, "option '--timeout' needs an argument", "check", "--timeout");
+	USAGE_ERROR(&o, "--timeout applies to 'check' only, not to the live view", "--timeout", "5");
+	USAGE_ERROR(&o, "--timeout applies to 'check' only, not to 'trace'",
+		    "trace", "--timeout", "5");
 }
 
 /*
@@ -432,10 +422,10 @@ static void test_container(void **state)
 	reject_value(NULL, "--container", " 3f");
 	reject_value(NULL, "--container", "web-1");
 	assert_non_null(strstr(errbuf, "1 to 64 hex digits"));
-	assert_int_equal(parse(&o, "trace", "--container", "3f", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "--container applies to the live view only, not to 'trace'"));
-	assert_int_equal(parse(&o, "check", "--container", "3f", "true", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "--container applies to the live view only, not to 'check'"));
+	USAGE_ERROR(&o, "--container applies to the live view only, not to 'trace'",
+		    "trace", "--container", "3f");
+	USAGE_ERROR(&o, "--container applies to the live view only, not to 'check'",
+		    "check", "--container", "3f", "true");
 }
 
 /* What each command does take. */
@@ -533,26 +523,16 @@ static void test_option_names(void **state)
 {
 	struct uct_opts o;
 
-	assert_int_equal(parse(&o, "-bz", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "unknown option '-z'"));
-	assert_int_equal(parse(&o, "--json", "-zb", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "unknown option '-z'"));
-	assert_int_equal(parse(&o, "-b\x01", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "unknown option '-\\x01'"));
-	assert_int_equal(parse(&o, "-bn", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "option '-n' needs an argument"));
-	assert_int_equal(parse(&o, "--uid", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "option '--uid' needs an argument"));
-	assert_int_equal(parse(&o, "check", "-o", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "option '-o' needs an argument"));
-	assert_int_equal(parse(&o, "--json=yes", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "option '--json' takes no argument"));
-	assert_int_equal(parse(&o, "--batch=1", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "option '--batch' takes no argument"));
-	assert_int_equal(parse(&o, "--s", "1", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "ambiguous option '--s' (--sort, --stack, --settle)"));
-	assert_int_equal(parse(&o, "--frobnicate=3", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "unknown option '--frobnicate'"));
+	USAGE_ERROR(&o, "unknown option '-z'", "-bz");
+	USAGE_ERROR(&o, "unknown option '-z'", "--json", "-zb");
+	USAGE_ERROR(&o, "unknown option '-\\x01'", "-b\x01");
+	USAGE_ERROR(&o, "option '-n' needs an argument", "-bn");
+	USAGE_ERROR(&o, "option '--uid' needs an argument", "--uid");
+	USAGE_ERROR(&o, "option '-o' needs an argument", "check", "-o");
+	USAGE_ERROR(&o, "option '--json' takes no argument", "--json=yes");
+	USAGE_ERROR(&o, "option '--batch' takes no argument", "--batch=1");
+	USAGE_ERROR(&o, "ambiguous option '--s' (--sort, --stack, --settle)", "--s", "1");
+	USAGE_ERROR(&o, "unknown option '--frobnicate'", "--frobnicate=3");
 	/* unambiguous abbreviations still work */
 	assert_int_equal(parse(&o, "--it", "4", NULL), -1);
 	assert_int_equal(o.iterations, 4);
@@ -563,18 +543,12 @@ static void test_empty_strings(void **state)
 {
 	struct uct_opts o;
 
-	assert_int_equal(parse(&o, "-b", "-o", "", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "-o/--output needs a file name"));
-	assert_int_equal(parse(&o, "check", "-o", "", "true", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "-o/--output needs a file name"));
-	assert_int_equal(parse(&o, "--pin", "", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "--pin needs a directory"));
-	assert_int_equal(parse(&o, "-t", "", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "-t/--type"));
-	assert_int_equal(parse(&o, "-s", "", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "-s/--sort"));
-	assert_int_equal(parse(&o, "", NULL), UCT_EXIT_USAGE);
-	assert_non_null(strstr(errbuf, "unknown command ''"));
+	USAGE_ERROR(&o, "-o/--output needs a file name", "-b", "-o", "");
+	USAGE_ERROR(&o, "-o/--output needs a file name", "check", "-o", "", "true");
+	USAGE_ERROR(&o, "--pin needs a directory", "--pin", "");
+	USAGE_ERROR(&o, "-t/--type", "-t", "");
+	USAGE_ERROR(&o, "-s/--sort", "-s", "");
+	USAGE_ERROR(&o, "unknown command ''", "");
 }
 
 static void test_help_version(void **state)

@@ -61,13 +61,19 @@ static int fields(char *line, char **f, int max)
 	return n;
 }
 
+/* The line of e (as one_line()) split into f[16]; the number of fields. */
+static int line_fields(char *line, const struct uct_event *e, char **f)
+{
+	one_line(line, e, 0);
+	return fields(line, f, 16);
+}
+
 static void test_charge(void **state)
 {
 	struct uct_event e = ev(UCT_EV_CHARGE, UCT_NPROC, 1, 7, -1, -1);
 	char line[UCT_TRACE_LINE_MAX], *f[16];
 
-	one_line(line, &e, 0);
-	assert_int_equal(fields(line, f, 16), 10);
+	assert_int_equal(line_fields(line, &e, f), 10);
 	/* time pid comm ns level uid type delta new result */
 	assert_string_equal(f[1], "4242");
 	assert_string_equal(f[2], "sh");
@@ -87,19 +93,16 @@ static void test_uncharge_and_over(void **state)
 	struct uct_event e = ev(UCT_EV_UNCHARGE, UCT_MSGQUEUE, 1024, 0, -1, -1);
 	char line[UCT_TRACE_LINE_MAX], *f[16];
 
-	one_line(line, &e, 0);
-	assert_int_equal(fields(line, f, 16), 10);
+	assert_int_equal(line_fields(line, &e, f), 10);
 	assert_string_equal(f[6], "msgqueue");
 	assert_string_equal(f[7], "-1024");
 	assert_string_equal(f[9], "uncharge");
 
 	e = ev(UCT_EV_CHARGE, UCT_MEMLOCK, 3, 9, 1, -1);
-	one_line(line, &e, 0);
-	fields(line, f, 16);
+	line_fields(line, &e, f);
 	assert_string_equal(f[9], "over-limit@L1");
 	e = ev(UCT_EV_CHARGE, UCT_SIGPENDING, 1, 0, -2, -1);
-	one_line(line, &e, 0);
-	fields(line, f, 16);
+	line_fields(line, &e, f);
 	assert_string_equal(f[9], "refused");
 }
 
@@ -108,13 +111,11 @@ static void test_denied(void **state)
 	struct uct_event e = ev(UCT_EV_DENIED, UCT_NPROC, 0, 6, 1, 5);
 	char line[UCT_TRACE_LINE_MAX], *f[16];
 
-	one_line(line, &e, 0);
-	assert_int_equal(fields(line, f, 16), 11);
+	assert_int_equal(line_fields(line, &e, f), 11);
 	assert_string_equal(f[9], "DENIED");
 	assert_string_equal(f[10], "limit=5@L1");
 	e = ev(UCT_EV_DENIED, UCT_SIGPENDING, 0, 6, -1, -1);
-	one_line(line, &e, 0);
-	fields(line, f, 16);
+	line_fields(line, &e, f);
 	assert_string_equal(f[10], "limit=?");
 }
 
@@ -142,8 +143,9 @@ static void test_header(void **state)
 	assert_string_equal(f[9], "RESULT");
 }
 
-/* The line as printf made it before it was built by hand: every kind,
- * type, sign and width must give the same text. off: boot to wall ns. */
+/* The line by printf, from the format in trace_fmt.h: the line built by
+ * hand must be the same text for every kind, type, sign and width.
+ * off: boot to wall ns. */
 static void ref_line(char *buf, size_t len, const struct uct_event *e, int64_t off)
 {
 	char comm[UCT_COMM_LEN + 1], res[64], type[16], delta[24], lim[32], tb[16];
@@ -167,10 +169,7 @@ static void ref_line(char *buf, size_t len, const struct uct_event *e, int64_t o
 			snprintf(res, sizeof(res), "refused");
 		break;
 	case UCT_EV_DENIED:
-		if (e->limit >= 0)
-			uct_fmt_num(lim, sizeof(lim), e->limit);
-		else
-			snprintf(lim, sizeof(lim), "?");
+		uct_trace_limit_text(lim, sizeof(lim), e->limit);
 		if (e->at_level >= 0)
 			snprintf(res, sizeof(res), "DENIED limit=%s@L%d", lim, e->at_level);
 		else

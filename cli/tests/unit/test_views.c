@@ -228,16 +228,24 @@ static void test_table_tty_markers(void **state)
 	assert_non_null(strstr(buf, "  + ns 100 L1 o1001"));
 }
 
+/* The row (ns, uid) of recs[n]: its type counter set to v. */
+static void set_value(struct uct_rec *recs, size_t n, __u32 ns, __u32 uid, int type, __s64 v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (recs[i].ns_inum == ns && recs[i].uid == uid)
+			recs[i].value[type] = v;
+}
+
 static void test_table_deltas(void **state)
 {
 	struct fx *f = *state;
 	struct uct_rec recs[16];
-	size_t n = base_snapshot(recs), i;
+	size_t n = base_snapshot(recs);
 	const char *out;
 
-	for (i = 0; i < n; i++)
-		if (recs[i].ns_inum == 1 && recs[i].uid == 0)
-			recs[i].value[UCT_NPROC] = 13;
+	set_value(recs, n, 1, 0, UCT_NPROC, 13);
 	uct_model_update(&f->m, recs, n, NULL, 0, 1001.0);
 	out = render(f, uct_view_batch);
 	assert_non_null(strstr(out, "13+3/-"));
@@ -249,12 +257,10 @@ static void test_table_wide_cells(void **state)
 {
 	struct fx *f = *state;
 	struct uct_rec recs[16];
-	size_t n = base_snapshot(recs), i;
+	size_t n = base_snapshot(recs);
 	const char *out;
 
-	for (i = 0; i < n; i++)
-		if (recs[i].ns_inum == 1 && recs[i].uid == 1001)
-			recs[i].value[UCT_MSGQUEUE] = 3456;
+	set_value(recs, n, 1, 1001, UCT_MSGQUEUE, 3456);
 	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
 	out = render(f, uct_view_batch);
 	assert_non_null(strstr(out, "6/5 3456+1408/800K"));
@@ -467,16 +473,11 @@ static void test_names_summary(void **state)
 static void memlock_update(struct fx *f, int shift, long long extra, double now)
 {
 	struct uct_rec recs[16];
-	size_t n = base_snapshot(recs), i;
+	size_t n = base_snapshot(recs);
 
-	for (i = 0; i < n; i++) {
-		if (recs[i].ns_inum == 1 && recs[i].uid == 1001)
-			recs[i].value[UCT_MEMLOCK] = 7 + extra;
-		if (recs[i].ns_inum == 100 && recs[i].uid == 1001)
-			recs[i].value[UCT_MEMLOCK] = 2;
-		if (recs[i].ns_inum == 100 && recs[i].uid == 1002)
-			recs[i].value[UCT_MEMLOCK] = 5;
-	}
+	set_value(recs, n, 1, 1001, UCT_MEMLOCK, 7 + extra);
+	set_value(recs, n, 100, 1001, UCT_MEMLOCK, 2);
+	set_value(recs, n, 100, 1002, UCT_MEMLOCK, 5);
 	f->m.page_shift = shift;
 	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, now), 0);
 }
@@ -536,12 +537,10 @@ static void test_table_memlock_saturates(void **state)
 	size_t n = base_snapshot(recs), i;
 	const char *out;
 
-	for (i = 0; i < n; i++) {
-		if (recs[i].ns_inum == 1 && recs[i].uid == 1001)
-			recs[i].value[UCT_MEMLOCK] = 1LL << 53;
+	set_value(recs, n, 1, 1001, UCT_MEMLOCK, 1LL << 53);
+	for (i = 0; i < n; i++)
 		if (recs[i].ns_inum == 100)
 			recs[i].ns_max[UCT_MEMLOCK] = INF;
-	}
 	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
 	out = render(f, uct_view_batch);
 	assert_non_null(strstr(strstr(out, "\n  ns 100 L1 o1001 "), "  8.0E/inf\n"));
@@ -561,11 +560,9 @@ static void test_memlock_stock_cap(void **state)
 	size_t n = base_snapshot(recs), i;
 	const char *out;
 
-	for (i = 0; i < n; i++) {
-		if (recs[i].ns_inum == 1 && recs[i].uid == 1001)
-			recs[i].value[UCT_MEMLOCK] = 3000;	/* 2048 would refuse it */
+	set_value(recs, n, 1, 1001, UCT_MEMLOCK, 3000);	/* 2048 would refuse it */
+	for (i = 0; i < n; i++)
 		recs[i].ns_max[UCT_MEMLOCK] = recs[i].ns_inum == 1 ? INF : 8388608;
-	}
 	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
 	assert_int_equal(f->m.ns[uct_model_find_ns(&f->m, 100)].max[UCT_MEMLOCK], 8388608);
 	assert_true(f->m.ns[uct_model_find_ns(&f->m, 1)].max[UCT_MEMLOCK] == INF);
@@ -1076,32 +1073,16 @@ static void test_fmt_num(void **state)
 	assert_string_equal(uct_fmt_signed(b, sizeof(b), 0), "0");
 }
 
-/* uct_fmt_num() as it was, with printf's float formatting: the integer
- * version must print the same text for every value */
+/* uct_fmt_num() by printf's float formatting: the integer version must
+ * print the same text for every value */
 static void fmt_num_printf(char *buf, size_t len, long long v)
 {
-	static const char suffix[] = "KMGTPE";
-	double d;
-	int i;
-
-	if (uct_is_unlimited(v)) {
+	if (uct_is_unlimited(v))
 		snprintf(buf, len, "inf");
-		return;
-	}
-	if (v > -10000 && v < 10000) {
+	else if (v > -10000 && v < 10000)
 		snprintf(buf, len, "%lld", v);
-		return;
-	}
-	d = (double)v;
-	i = -1;
-	do {
-		d /= 1024.0;
-		i++;
-	} while ((d >= 999.95 || d <= -999.95) && i < 5);
-	if (d < 99.95 && d > -99.95)
-		snprintf(buf, len, "%.1f%c", d, suffix[i]);
 	else
-		snprintf(buf, len, "%.0f%c", d, suffix[i]);
+		uct_fmt_num_printf(buf, len, v);
 }
 
 static void expect_num(long long v)
