@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "clock.h"
 #include "ksyms.h"
 #include "trace.h"
 #include "trace_fmt.h"
@@ -87,14 +88,6 @@ static int on_event(void *arg, void *data, size_t size)
 	return 0;
 }
 
-static double clock_s(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static long long clock_ns(clockid_t id)
 {
 	struct timespec ts;
@@ -131,7 +124,7 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 		return UCT_EXIT_FAIL;
 	}
 	if (o->duration > 0)
-		end = clock_s(CLOCK_MONOTONIC) + o->duration;
+		end = uct_now_s() + o->duration;
 	fprintf(stderr, "ucounttop: tracing ucounts charges (%s); Ctrl-C to stop\n", l->hooks);
 	memcpy(t->out, h, strlen(h));
 	t->out[strlen(h)] = '\n';
@@ -150,7 +143,7 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 		if (err < 0 && err != -EINTR)
 			break;
 		if (*stop || (o->count && t->printed >= o->count) ||
-		    (end && clock_s(CLOCK_MONOTONIC) >= end))
+		    (end && uct_now_s() >= end))
 			break;
 		err = uct_loader_poll_events(l, 100);
 		if (err < 0 && err != -EINTR)
