@@ -3,7 +3,7 @@
  * check.c - `ucounttop check`: load ucounttop_check.bpf.c, take a
  * baseline, run the command as a child subreaper, wait for every
  * descendant, settle, read everything the BPF side aggregated, judge it
- * (check_model.c) and report (check_report.c).
+ * (judge.c) and report (check_report.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +19,9 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "check.h"
-#include "check_model.h"
+#include "judge.h"
 #include "check_report.h"
-#include "check_run.h"
+#include "check_cmd.h"
 #include "clock.h"
 #include "ksyms.h"
 #include "loader.h"

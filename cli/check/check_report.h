@@ -9,8 +9,8 @@
 #define UCT_CHECK_REPORT_H
 
 #include <stdio.h>
-#include "check_model.h"
-#include "check_run.h"
+#include "judge.h"
+#include "check_cmd.h"
 
 struct uck_run_info {
 	char *const *argv;		/* the command */

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_model.h"
+#include "judge.h"
 #include "check_report.h"
 #include "fuzz_input.h"
 #include "json_check.h"

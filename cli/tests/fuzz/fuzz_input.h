@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 #include <string.h>
-#include "check_model.h"
+#include "judge.h"
 #include "common.h"
 #include "ucounttop_check.h"
 
@@ -108,7 +108,7 @@ struct fuzz_check_hdr {
 /*
  * Magnitudes. Counters, amounts and event counts from the kernel are far
  * below 2^40; limits are too, or LONG_MAX ("unlimited"). model.c and
- * check_model.c add and subtract such quantities in long long without
+ * judge.c add and subtract such quantities in long long without
  * overflow checks, so full-range values only re-find that (see the
  * closing note of the hardening branch). Unless built with -DFUZZ_WIDE,
  * the targets fold every 64-bit quantity into +-2^40 and keep LONG_MAX

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "check_model.h"
+#include "judge.h"
 #include "model.h"
 #include "fuzz_input.h"
 #include "snapshots.h"
@@ -585,7 +585,7 @@ static void known_seeds(void)
 	h = (struct fuzz_model_hdr){ .updates = 1, .win = { 0, 1, 1, 2 }, .step = 100 };
 	model("known-wide-delta-overflow", &h, recs, 2, &none, 0);
 
-	/* check_model.c: parent links (2,1) -> (3,1) -> (2,1), as inode
+	/* judge.c: parent links (2,1) -> (3,1) -> (2,1), as inode
 	 * reuse can make them, under them (4,1) and under that (5,1), whose
 	 * counter dropped by 5 with no uncharge. (4,1) is left with W = +5
 	 * that no level above takes: judge_hier() climbs the cycle for ever */
@@ -600,7 +600,7 @@ static void known_seeds(void)
 	crec(s, true, 5, 3, 1, 4, 1, UCT_NPROC, 0, 0);
 	check_write("known-cycle-hang", s);
 
-	/* check_model.c: counters at the ends of the range, D = F - B
+	/* judge.c: counters at the ends of the range, D = F - B
 	 * overflows */
 	memset(s, 0, sizeof(*s));
 	s->h.flags = FC_ALL_HOOKS;

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "check_model.h"
+#include "judge.h"
 #include "check_report.h"
 #include "opts.h"
 

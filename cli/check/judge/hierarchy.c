@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_hier.c - class d: a change that did not reach every level above */
+/* hierarchy.c - class d: a change that did not reach every level above */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
 int ck_judge_hier(const struct uck_input *in, struct rows *rs, const int *order,
 		      const struct skip *sk, struct uck_result *r)

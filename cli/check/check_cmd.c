@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_run.c - run check's CMD, bounded (see check_run.h). */
+/* check_cmd.c - run check's CMD, bounded (see check_cmd.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "check_run.h"
+#include "check_cmd.h"
 #include "clock.h"
 
 #define KILL_GRACE_S	2.0	/* SIGTERM, then SIGKILL this much later */

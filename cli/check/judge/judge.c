@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_model.c - `ucounttop check`: from a baseline, a final capture and
+ * judge.c - `ucounttop check`: from a baseline, a final capture and
  * the event aggregates, decide which counter changes are errors and how:
- * what the data lets us decide, then each class in order (check_judge.h
- * lists the files). See check_model.h for the quantities and cli/README.md
+ * what the data lets us decide, then each class in order (judge_internal.h
+ * lists the files). See judge.h for the quantities and cli/README.md
  * for the rules.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
 static int judge(const struct uck_input *in, struct uck_result *r);
 
@@ -72,7 +72,7 @@ static void judge_misses(const struct uck_input *in, struct uck_result *r, struc
 	}
 }
 
-/* Judge a bounded copy of the input (check_input.c). */
+/* Judge a bounded copy of the input (input.c). */
 int uck_judge(const struct uck_input *raw, struct uck_result *r)
 {
 	struct uck_input in;

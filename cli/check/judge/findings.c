@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_findings.c - findings of check's judge: records, kernel stacks, the "how" text */
+/* findings.c - findings of check's judge: records, kernel stacks, the "how" text */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
 const char *uck_class_name(enum uck_class c)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_input.c - bound every quantity of check's input once, where it
+ * input.c - bound every quantity of check's input once, where it
  * enters the judge. Real counters, tallies and amounts are far below 2^40;
  * a corrupted map, or a counter a double uncharge drove far negative, can
  * hold anything, and the judge adds and subtracts thousands of them. With
@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
 #define BOUND (1LL << 53)
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_lost.c - classes a and b: lost and double uncharges (what nothing explains, where it originates) */
+/* lost_double.c - classes a and b: lost and double uncharges (what nothing explains, where it originates) */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
 int ck_judge_lost_double(const struct uck_input *in, struct rows *rs, const int *order,
 		    const struct skip *sk, struct uck_result *r)

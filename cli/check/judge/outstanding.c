@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_outstanding.c - charges legitimately still held when the workload ended */
+/* outstanding.c - charges legitimately still held when the workload ended */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
 int ck_judge_outstanding(const struct uck_input *in, struct rows *rs, const struct skip *sk,
 			 struct uck_result *r)

@@ -1,26 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * check_judge.h - the inside of check's judge, shared by its files (not an
- * API; check_model.h is):
- *   check_input.c     every input quantity bounded, once
- *   check_rows.c      the rows and their quantities, from the captures
- *   check_findings.c  findings, their stacks and their "how"
- *   check_lost.c      a and b: lost and double uncharges
- *   check_freed.c     c: freed while charged
- *   check_hier.c      d: hierarchy mismatch
- *   check_admit.c     e: admitted over limit
- *   check_outstanding.c  charges legitimately still held
- *   check_model.c     what the data lets us decide, and the order of it
+ * judge_internal.h - the inside of check's judge, shared by its files (not an
+ * API; judge.h is):
+ *   input.c     every input quantity bounded, once
+ *   rows.c      the rows and their quantities, from the captures
+ *   findings.c  findings, their stacks and their "how"
+ *   lost_double.c      a and b: lost and double uncharges
+ *   freed.c     c: freed while charged
+ *   hierarchy.c      d: hierarchy mismatch
+ *   admitted.c     e: admitted over limit
+ *   outstanding.c  charges legitimately still held
+ *   judge.c     what the data lets us decide, and the order of it
  */
 #ifndef UCT_CHECK_JUDGE_H
 #define UCT_CHECK_JUDGE_H
 
-#include "check_model.h"
+#include "judge.h"
 
 #define NT UCT_NTYPES
 
 /* One row (ns, uid): what was read of it, and what follows (see
- * check_model.h for the quantities D, T, U, E, X, Y by their letters). */
+ * judge.h for the quantities D, T, U, E, X, Y by their letters). */
 struct row {
 	struct uct_key k;
 	struct uct_key pk;		/* parent key */
@@ -74,12 +74,12 @@ struct skip {
 };
 
 
-/* check_input.c: a copy of in with every quantity within +-2^53 */
+/* input.c: a copy of in with every quantity within +-2^53 */
 int ck_input_bounded(const struct uck_input *in, struct uck_input *out);
 void ck_input_free(struct uck_input *b);
 long long ck_bound(long long v);
 
-/* check_rows.c */
+/* rows.c */
 int ck_rows_find(const struct rows *rs, const struct uct_key *k);
 struct row *ck_rows_get(struct rows *rs, const struct uct_key *k);
 void ck_rows_free(struct rows *rs);
@@ -90,7 +90,7 @@ int *ck_rows_by_depth(const struct rows *rs);
  * subtree sums in order (children first). */
 void ck_rows_derive(const struct uck_input *in, struct rows *rs, const int *order);
 
-/* check_findings.c */
+/* findings.c */
 struct uck_finding *ck_add_finding(struct uck_result *r, enum uck_class cls,
 				   const struct row *w, int type);
 void ck_how(struct uck_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

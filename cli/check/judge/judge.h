@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * check_model.h - `ucounttop check`: judge the counter changes of a
+ * judge.h - `ucounttop check`: judge the counter changes of a
  * workload. Pure: no libbpf, no kernel; the loader (check.c) fills a
  * uck_input from the BPF maps and iterators, the unit tests fill it with
  * synthetic baselines, finals and event aggregates.
  *
  * Quantities, per row R = (ns, uid) and rlimit type (see cli/README.md;
- * struct row in check_judge.h names them):
+ * struct row in judge_internal.h names them):
  *
  *   D(R)   change: counter change from the baseline to the final
  *          snapshot, plus what a free of R itself took away (class c);

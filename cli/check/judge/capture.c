@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_capture.c - when two of check's captures saw the same state (see
- * check_model.h, uck_same_state()).
+ * capture.c - when two of check's captures saw the same state (see
+ * judge.h, uck_same_state()).
  */
 #include <stdlib.h>
 #include <string.h>
-#include "check_model.h"
+#include "judge.h"
 
 static int rec_cmp(const void *a, const void *b)
 {

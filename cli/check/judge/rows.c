@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_rows.c - the rows of check's judge and their quantities, from the baseline and final captures, the frees, the objects and the event aggregates */
+/* rows.c - the rows of check's judge and their quantities, from the baseline and final captures, the frees, the objects and the event aggregates */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
 static unsigned long long ck_key64(const struct uct_key *k)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * check_run.h - run check's CMD, bounded: CMD in its own process group,
+ * check_cmd.h - run check's CMD, bounded: CMD in its own process group,
  * --timeout on CMD itself, SIGINT/SIGTERM/SIGHUP forwarded to that group,
  * then at most --settle for the descendants it left behind (check is their
  * subreaper). Whatever still runs is named, never waited for.

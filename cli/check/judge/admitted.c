@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_admit.c - class e: a charge admitted over a limit */
+/* admitted.c - class e: a charge admitted over a limit */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
 /* Class e from the over-limit records (and those still pending). */
 int ck_judge_admit(const struct uck_input *in, bool findings, struct uck_result *r)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_freed.c - class c: a struct ucounts freed while still charged */
+/* freed.c - class c: a struct ucounts freed while still charged */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 #include "fmt.h"
 
 int ck_judge_freed(const struct uck_input *in, struct rows *rs, struct uck_result *r)
