@@ -104,36 +104,36 @@ static void prog_table(struct ck *c)
 	c->nprogs = C_COUNT;
 }
 
-/* What a skipped run of each program would have fed (enum uck_miss);
+/* What a skipped run of each program would have fed (enum judge_miss);
  * -1: an iterator, which the kernel never skips */
 static int miss_group(int i)
 {
 	switch (i) {
 	case C_INC: case C_DEC: case C_INC_GET: case C_DEC_PUT:
-		return UCK_MISS_CHARGE;
+		return JUDGE_MISS_CHARGE;
 	case C_DEC_PUT_RET: case C_INC_IN: case C_DEC_IN: case C_INC_GET_IN:
 	case C_OVERLIMIT: case C_OVERLIMIT_IN: case C_UCOUNTS_OVERLIMIT:
 	case C_UCOUNTS_OVERLIMIT_IN:
-		return UCK_MISS_LIMIT;
+		return JUDGE_MISS_LIMIT;
 	case C_FREE:
-		return UCK_MISS_FREE;
+		return JUDGE_MISS_FREE;
 	case C_MQ_NEW: case C_MQ_EVICT:
-		return UCK_MISS_MQ;
+		return JUDGE_MISS_MQ;
 	case C_SHM_LOCK_IN: case C_SHM_LOCK_OUT: case C_USER_SHM_LOCK:
 	case C_USER_SHM_UNLOCK: case C_SHM_EVICT:
-		return UCK_MISS_SHM;
+		return JUDGE_MISS_SHM;
 	default:
 		return -1;
 	}
 }
 
 /* Runs the kernel skipped since attach, by what they would have fed. */
-static void read_misses(struct ck *c, unsigned long long m[UCK_NMISS])
+static void read_misses(struct ck *c, unsigned long long m[JUDGE_NMISS])
 {
 	size_t i;
 	int g;
 
-	memset(m, 0, UCK_NMISS * sizeof(*m));
+	memset(m, 0, JUDGE_NMISS * sizeof(*m));
 	for (i = 0; i < c->nprogs; i++) {
 		g = miss_group((int)i);
 		if (g >= 0 && c->progs[i].want && *c->progs[i].link)
@@ -273,7 +273,7 @@ static void clear_map(struct bpf_map *map)
 			break;
 }
 
-static void capture_free(struct uck_capture *cap)
+static void capture_free(struct judge_capture *cap)
 {
 	free(cap->recs);
 	free(cap->inv);
@@ -285,7 +285,7 @@ static void capture_free(struct uck_capture *cap)
 
 /* One capture with no charge, uncharge or free while it was taken; after
  * CAPTURE_TRIES the last one, marked torn. */
-static int capture(struct ck *c, struct uck_capture *cap)
+static int capture(struct ck *c, struct judge_capture *cap)
 {
 	int attempt, err;
 
@@ -309,10 +309,10 @@ static int capture(struct ck *c, struct uck_capture *cap)
 		free(ibuf);
 		if (err)
 			return err;
-		err = dump_map(c->skel->maps.inv, offsetof(struct uck_inv_kv, n),
-			       sizeof(struct uck_inv_kv), (void **)&cap->inv, &cap->ninv);
+		err = dump_map(c->skel->maps.inv, offsetof(struct judge_inv_kv, n),
+			       sizeof(struct judge_inv_kv), (void **)&cap->inv, &cap->ninv);
 		if (!err)
-			err = DUMP(c, tally, struct uck_tally_kv, &cap->tally, &cap->ntally);
+			err = DUMP(c, tally, struct judge_tally_kv, &cap->tally, &cap->ntally);
 		if (err)
 			return err;
 		if (events_now(c) == e0)
@@ -325,15 +325,15 @@ static int capture(struct ck *c, struct uck_capture *cap)
 	}
 }
 
-/* The baseline: two captures in a row that saw one state (uck_same_state():
+/* The baseline: two captures in a row that saw one state (judge_same_state():
  * a fork or a signal half done while one was taken makes them differ). If none of
  * BASELINE_TRIES pairs agree, the last capture is marked torn: what
  * stands on it is then not judged, rather than judged from a state that
  * never held still. */
 #define BASELINE_TRIES	20
-static int baseline(struct ck *c, struct uck_capture *base)
+static int baseline(struct ck *c, struct judge_capture *base)
 {
-	struct uck_capture again = {};
+	struct judge_capture again = {};
 	int i, err;
 
 	err = capture(c, base);
@@ -346,7 +346,7 @@ static int baseline(struct ck *c, struct uck_capture *base)
 		err = capture(c, &again);
 		if (err)
 			break;
-		if (uck_same_state(base, &again))
+		if (judge_same_state(base, &again))
 			break;
 		capture_free(base);
 		*base = again;
@@ -357,13 +357,13 @@ static int baseline(struct ck *c, struct uck_capture *base)
 }
 
 struct maps {
-	struct uck_agg_kv *agg;
-	struct uck_item_kv *items;
-	struct uck_over_kv *over;
-	struct uck_pend_kv *pend;
-	struct uck_free_kv *freed;
-	struct uck_obj_kv *objs;
-	struct uck_rt_kv *pre_rel, *gone;
+	struct judge_agg_kv *agg;
+	struct judge_item_kv *items;
+	struct judge_over_kv *over;
+	struct judge_pend_kv *pend;
+	struct judge_free_kv *freed;
+	struct judge_obj_kv *objs;
+	struct judge_rt_kv *pre_rel, *gone;
 };
 
 static void maps_free(struct maps *m)
@@ -379,28 +379,28 @@ static void maps_free(struct maps *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static int read_maps(struct ck *c, struct maps *m, struct uck_input *in)
+static int read_maps(struct ck *c, struct maps *m, struct judge_input *in)
 {
 	int err, i;
 
 	maps_free(m);
-	err = DUMP(c, agg, struct uck_agg_kv, &m->agg, &in->nagg);
+	err = DUMP(c, agg, struct judge_agg_kv, &m->agg, &in->nagg);
 	if (!err)
-		err = DUMP(c, item, struct uck_item_kv, &m->items, &in->nitems);
+		err = DUMP(c, item, struct judge_item_kv, &m->items, &in->nitems);
 	if (!err)
-		err = DUMP(c, over, struct uck_over_kv, &m->over, &in->nover);
+		err = DUMP(c, over, struct judge_over_kv, &m->over, &in->nover);
 	if (!err)
-		err = dump_map(c->skel->maps.pend, offsetof(struct uck_pend_kv, v),
-			       sizeof(struct uck_pend_kv), (void **)&m->pend, &in->npend);
+		err = dump_map(c->skel->maps.pend, offsetof(struct judge_pend_kv, v),
+			       sizeof(struct judge_pend_kv), (void **)&m->pend, &in->npend);
 	if (!err)
-		err = DUMP(c, freed, struct uck_free_kv, &m->freed, &in->nfreed);
+		err = DUMP(c, freed, struct judge_free_kv, &m->freed, &in->nfreed);
 	if (!err)
-		err = dump_map(c->skel->maps.obj, offsetof(struct uck_obj_kv, v),
-			       sizeof(struct uck_obj_kv), (void **)&m->objs, &in->nobjs);
+		err = dump_map(c->skel->maps.obj, offsetof(struct judge_obj_kv, v),
+			       sizeof(struct judge_obj_kv), (void **)&m->objs, &in->nobjs);
 	if (!err)
-		err = DUMP(c, pre_rel, struct uck_rt_kv, &m->pre_rel, &in->npre_rel);
+		err = DUMP(c, pre_rel, struct judge_rt_kv, &m->pre_rel, &in->npre_rel);
 	if (!err)
-		err = DUMP(c, gone, struct uck_rt_kv, &m->gone, &in->ngone);
+		err = DUMP(c, gone, struct judge_rt_kv, &m->gone, &in->ngone);
 	if (err)
 		return err;
 	in->agg = m->agg;
@@ -475,15 +475,15 @@ have:
 
 /* ---- main -------------------------------------------------------------------------- */
 
-int uct_run_check(const struct uct_opts *o)
+int check_main(const struct uct_opts *o)
 {
 	struct ck c = {};
-	struct uck_input in = {};
-	struct uck_result res = {};
-	struct uck_run_info ri = {};
+	struct judge_input in = {};
+	struct judge_result res = {};
+	struct check_run_info ri = {};
 	struct maps m = {};
-	struct uck_run run = {};
-	struct uck_result prev = {};
+	struct check_cmd run = {};
+	struct judge_result prev = {};
 	int judged;
 	char msg[1024] = "";
 	double t1, last_change;
@@ -511,7 +511,7 @@ int uct_run_check(const struct uct_opts *o)
 	in.have_shm_hooks = c.have_shm;
 	in.fail_outstanding = o->fail_outstanding;
 
-	rc = uck_run_cmd(o->cmd_argv, o->timeout, o->settle, &run, msg, sizeof(msg));
+	rc = check_cmd_run(o->cmd_argv, o->timeout, o->settle, &run, msg, sizeof(msg));
 	if (rc) {
 		fprintf(stderr, "ucounttop: %s\n", msg);
 		goto out;
@@ -519,7 +519,7 @@ int uct_run_check(const struct uct_opts *o)
 	/* CMD has ended: --settle counts from here, and reaping its
 	 * descendants already took run.reap_s of it */
 	t1 = uct_now_s() - run.reap_s;
-	nsig = uck_run_signals();
+	nsig = check_cmd_signals();
 	ri.pid = run.pid;
 	ri.status = run.status;
 	ri.duration = run.cmd_s;
@@ -528,7 +528,7 @@ int uct_run_check(const struct uct_opts *o)
 
 	/* settle: until nothing failing could still go away, the kernel
 	 * went quiet, or --settle is up; a failing state-based finding
-	 * needs two captures in a row to stand (see uck_result_confirm) */
+	 * needs two captures in a row to stand (see judge_result_confirm) */
 	ev = events_now(&c);
 	last_change = t1;
 	for (judged = 0;; judged++) {
@@ -543,10 +543,10 @@ int uct_run_check(const struct uct_opts *o)
 			rc = UCT_EXIT_TOOL;
 			goto out;
 		}
-		uck_result_free(&prev);
+		judge_result_free(&prev);
 		prev = res;
 		memset(&res, 0, sizeof(res));
-		err = uck_judge(&in, &res);
+		err = judge_run(&in, &res);
 		if (err) {
 			fprintf(stderr, "ucounttop: out of memory\n");
 			rc = UCT_EXIT_TOOL;
@@ -557,11 +557,11 @@ int uct_run_check(const struct uct_opts *o)
 			ev = events_now(&c);
 			last_change = now;
 		}
-		if (uck_result_settled(&res))
+		if (judge_result_settled(&res))
 			break;
 		/* a signal since CMD ended: report now, but from two captures
-		 * (uck_result_confirm), never from one taken as the group died */
-		if (judged && uck_run_signals() != nsig)
+		 * (judge_result_confirm), never from one taken as the group died */
+		if (judged && check_cmd_signals() != nsig)
 			break;
 		/* time is up, but a failing finding has not been seen twice yet */
 		if (judged && (now - t1 >= o->settle ||
@@ -570,7 +570,7 @@ int uct_run_check(const struct uct_opts *o)
 		sleep_s(POLL_S);
 	}
 	if (judged)
-		uck_result_confirm(&res, &prev);
+		judge_result_confirm(&res, &prev);
 	ri.settle_waited = uct_now_s() - t1;
 
 	ri.argv = o->cmd_argv;
@@ -581,7 +581,7 @@ int uct_run_check(const struct uct_opts *o)
 	for (i = 0; i < UCK_NCOUNTERS; i++)
 		ri.counters[i] = in.counters[i];
 	/* a finding first; else CMD's own failure: never 0 unless both pass */
-	rc = res.nfail ? UCT_EXIT_FAIL : uck_run_ok(&run) ? UCT_EXIT_OK : UCT_EXIT_CMD_FAILED;
+	rc = res.nfail ? UCT_EXIT_FAIL : check_cmd_ok(&run) ? UCT_EXIT_OK : UCT_EXIT_CMD_FAILED;
 	ri.exit_code = rc;
 	if (o->output_file) {
 		out = fopen(o->output_file, "w");
@@ -592,9 +592,9 @@ int uct_run_check(const struct uct_opts *o)
 		}
 	}
 	if (o->output == UCT_OUT_JSON)
-		uck_report_json(out, &res, &ri, frames_cb, &c);
+		check_report_json(out, &res, &ri, frames_cb, &c);
 	else
-		uck_report_text(out, &res, &ri, frames_cb, &c);
+		check_report_text(out, &res, &ri, frames_cb, &c);
 	if (out != stdout && fclose(out)) {
 		fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, strerror(errno));
 		rc = UCT_EXIT_TOOL;
@@ -602,9 +602,9 @@ int uct_run_check(const struct uct_opts *o)
 		fflush(stdout);
 	}
 out:
-	uck_result_free(&res);
-	uck_result_free(&prev);
-	uck_run_free(&run);
+	judge_result_free(&res);
+	judge_result_free(&prev);
+	check_cmd_free(&run);
 	maps_free(&m);
 	capture_free(&in.base);
 	capture_free(&in.fin);

@@ -11,6 +11,6 @@
  * code: 0 clean, 1 imbalance found, 4 kernel feature missing, 5 CMD could
  * not be started, 6 tool failure (3 privilege: checked before).
  */
-int uct_run_check(const struct uct_opts *o);
+int check_main(const struct uct_opts *o);
 
 #endif /* UCT_CHECK_H */

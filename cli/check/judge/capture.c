@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * capture.c - when two of check's captures saw the same state (see
- * judge.h, uck_same_state()).
+ * judge.h, judge_same_state()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +19,11 @@ static int rec_cmp(const void *a, const void *b)
 
 static int inv_cmp(const void *a, const void *b)
 {
-	return memcmp(&((const struct uck_inv_kv *)a)->k, &((const struct uck_inv_kv *)b)->k,
+	return memcmp(&((const struct judge_inv_kv *)a)->k, &((const struct judge_inv_kv *)b)->k,
 		      sizeof(struct uck_inv_key));
 }
 
-bool uck_same_state(struct uck_capture *a, struct uck_capture *b)
+bool judge_same_state(struct judge_capture *a, struct judge_capture *b)
 {
 	size_t i;
 	int t;

@@ -8,29 +8,31 @@
 #include "judge_internal.h"
 #include "fmt.h"
 
-int ck_judge_freed(const struct uck_input *in, struct rows *rs, struct uck_result *r)
+int judge_find_freed(const struct judge_input *in, struct judge_rows *rs, struct judge_result *r)
 {
 	size_t i;
 	int t;
 
 	for (i = 0; i < in->nfreed; i++) {
-		const struct uck_free_kv *fr = &in->freed[i];
+		const struct judge_free_kv *fr = &in->freed[i];
 		struct uct_key k = { fr->k.ns_inum, fr->k.uid };
-		int idx = ck_rows_find(rs, &k);
+		int idx = judge_rows_find(rs, &k);
 
-		for (t = 0; t < NT; t++) {
-			struct uck_finding *f = NULL;
+		for (t = 0; t < UCT_NTYPES; t++) {
+			struct judge_finding *f = NULL;
 			size_t j, nopen = 0;
 
 			if (!fr->v.value[t])
 				continue;
 			/* one finding per (row, type): several free stacks merge */
 			for (j = 0; j < r->n; j++)
-				if (r->f[j].cls == UCK_FREED && r->f[j].ns_inum == k.ns_inum &&
-				    r->f[j].uid == k.uid && r->f[j].type == t)
+				if (r->f[j].cls == JUDGE_FREED_CHARGED &&
+				    r->f[j].ns_inum == k.ns_inum && r->f[j].uid == k.uid &&
+				    r->f[j].type == t)
 					f = &r->f[j];
 			if (!f) {
-				f = ck_add_finding(r, UCK_FREED, idx >= 0 ? &rs->r[idx] : NULL, t);
+				f = judge_add_finding(r, JUDGE_FREED_CHARGED,
+						      idx >= 0 ? &rs->r[idx] : NULL, t);
 				if (!f)
 					return -ENOMEM;
 				f->ns_inum = k.ns_inum;
@@ -42,28 +44,29 @@ int ck_judge_freed(const struct uck_input *in, struct rows *rs, struct uck_resul
 					f->at_uid = fr->v.anc[0].uid;
 					f->at_level = fr->v.level ? (int)fr->v.level - 1 : -1;
 				}
-				if (ck_stacks_open(in, f, &nopen))
+				if (judge_stacks_open(in, f, &nopen))
 					return -ENOMEM;
-				if (!nopen && ck_stacks_from_agg(in, f, UCK_K_CHARGE, UCK_SR_CHARGE))
+				if (!nopen && judge_stacks_from_agg(in, f, UCK_K_CHARGE,
+								    JUDGE_STACK_CHARGE))
 					return -ENOMEM;
 			}
 			f->amount += fr->v.value[t];
 			f->value = f->amount;
-			if (ck_add_stack(f, fr->k.stack_id, UCK_SR_FREE, fr->v.count, fr->v.value[t],
-				      fr->v.pid, fr->v.comm))
+			if (judge_add_stack(f, fr->k.stack_id, JUDGE_STACK_FREE, fr->v.count,
+					    fr->v.value[t], fr->v.pid, fr->v.comm))
 				return -ENOMEM;
 		}
 	}
 	for (i = 0; i < r->n; i++) {
-		struct uck_finding *f = &r->f[i];
+		struct judge_finding *f = &r->f[i];
 
-		if (f->cls != UCK_FREED)
+		if (f->cls != JUDGE_FREED_CHARGED)
 			continue;
-		ck_how(f, "the ucounts was freed (ucounts_free) with %s=%lld: that charge can no "
-		    "longer be uncharged", uct_type_name(f->type), f->amount);
+		judge_how(f, "the ucounts was freed (ucounts_free) with %s=%lld: that charge can "
+			  "no longer be uncharged", uct_type_name(f->type), f->amount);
 		if (f->at_level >= 0)
-			ck_how(f, ", and the levels above it (from ns %u uid %u up) keep it for good",
-			    f->at_ns, f->at_uid);
+			judge_how(f, ", and the levels above it (from ns %u uid %u up) keep it for "
+				  "good", f->at_ns, f->at_uid);
 	}
 	return 0;
 }

@@ -7,30 +7,32 @@
 #include <string.h>
 #include "judge_internal.h"
 
-int ck_judge_hier(const struct uck_input *in, struct rows *rs, const int *order,
-		      const struct skip *sk, struct uck_result *r)
+int judge_find_hierarchy(const struct judge_input *in, struct judge_rows *rs, const int *order,
+			 const struct judge_undecidable *sk, struct judge_result *r)
 {
 	size_t oi;
 	int t, k;
 
-	for (t = 0; t < NT; t++) {
+	for (t = 0; t < UCT_NTYPES; t++) {
 		/* d2: a change no charge made, that did not reach every level */
 		for (oi = 0; oi < rs->n && !sk->d2; oi++) {
-			struct row *s = &rs->r[order[oi]];
+			struct judge_row *s = &rs->r[order[oi]];
 			long long left = s->untallied_here[t];
 			int a;
 
 			if (!left || !s->known)
 				continue;
 			for (a = s->par; a >= 0 && left; a = rs->r[a].par) {
-				struct row *A = &rs->r[a];
+				struct judge_row *A = &rs->r[a];
 				long long m;
-				struct uck_finding *f;
+				struct judge_finding *f;
 				int x;
 
-				if (!A->untallied_here[t] || (A->untallied_here[t] > 0) == (left > 0))
+				if (!A->untallied_here[t] ||
+				    (A->untallied_here[t] > 0) == (left > 0))
 					continue;
-				m = llabs(A->untallied_here[t]) < llabs(left) ? llabs(A->untallied_here[t]) : llabs(left);
+				m = llabs(A->untallied_here[t]) < llabs(left) ?
+				    llabs(A->untallied_here[t]) : llabs(left);
 				if (left < 0)
 					m = -m;
 				/* it is in s .. below A, not in A and above */
@@ -40,7 +42,7 @@ int ck_judge_hier(const struct uck_input *in, struct rows *rs, const int *order,
 				s->untallied_here[t] -= m;
 				A->untallied_here[t] += m;
 				left -= m;
-				f = ck_add_finding(r, UCK_HIER, s, t);
+				f = judge_add_finding(r, JUDGE_HIERARCHY_MISMATCH, s, t);
 				if (!f)
 					return -ENOMEM;
 				f->failing = true;
@@ -49,22 +51,23 @@ int ck_judge_hier(const struct uck_input *in, struct rows *rs, const int *order,
 				f->at_uid = A->k.uid;
 				f->at_level = A->level;
 				f->value = A->in_f ? A->final[t] : 0;
-				ck_how(f, "changed by %+lld with no charge or uncharge reaching it (a direct "
-				    "write), and the change did not reach level %u (ns %u uid %u) above "
-				    "it; ", m, A->level, A->k.ns_inum, A->k.uid);
-				ck_counter_how(f, s, t);
+				judge_how(f, "changed by %+lld with no charge or uncharge reaching it "
+					  "(a direct write), and the change did not reach level %u "
+					  "(ns %u uid %u) above it; ", m, A->level, A->k.ns_inum,
+					  A->k.uid);
+				judge_counter_how(f, s, t);
 			}
 		}
 		/* d1: a level below the sum of its children, more than before */
 		for (oi = 0; oi < rs->n; oi++) {
-			struct row *p = &rs->r[order[oi]];
+			struct judge_row *p = &rs->r[order[oi]];
 			long long sb = 0, sf = 0, shb, shf, amount;
-			struct uck_finding *f;
+			struct judge_finding *f;
 
 			if (!p->nkids || !p->in_f)
 				continue;
 			for (k = 0; k < p->nkids; k++) {
-				const struct row *c = &rs->r[p->kids[k]];
+				const struct judge_row *c = &rs->r[p->kids[k]];
 
 				if (c->in_f)
 					sf += c->final[t];
@@ -80,16 +83,16 @@ int ck_judge_hier(const struct uck_input *in, struct rows *rs, const int *order,
 				continue;
 			/* the shortfall is this class's, not a double uncharge's */
 			p->unpropagated[t] -= amount;
-			f = ck_add_finding(r, UCK_HIER, p, t);
+			f = judge_add_finding(r, JUDGE_HIERARCHY_MISMATCH, p, t);
 			if (!f)
 				return -ENOMEM;
 			f->failing = true;
 			f->amount = amount;
 			f->value = p->final[t];
 			f->limit = sf;
-			ck_how(f, "%lld, below the %lld of the rows of the namespaces it created "
-			    "(every charge there also charged it); short by %lld at the baseline",
-			    p->final[t], sf, shb > 0 ? shb : 0);
+			judge_how(f, "%lld, below the %lld of the rows of the namespaces it "
+				  "created (every charge there also charged it); short by %lld at "
+				  "the baseline", p->final[t], sf, shb > 0 ? shb : 0);
 		}
 	}
 	(void)in;

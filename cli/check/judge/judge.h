@@ -2,11 +2,11 @@
 /*
  * judge.h - `ucounttop check`: judge the counter changes of a
  * workload. Pure: no libbpf, no kernel; the loader (check.c) fills a
- * uck_input from the BPF maps and iterators, the unit tests fill it with
+ * judge_input from the BPF maps and iterators, the unit tests fill it with
  * synthetic baselines, finals and event aggregates.
  *
  * Quantities, per row R = (ns, uid) and rlimit type (see cli/README.md;
- * struct row in judge_internal.h names them):
+ * struct judge_row in judge_internal.h names them):
  *
  *   D(R)   change: counter change from the baseline to the final
  *          snapshot, plus what a free of R itself took away (class c);
@@ -33,14 +33,14 @@
 #include "common.h"
 #include "ucounttop_check.h"
 
-enum uck_class {
-	UCK_LOST,		/* a. lost uncharge */
-	UCK_DOUBLE,		/* b. double uncharge */
-	UCK_FREED,		/* c. freed while charged */
-	UCK_HIER,		/* d. hierarchy mismatch */
-	UCK_ADMIT,		/* e. admitted over limit */
-	UCK_OUTSTANDING,	/* legitimately outstanding (not an error) */
-	UCK_NCLASSES
+enum judge_class {
+	JUDGE_LOST_UNCHARGE,		/* a. lost uncharge */
+	JUDGE_DOUBLE_UNCHARGE,		/* b. double uncharge */
+	JUDGE_FREED_CHARGED,		/* c. freed while charged */
+	JUDGE_HIERARCHY_MISMATCH,		/* d. hierarchy mismatch */
+	JUDGE_ADMITTED_OVER_LIMIT,		/* e. admitted over limit */
+	JUDGE_OUTSTANDING,	/* legitimately outstanding (not an error) */
+	JUDGE_NCLASSES
 };
 
 /*
@@ -48,35 +48,35 @@ enum uck_class {
  * uct_prog_misses()), by what the skipped events would have fed. No
  * trace of a skipped event is left, so what depends on it is not judged.
  */
-enum uck_miss {
-	UCK_MISS_CHARGE,	/* charges and uncharges: the tally, open charges,
+enum judge_miss {
+	JUDGE_MISS_CHARGE,	/* charges and uncharges: the tally, open charges,
 				 * the fate of an over-limit charge */
-	UCK_MISS_LIMIT,		/* limit checks, and the entry and return marks
+	JUDGE_MISS_LIMIT,		/* limit checks, and the entry and return marks
 				 * of every change (the re-read's race guard) */
-	UCK_MISS_FREE,		/* ucounts_free */
-	UCK_MISS_MQ,		/* message queue lifetimes */
-	UCK_MISS_SHM,		/* SHM_LOCK lifetimes */
-	UCK_NMISS
+	JUDGE_MISS_FREE,		/* ucounts_free */
+	JUDGE_MISS_MQ,		/* message queue lifetimes */
+	JUDGE_MISS_SHM,		/* SHM_LOCK lifetimes */
+	JUDGE_NMISS
 };
 
 /* Map contents as read by user space. */
-struct uck_inv_kv { struct uck_inv_key k; __u64 n; };	/* n: value */
-struct uck_agg_kv { struct uck_agg_key k; struct uck_agg v; };
-struct uck_item_kv { struct uck_item_key k; struct uck_item v; };
-struct uck_over_kv { struct uck_over_key k; struct uck_over v; };
-struct uck_pend_kv { __u32 tid; struct uck_pend v; };
-struct uck_free_kv { struct uck_free_key k; struct uck_free v; };
-struct uck_obj_kv { __u64 id; struct uck_obj v; };
-struct uck_rt_kv { struct uck_rt_key k; struct uck_sum v; };
-struct uck_tally_kv { struct uct_key k; struct uck_tally v; };
+struct judge_inv_kv { struct uck_inv_key k; __u64 n; };	/* n: value */
+struct judge_agg_kv { struct uck_agg_key k; struct uck_agg v; };
+struct judge_item_kv { struct uck_item_key k; struct uck_item v; };
+struct judge_over_kv { struct uck_over_key k; struct uck_over v; };
+struct judge_pend_kv { __u32 tid; struct uck_pend v; };
+struct judge_free_kv { struct uck_free_key k; struct uck_free v; };
+struct judge_obj_kv { __u64 id; struct uck_obj v; };
+struct judge_rt_kv { struct uck_rt_key k; struct uck_sum v; };
+struct judge_tally_kv { struct uct_key k; struct uck_tally v; };
 
 /* One consistent capture: snapshot, inventory, tally map. */
-struct uck_capture {
+struct judge_capture {
 	struct uck_rec *recs;
 	size_t nrecs;
-	struct uck_inv_kv *inv;
+	struct judge_inv_kv *inv;
 	size_t ninv;
-	struct uck_tally_kv *tally;
+	struct judge_tally_kv *tally;
 	size_t ntally;
 	/* counters kept changing while every try was read: the classes that
 	 * compare counters with the tally (a, b, d) are not judged */
@@ -97,29 +97,29 @@ struct uck_capture {
  * uncharged but still listed (release_task() uncharges before it
  * unhashes) gave a false lost uncharge the same way.
  */
-bool uck_same_state(struct uck_capture *a, struct uck_capture *b);
+bool judge_same_state(struct judge_capture *a, struct judge_capture *b);
 
-struct uck_input {
-	struct uck_capture base, fin;
+struct judge_input {
+	struct judge_capture base, fin;
 	bool complete;			/* iter/ucounts: every live ucounts */
-	const struct uck_agg_kv *agg;
+	const struct judge_agg_kv *agg;
 	size_t nagg;
-	const struct uck_item_kv *items;	/* open charges */
+	const struct judge_item_kv *items;	/* open charges */
 	size_t nitems;
-	const struct uck_over_kv *over;
+	const struct judge_over_kv *over;
 	size_t nover;
-	const struct uck_pend_kv *pend;	/* still pending at the end */
+	const struct judge_pend_kv *pend;	/* still pending at the end */
 	size_t npend;
-	const struct uck_free_kv *freed;
+	const struct judge_free_kv *freed;
 	size_t nfreed;
-	const struct uck_obj_kv *objs;
+	const struct judge_obj_kv *objs;
 	size_t nobjs;
-	const struct uck_rt_kv *pre_rel;
+	const struct judge_rt_kv *pre_rel;
 	size_t npre_rel;
-	const struct uck_rt_kv *gone;
+	const struct judge_rt_kv *gone;
 	size_t ngone;
 	unsigned long long counters[UCK_NCOUNTERS];
-	unsigned long long missed[UCK_NMISS];	/* runs the kernel skipped */
+	unsigned long long missed[JUDGE_NMISS];	/* runs the kernel skipped */
 	/* what the kernel let us hook */
 	bool have_free_tp;		/* class c */
 	bool have_overlimit;		/* is_rlimit_overlimit (class e, NPROC) */
@@ -129,27 +129,27 @@ struct uck_input {
 };
 
 /* A kernel stack responsible for (part of) a finding. */
-#define UCK_SR_OPEN	0	/* charges never paired with an uncharge */
-#define UCK_SR_CHARGE	1	/* charges (all) */
-#define UCK_SR_UNCHARGE	2	/* uncharges (all) */
-#define UCK_SR_UNMATCHED 3	/* uncharges with no open charge */
-#define UCK_SR_NEGATIVE	4	/* uncharges that left the level below zero */
-#define UCK_SR_FREE	5	/* the put_ucounts() that freed it */
-#define UCK_SR_CHECK	6	/* the limit check that said "within" */
-#define UCK_SR_OVER	7	/* the charge that went over */
-#define UCK_SR_NKINDS	8
+#define JUDGE_STACK_OPEN	0	/* charges never paired with an uncharge */
+#define JUDGE_STACK_CHARGE	1	/* charges (all) */
+#define JUDGE_STACK_UNCHARGE	2	/* uncharges (all) */
+#define JUDGE_STACK_UNMATCHED 3	/* uncharges with no open charge */
+#define JUDGE_STACK_NEGATIVE	4	/* uncharges that left the level below zero */
+#define JUDGE_STACK_FREE	5	/* the put_ucounts() that freed it */
+#define JUDGE_STACK_CHECK	6	/* the limit check that said "within" */
+#define JUDGE_STACK_OVER	7	/* the charge that went over */
+#define JUDGE_STACK_NKINDS	8
 
-struct uck_stackref {
+struct judge_stackref {
 	__s32 stack_id;
-	__u32 kind;			/* UCK_SR_* */
+	__u32 kind;			/* JUDGE_STACK_* */
 	unsigned long long count;	/* events */
 	long long total;		/* amount */
 	__u32 pid;
 	char comm[UCT_COMM_LEN];
 };
 
-struct uck_finding {
-	enum uck_class cls;
+struct judge_finding {
+	enum judge_class cls;
 	bool failing;			/* makes check exit 1 */
 	__u32 ns_inum, uid, level;
 	int type;			/* UCT_NPROC.. */
@@ -166,29 +166,29 @@ struct uck_finding {
 	int at_level;
 	long long value, limit;
 	char how[640];			/* how the verdict was reached */
-	struct uck_stackref *stacks;
+	struct judge_stackref *stacks;
 	size_t nstacks;
 };
 
-struct uck_result {
-	struct uck_finding *f;
+struct judge_result {
+	struct judge_finding *f;
 	size_t n, cap;
-	bool checked[UCK_NCLASSES];
-	char skipped[UCK_NCLASSES][320];	/* why a class was not checked, or "" */
+	bool checked[JUDGE_NCLASSES];
+	char skipped[JUDGE_NCLASSES][320];	/* why a class was not checked, or "" */
 	size_t nfail;			/* failing findings */
-	size_t counts[UCK_NCLASSES];	/* findings per class */
+	size_t counts[JUDGE_NCLASSES];	/* findings per class */
 	/* statistics for the summary */
 	unsigned long long refused_rolled_back;	/* over-limit charges undone */
 	unsigned long long privileged_over;	/* allowed: privileged callers */
 	unsigned long long deferred_nproc;	/* set*uid/unshare: not enforced */
 	size_t rows;			/* rows judged */
-	unsigned long long missed[UCK_NMISS];	/* the input's, for the reports */
+	unsigned long long missed[JUDGE_NMISS];	/* the input's, for the reports */
 	char notes[2048];		/* incomplete data, degraded checks */
 };
 
 /* Judge. r is overwritten. 0 or -ENOMEM. */
-int uck_judge(const struct uck_input *in, struct uck_result *r);
-void uck_result_free(struct uck_result *r);
+int judge_run(const struct judge_input *in, struct judge_result *r);
+void judge_result_free(struct judge_result *r);
 /*
  * A failing state-based finding (a, b, d, outstanding with
  * --fail-outstanding) of r stands only if prev - the capture judged just
@@ -197,23 +197,23 @@ void uck_result_free(struct uck_result *r);
  * between its queueing and its charge, while the rest of the system
  * moves: such a finding is kept, not failing, with a note in its how.
  */
-void uck_result_confirm(struct uck_result *r, const struct uck_result *prev);
+void judge_result_confirm(struct judge_result *r, const struct judge_result *prev);
 
 /* True when the state-based classes (a, b, d) found nothing failing:
  * nothing a later capture could make go away. */
-bool uck_result_settled(const struct uck_result *r);
+bool judge_result_settled(const struct judge_result *r);
 
 /* "charges", "limit checks", ...: what a miss group's events are */
-const char *uck_miss_name(enum uck_miss m);
+const char *judge_miss_name(enum judge_miss m);
 /* The same as a JSON key. */
-const char *uck_miss_key(enum uck_miss m);
+const char *judge_miss_key(enum judge_miss m);
 /* All of them, summed. */
-unsigned long long uck_missed_total(const unsigned long long missed[UCK_NMISS]);
+unsigned long long judge_missed_total(const unsigned long long missed[JUDGE_NMISS]);
 
 /* "lost-uncharge", "double-uncharge", "freed-while-charged",
  * "hierarchy-mismatch", "admitted-over-limit", "outstanding" */
-const char *uck_class_name(enum uck_class c);
+const char *judge_class_name(enum judge_class c);
 /* The same with underscores, for JSON keys. */
-const char *uck_class_key(enum uck_class c);
+const char *judge_class_key(enum judge_class c);
 
 #endif /* UCT_CHECK_MODEL_H */

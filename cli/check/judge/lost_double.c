@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lost_double.c - classes a and b: lost and double uncharges (what nothing explains, where it originates) */
+/*
+ * lost_double.c - classes a and b: lost and double uncharges (what nothing
+ * explains, where it originates)
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,20 +10,20 @@
 #include <string.h>
 #include "judge_internal.h"
 
-int ck_judge_lost_double(const struct uck_input *in, struct rows *rs, const int *order,
-		    const struct skip *sk, struct uck_result *r)
+int judge_find_lost_double(const struct judge_input *in, struct judge_rows *rs, const int *order,
+			   const struct judge_undecidable *sk, struct judge_result *r)
 {
 	size_t oi, i;
 	int t, k;
 
-	for (t = 0; t < NT; t++) {
+	for (t = 0; t < UCT_NTYPES; t++) {
 		if (sk->ab[t])
 			continue;
 		for (oi = 0; oi < rs->n; oi++) {
-			struct row *w = &rs->r[order[oi]];
+			struct judge_row *w = &rs->r[order[oi]];
 			long long kids = 0, lowest = 0;
 			bool neg = false;
-			struct uck_finding *f;
+			struct judge_finding *f;
 
 			if (!w->known)
 				continue;
@@ -28,7 +31,7 @@ int ck_judge_lost_double(const struct uck_input *in, struct rows *rs, const int 
 				kids += rs->r[w->kids[k]].unexplained[t];
 			w->unexplained_here[t] = w->unexplained[t] - kids;
 			for (i = 0; i < in->nagg; i++) {
-				const struct uck_agg_kv *a = &in->agg[i];
+				const struct judge_agg_kv *a = &in->agg[i];
 
 				if (a->k.kind == UCK_K_NEGATIVE && a->k.ns_inum == w->k.ns_inum &&
 				    a->k.uid == w->k.uid && (int)a->k.type == t) {
@@ -40,41 +43,47 @@ int ck_judge_lost_double(const struct uck_input *in, struct rows *rs, const int 
 			if (w->unexplained_here[t] > 0) {
 				size_t nopen = 0;
 
-				f = ck_add_finding(r, UCK_LOST, w, t);
+				f = judge_add_finding(r, JUDGE_LOST_UNCHARGE, w, t);
 				if (!f)
 					return -ENOMEM;
 				f->failing = true;
 				f->amount = w->unexplained_here[t];
-				ck_counter_how(f, w, t);
-				ck_evidence_how(f, w, t);
-				ck_how(f, "; %lld charged here and never uncharged: no live object "
-				    "explains it", w->unexplained_here[t]);
-				if (ck_stacks_open(in, f, &nopen))
+				judge_counter_how(f, w, t);
+				judge_evidence_how(f, w, t);
+				judge_how(f, "; %lld charged here and never uncharged: no live object "
+					  "explains it", w->unexplained_here[t]);
+				if (judge_stacks_open(in, f, &nopen))
 					return -ENOMEM;
-				if (!nopen && ck_stacks_from_agg(in, f, UCK_K_CHARGE, UCK_SR_CHARGE))
+				if (!nopen && judge_stacks_from_agg(in, f, UCK_K_CHARGE,
+								    JUDGE_STACK_CHARGE))
 					return -ENOMEM;
 			} else if (w->unexplained_here[t] < 0 || neg) {
 				size_t before;
 
-				f = ck_add_finding(r, UCK_DOUBLE, w, t);
+				f = judge_add_finding(r, JUDGE_DOUBLE_UNCHARGE, w, t);
 				if (!f)
 					return -ENOMEM;
 				f->failing = true;
-				f->amount = -w->unexplained_here[t] > -lowest ? -w->unexplained_here[t] : -lowest;
-				ck_counter_how(f, w, t);
-				ck_evidence_how(f, w, t);
+				f->amount = -w->unexplained_here[t] > -lowest ?
+					    -w->unexplained_here[t] : -lowest;
+				judge_counter_how(f, w, t);
+				judge_evidence_how(f, w, t);
 				if (w->unexplained_here[t] < 0)
-					ck_how(f, "; %lld more uncharged than was charged since the "
-					    "baseline plus what objects from before it released",
-					    -w->unexplained_here[t]);
+					judge_how(f, "; %lld more uncharged than was charged since the "
+						  "baseline plus what objects from before it released",
+						  -w->unexplained_here[t]);
 				if (neg)
-					ck_how(f, "; an uncharge took it below zero (lowest %lld)", lowest);
+					judge_how(f, "; an uncharge took it below zero (lowest %lld)",
+						  lowest);
 				before = f->nstacks;
-				if (ck_stacks_from_agg(in, f, UCK_K_UNMATCHED, UCK_SR_UNMATCHED) ||
-				    ck_stacks_from_agg(in, f, UCK_K_NEGATIVE, UCK_SR_NEGATIVE))
+				if (judge_stacks_from_agg(in, f, UCK_K_UNMATCHED,
+							  JUDGE_STACK_UNMATCHED) ||
+				    judge_stacks_from_agg(in, f, UCK_K_NEGATIVE,
+							  JUDGE_STACK_NEGATIVE))
 					return -ENOMEM;
 				if (f->nstacks == before &&
-				    ck_stacks_from_agg(in, f, UCK_K_UNCHARGE, UCK_SR_UNCHARGE))
+				    judge_stacks_from_agg(in, f, UCK_K_UNCHARGE,
+							  JUDGE_STACK_UNCHARGE))
 					return -ENOMEM;
 			}
 		}

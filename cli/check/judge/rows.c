@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* rows.c - the rows of check's judge and their quantities, from the baseline and final captures, the frees, the objects and the event aggregates */
+/*
+ * rows.c - the rows of check's judge and their quantities, from the
+ * baseline and final captures, the frees, the objects and the event
+ * aggregates
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,12 +11,12 @@
 #include <string.h>
 #include "judge_internal.h"
 
-static unsigned long long ck_key64(const struct uct_key *k)
+static unsigned long long key64(const struct uct_key *k)
 {
 	return (unsigned long long)k->ns_inum << 32 | k->uid;
 }
 
-static size_t ck_hslot(unsigned long long x, size_t cap)
+static size_t hslot(unsigned long long x, size_t cap)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
@@ -20,13 +24,13 @@ static size_t ck_hslot(unsigned long long x, size_t cap)
 	return x & (cap - 1);
 }
 
-int ck_rows_find(const struct rows *rs, const struct uct_key *k)
+int judge_rows_find(const struct judge_rows *rs, const struct uct_key *k)
 {
 	size_t i;
 
 	if (!rs->hcap)
 		return -1;
-	for (i = ck_hslot(ck_key64(k), rs->hcap);; i = (i + 1) & (rs->hcap - 1)) {
+	for (i = hslot(key64(k), rs->hcap);; i = (i + 1) & (rs->hcap - 1)) {
 		int idx = rs->hash[i];
 
 		if (idx < 0)
@@ -36,7 +40,7 @@ int ck_rows_find(const struct rows *rs, const struct uct_key *k)
 	}
 }
 
-static int ck_rows_rehash(struct rows *rs, size_t ncap)
+static int rows_rehash(struct judge_rows *rs, size_t ncap)
 {
 	int *h = malloc(ncap * sizeof(*h));
 	size_t i, j;
@@ -46,7 +50,7 @@ static int ck_rows_rehash(struct rows *rs, size_t ncap)
 	for (i = 0; i < ncap; i++)
 		h[i] = -1;
 	for (i = 0; i < rs->n; i++) {
-		for (j = ck_hslot(ck_key64(&rs->r[i].k), ncap); h[j] >= 0; j = (j + 1) & (ncap - 1))
+		for (j = hslot(key64(&rs->r[i].k), ncap); h[j] >= 0; j = (j + 1) & (ncap - 1))
 			;
 		h[j] = (int)i;
 	}
@@ -57,34 +61,34 @@ static int ck_rows_rehash(struct rows *rs, size_t ncap)
 }
 
 /* The row of k, created when absent. NULL on ENOMEM. */
-struct row *ck_rows_get(struct rows *rs, const struct uct_key *k)
+struct judge_row *judge_rows_get(struct judge_rows *rs, const struct uct_key *k)
 {
-	int idx = ck_rows_find(rs, k);
+	int idx = judge_rows_find(rs, k);
 	size_t j;
 
 	if (idx >= 0)
 		return &rs->r[idx];
 	if (rs->n == rs->cap) {
 		size_t ncap = rs->cap ? rs->cap * 2 : 64;
-		struct row *p = realloc(rs->r, ncap * sizeof(*p));
+		struct judge_row *p = realloc(rs->r, ncap * sizeof(*p));
 
 		if (!p)
 			return NULL;
 		rs->r = p;
 		rs->cap = ncap;
 	}
-	if ((rs->n + 1) * 2 > rs->hcap && ck_rows_rehash(rs, rs->hcap ? rs->hcap * 2 : 128))
+	if ((rs->n + 1) * 2 > rs->hcap && rows_rehash(rs, rs->hcap ? rs->hcap * 2 : 128))
 		return NULL;
 	memset(&rs->r[rs->n], 0, sizeof(rs->r[0]));
 	rs->r[rs->n].k = *k;
 	rs->r[rs->n].par = -1;
-	for (j = ck_hslot(ck_key64(k), rs->hcap); rs->hash[j] >= 0; j = (j + 1) & (rs->hcap - 1))
+	for (j = hslot(key64(k), rs->hcap); rs->hash[j] >= 0; j = (j + 1) & (rs->hcap - 1))
 		;
 	rs->hash[j] = (int)rs->n;
 	return &rs->r[rs->n++];
 }
 
-void ck_rows_free(struct rows *rs)
+void judge_rows_free(struct judge_rows *rs)
 {
 	size_t i;
 
@@ -94,7 +98,7 @@ void ck_rows_free(struct rows *rs)
 	free(rs->hash);
 }
 
-static int ck_add_kid(struct row *p, int kid)
+static int add_kid(struct judge_row *p, int kid)
 {
 	if (p->nkids == p->capkids) {
 		int ncap = p->capkids ? p->capkids * 2 : 4;
@@ -109,7 +113,7 @@ static int ck_add_kid(struct row *p, int kid)
 	return 0;
 }
 
-static int ck_add_snapshot(struct rows *rs, const struct uck_capture *c, bool fin)
+static int add_snapshot(struct judge_rows *rs, const struct judge_capture *c, bool fin)
 {
 	size_t i;
 	int t;
@@ -117,7 +121,7 @@ static int ck_add_snapshot(struct rows *rs, const struct uck_capture *c, bool fi
 	for (i = 0; i < c->nrecs; i++) {
 		const struct uck_rec *rec = &c->recs[i];
 		struct uct_key k = { rec->r.ns_inum, rec->r.uid };
-		struct row *w = ck_rows_get(rs, &k);
+		struct judge_row *w = judge_rows_get(rs, &k);
 
 		if (!w)
 			return -ENOMEM;
@@ -132,7 +136,7 @@ static int ck_add_snapshot(struct rows *rs, const struct uck_capture *c, bool fi
 			w->pk.uid = rec->r.parent_uid;
 			w->has_parent = true;
 		}
-		for (t = 0; t < NT; t++) {
+		for (t = 0; t < UCT_NTYPES; t++) {
 			if (fin) {
 				w->final[t] = rec->r.value[t];
 				w->tally_final[t] = rec->tally[t];
@@ -149,8 +153,8 @@ static int ck_add_snapshot(struct rows *rs, const struct uck_capture *c, bool fi
 	/* rows not in the snapshot: their tally at that moment, and where
 	 * the events placed them in the tree */
 	for (i = 0; i < c->ntally; i++) {
-		const struct uck_tally_kv *tk = &c->tally[i];
-		struct row *w = ck_rows_get(rs, &tk->k);
+		const struct judge_tally_kv *tk = &c->tally[i];
+		struct judge_row *w = judge_rows_get(rs, &tk->k);
 
 		if (!w)
 			return -ENOMEM;
@@ -177,18 +181,18 @@ static int ck_add_snapshot(struct rows *rs, const struct uck_capture *c, bool fi
 	return 0;
 }
 
-static int ck_add_inventory(struct rows *rs, const struct uck_capture *c, bool fin)
+static int add_inventory(struct judge_rows *rs, const struct judge_capture *c, bool fin)
 {
 	size_t i;
 
 	for (i = 0; i < c->ninv; i++) {
-		const struct uck_inv_kv *iv = &c->inv[i];
+		const struct judge_inv_kv *iv = &c->inv[i];
 		struct uct_key k = { iv->k.ns_inum, iv->k.uid };
-		struct row *w;
+		struct judge_row *w;
 
 		if (iv->k.kind >= UCK_NINV)
 			continue;
-		w = ck_rows_get(rs, &k);
+		w = judge_rows_get(rs, &k);
 		if (!w)
 			return -ENOMEM;
 		if (fin)
@@ -199,7 +203,7 @@ static int ck_add_inventory(struct rows *rs, const struct uck_capture *c, bool f
 	return 0;
 }
 
-static const struct uck_tally_kv *ck_tally_of(const struct uck_capture *c, const struct uct_key *k)
+static const struct judge_tally_kv *tally_of(const struct judge_capture *c, const struct uct_key *k)
 {
 	size_t i;
 
@@ -210,7 +214,7 @@ static const struct uck_tally_kv *ck_tally_of(const struct uck_capture *c, const
 }
 
 /* Would linking i below p close a circle? (p's chain reaches i) */
-static bool closes_cycle(const struct rows *rs, int p, int i)
+static bool closes_cycle(const struct judge_rows *rs, int p, int i)
 {
 	int d;
 
@@ -220,22 +224,22 @@ static bool closes_cycle(const struct rows *rs, int p, int i)
 	return false;
 }
 
-int ck_rows_build(const struct uck_input *in, struct rows *rs)
+int judge_rows_build(const struct judge_input *in, struct judge_rows *rs)
 {
 	size_t i, j;
 	int t, err;
 
-	if ((err = ck_add_snapshot(rs, &in->base, false)) || (err = ck_add_snapshot(rs, &in->fin, true)))
+	if ((err = add_snapshot(rs, &in->base, false)) || (err = add_snapshot(rs, &in->fin, true)))
 		return err;
 	/* frees: the row, its ancestors (for subtree sums) */
 	for (i = 0; i < in->nfreed; i++) {
-		const struct uck_free_kv *fr = &in->freed[i];
+		const struct judge_free_kv *fr = &in->freed[i];
 		struct uct_key k = { fr->k.ns_inum, fr->k.uid };
-		struct row *w = ck_rows_get(rs, &k);
+		struct judge_row *w = judge_rows_get(rs, &k);
 
 		if (!w)
 			return -ENOMEM;
-		for (t = 0; t < NT; t++)
+		for (t = 0; t < UCT_NTYPES; t++)
 			w->freed_value[t] += fr->v.value[t];
 		if (!w->known) {
 			w->known = true;
@@ -246,7 +250,7 @@ int ck_rows_build(const struct uck_input *in, struct rows *rs)
 				w->pk = fr->v.anc[j];
 				w->has_parent = true;
 			}
-			w = ck_rows_get(rs, &fr->v.anc[j]);
+			w = judge_rows_get(rs, &fr->v.anc[j]);
 			if (!w)
 				return -ENOMEM;
 			if (!w->known) {
@@ -257,58 +261,59 @@ int ck_rows_build(const struct uck_input *in, struct rows *rs)
 	}
 	/* tallies of rows known only from frees */
 	for (i = 0; i < rs->n; i++) {
-		struct row *w = &rs->r[i];
-		const struct uck_tally_kv *tk;
+		struct judge_row *w = &rs->r[i];
+		const struct judge_tally_kv *tk;
 
-		if (!w->has_tally_base && (tk = ck_tally_of(&in->base, &w->k))) {
+		if (!w->has_tally_base && (tk = tally_of(&in->base, &w->k))) {
 			memcpy(w->tally_base, tk->v.net, sizeof(w->tally_base));
 			w->has_tally_base = true;
 		}
-		if (!w->has_tally_final && (tk = ck_tally_of(&in->fin, &w->k))) {
+		if (!w->has_tally_final && (tk = tally_of(&in->fin, &w->k))) {
 			memcpy(w->tally_final, tk->v.net, sizeof(w->tally_final));
 			w->has_tally_final = true;
 		}
 	}
-	if ((err = ck_add_inventory(rs, &in->base, false)) || (err = ck_add_inventory(rs, &in->fin, true)))
+	if ((err = add_inventory(rs, &in->base, false)) ||
+	    (err = add_inventory(rs, &in->fin, true)))
 		return err;
 	for (i = 0; i < in->nobjs; i++) {
 		const struct uck_obj *o = &in->objs[i].v;
 		struct uct_key k = { o->ns_inum, o->uid };
-		struct row *w;
+		struct judge_row *w;
 
-		if (o->type >= NT)
+		if (o->type >= UCT_NTYPES)
 			continue;
-		if (!(w = ck_rows_get(rs, &k)))
+		if (!(w = judge_rows_get(rs, &k)))
 			return -ENOMEM;
 		w->obj_amount[o->type] += o->amount;
 		w->obj_count[o->type]++;
 	}
 	for (i = 0; i < in->npre_rel; i++) {
-		const struct uck_rt_kv *p = &in->pre_rel[i];
+		const struct judge_rt_kv *p = &in->pre_rel[i];
 		struct uct_key k = { p->k.ns_inum, p->k.uid };
-		struct row *w;
+		struct judge_row *w;
 
-		if (p->k.type >= NT)
+		if (p->k.type >= UCT_NTYPES)
 			continue;
-		if (!(w = ck_rows_get(rs, &k)))
+		if (!(w = judge_rows_get(rs, &k)))
 			return -ENOMEM;
 		w->pre_released[p->k.type] += p->v.total;
 		w->pre_released_n[p->k.type] += p->v.count;
 	}
 	for (i = 0; i < in->ngone; i++) {
-		const struct uck_rt_kv *p = &in->gone[i];
+		const struct judge_rt_kv *p = &in->gone[i];
 		struct uct_key k = { p->k.ns_inum, p->k.uid };
-		int idx = ck_rows_find(rs, &k);
+		int idx = judge_rows_find(rs, &k);
 
-		if (idx >= 0 && p->k.type < NT)
+		if (idx >= 0 && p->k.type < UCT_NTYPES)
 			rs->r[idx].gone[p->k.type] += p->v.total;
 	}
 	for (i = 0; i < in->nagg; i++) {
-		const struct uck_agg_kv *a = &in->agg[i];
+		const struct judge_agg_kv *a = &in->agg[i];
 		struct uct_key k = { a->k.ns_inum, a->k.uid };
-		int idx = ck_rows_find(rs, &k);
+		int idx = judge_rows_find(rs, &k);
 
-		if (idx < 0 || a->k.type >= NT)
+		if (idx < 0 || a->k.type >= UCT_NTYPES)
 			continue;
 		if (a->k.kind == UCK_K_CHARGE)
 			rs->r[idx].charged[a->k.type] += a->v.total;
@@ -317,12 +322,12 @@ int ck_rows_build(const struct uck_input *in, struct rows *rs)
 	}
 	/* the tree */
 	for (i = 0; i < rs->n; i++) {
-		struct row *w = &rs->r[i];
+		struct judge_row *w = &rs->r[i];
 		int p;
 
 		if (!w->has_parent)
 			continue;
-		p = ck_rows_find(rs, &w->pk);
+		p = judge_rows_find(rs, &w->pk);
 		if (p < 0 || p == (int)i)
 			continue;
 		/* inode numbers are reused: two captures (or a free record)
@@ -332,7 +337,7 @@ int ck_rows_build(const struct uck_input *in, struct rows *rs)
 			continue;
 		}
 		w->par = p;
-		if (ck_add_kid(&rs->r[p], (int)i))
+		if (add_kid(&rs->r[p], (int)i))
 			return -ENOMEM;
 	}
 	for (i = 0; i < rs->n; i++) {
@@ -348,7 +353,7 @@ int ck_rows_build(const struct uck_input *in, struct rows *rs)
 }
 
 /* Row indexes, deepest first (children before parents). */
-int *ck_rows_by_depth(const struct rows *rs)
+int *judge_rows_by_depth(const struct judge_rows *rs)
 {
 	int *o = malloc((rs->n ? rs->n : 1) * sizeof(*o));
 	size_t i, n = 0;
@@ -363,7 +368,7 @@ int *ck_rows_by_depth(const struct rows *rs)
 	return o;
 }
 
-void ck_rows_derive(const struct uck_input *in, struct rows *rs, const int *order)
+void judge_rows_derive(const struct judge_input *in, struct judge_rows *rs, const int *order)
 {
 	size_t i;
 	int t, k;
@@ -376,11 +381,11 @@ void ck_rows_derive(const struct uck_input *in, struct rows *rs, const int *orde
 	 * tell the whole story.
 	 */
 	for (i = 0; i < rs->n; i++) {
-		struct row *w = &rs->r[i];
+		struct judge_row *w = &rs->r[i];
 		bool kb = w->in_b || in->complete;
 		bool kf = w->in_f || (in->complete && in->have_free_tp);
 
-		for (t = 0; t < NT; t++) {
+		for (t = 0; t < UCT_NTYPES; t++) {
 			long long dT = w->tally_final[t] - w->tally_base[t];
 
 			if (kb && !kf)
@@ -393,9 +398,9 @@ void ck_rows_derive(const struct uck_input *in, struct rows *rs, const int *orde
 		w->inferred = !kb || !kf;
 	}
 	for (i = 0; i < rs->n; i++) {
-		struct row *w = &rs->r[i];
+		struct judge_row *w = &rs->r[i];
 
-		for (t = 0; t < NT; t++) {
+		for (t = 0; t < UCT_NTYPES; t++) {
 			long long eb, ef;
 
 			w->change[t] = w->final[t] + w->freed_value[t] - w->base[t];
@@ -404,7 +409,7 @@ void ck_rows_derive(const struct uck_input *in, struct rows *rs, const int *orde
 			 * counter was read, nothing to compare */
 			w->untallied[t] = w->change[t] - w->tallied[t];
 			if (t == UCT_NPROC || t == UCT_SIGPENDING) {
-				ck_evidence_counts(w, t, &eb, &ef);
+				judge_evidence_counts(w, t, &eb, &ef);
 				w->evidence_own[t] = ef - eb;
 			} else {
 				w->evidence_own[t] = w->obj_amount[t] - w->pre_released[t];
@@ -413,9 +418,9 @@ void ck_rows_derive(const struct uck_input *in, struct rows *rs, const int *orde
 	}
 	/* subtree sums, children first */
 	for (i = 0; i < rs->n; i++) {
-		struct row *w = &rs->r[order[i]];
+		struct judge_row *w = &rs->r[order[i]];
 
-		for (t = 0; t < NT; t++) {
+		for (t = 0; t < UCT_NTYPES; t++) {
 			long long ku = 0;
 
 			w->evidence[t] += w->evidence_own[t];
