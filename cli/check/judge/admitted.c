@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* admitted.c - class e: a charge admitted over a limit */
+/* admitted.c - admitted over limit: a charge the limit should have refused */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include "judge_internal.h"
 
-/* Class e from the over-limit records (and those still pending). */
+/* Admitted-over-limit from the over-limit records (and those still pending). */
 int judge_find_admitted(const struct judge_input *in, bool findings, struct judge_result *r)
 {
 	size_t i, j, n = in->nover + in->npend;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "judge_internal.h"
 
 const char *judge_class_name(enum judge_class c)
@@ -61,17 +62,11 @@ unsigned long long judge_missed_total(const unsigned long long missed[JUDGE_NMIS
 struct judge_finding *judge_add_finding(struct judge_result *r, enum judge_class cls,
 					const struct judge_row *w, int type)
 {
-	struct judge_finding *f;
+	struct judge_finding *f = uct_grow(r->f, &r->cap, r->n + 1, sizeof(*f));
 
-	if (r->n == r->cap) {
-		size_t ncap = r->cap ? r->cap * 2 : 16;
-		struct judge_finding *p = realloc(r->f, ncap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		r->f = p;
-		r->cap = ncap;
-	}
+	if (!f)
+		return NULL;
+	r->f = f;
 	f = &r->f[r->n++];
 	memset(f, 0, sizeof(*f));
 	f->cls = cls;
@@ -81,8 +76,8 @@ struct judge_finding *judge_add_finding(struct judge_result *r, enum judge_class
 		f->ns_inum = w->k.ns_inum;
 		f->uid = w->k.uid;
 		f->level = w->level;
-		f->in_base = w->in_b;
-		f->in_final = w->in_f;
+		f->in_base = w->in_base;
+		f->in_final = w->in_final;
 		f->inferred = w->inferred;
 		f->baseline = w->base[type];
 		f->final = w->final[type];
@@ -191,6 +186,17 @@ int judge_stacks_open(const struct judge_input *in, struct judge_finding *f, siz
 	return 0;
 }
 
+int judge_stacks_charged(const struct judge_input *in, struct judge_finding *f)
+{
+	size_t nopen = 0;
+
+	if (judge_stacks_open(in, f, &nopen))
+		return -ENOMEM;
+	if (!nopen && judge_stacks_from_agg(in, f, UCK_K_CHARGE, JUDGE_STACK_CHARGE))
+		return -ENOMEM;
+	return 0;
+}
+
 const char *judge_evidence_name(int type)
 {
 	switch (type) {
@@ -246,7 +252,7 @@ void judge_counter_how(struct judge_finding *f, const struct judge_row *w, int t
 			  "show this row)", w->base[type], w->final[type]);
 	else
 		judge_how(f, "counter %lld -> %lld%s", w->base[type], w->final[type],
-			  !w->in_b ? " (new)" : !w->in_f ? " (freed)" : "");
+			  !w->in_base ? " (new)" : !w->in_final ? " (freed)" : "");
 	judge_how(f, "; charges and uncharges reaching it net %+lld (at this row: +%lld -%lld)",
 		  w->tallied[type], w->charged[type], w->uncharged[type]);
 }
@@ -265,14 +271,14 @@ void judge_note(struct judge_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-void judge_skip(struct judge_result *r, enum judge_class c, const char *fmt, ...)
+void judge_skip(struct judge_result *r, enum judge_class cls, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (r->skipped[c][0])
+	if (r->skipped[cls][0])
 		return;
 	va_start(ap, fmt);
-	vsnprintf(r->skipped[c], sizeof(r->skipped[c]), fmt, ap);
+	vsnprintf(r->skipped[cls], sizeof(r->skipped[cls]), fmt, ap);
 	va_end(ap);
 }
 

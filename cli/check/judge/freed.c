@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* freed.c - class c: a struct ucounts freed while still charged */
+/* freed.c - freed while charged: a struct ucounts freed with a charge on it */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@ int judge_find_freed(const struct judge_input *in, struct judge_rows *rs, struct
 
 		for (t = 0; t < UCT_NTYPES; t++) {
 			struct judge_finding *f = NULL;
-			size_t j, nopen = 0;
+			size_t j;
 
 			if (!fr->v.value[t])
 				continue;
@@ -44,10 +44,7 @@ int judge_find_freed(const struct judge_input *in, struct judge_rows *rs, struct
 					f->at_uid = fr->v.anc[0].uid;
 					f->at_level = fr->v.level ? (int)fr->v.level - 1 : -1;
 				}
-				if (judge_stacks_open(in, f, &nopen))
-					return -ENOMEM;
-				if (!nopen && judge_stacks_from_agg(in, f, UCK_K_CHARGE,
-								    JUDGE_STACK_CHARGE))
+				if (judge_stacks_charged(in, f))
 					return -ENOMEM;
 			}
 			f->amount += fr->v.value[t];

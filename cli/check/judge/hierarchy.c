@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hierarchy.c - class d: a change that did not reach every level above */
+/* hierarchy.c - hierarchy mismatches: a change that did not reach every level above */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,19 +10,20 @@
 int judge_find_hierarchy(const struct judge_input *in, struct judge_rows *rs, const int *order,
 			 const struct judge_undecidable *sk, struct judge_result *r)
 {
-	size_t oi;
-	int t, k;
+	size_t oi, k;
+	int t;
 
 	for (t = 0; t < UCT_NTYPES; t++) {
-		/* d2: a change no charge made, that did not reach every level */
-		for (oi = 0; oi < rs->n && !sk->d2; oi++) {
+		/* a direct write: a change no charge made, that did not reach
+		 * every level */
+		for (oi = 0; oi < rs->n && !sk->direct_writes; oi++) {
 			struct judge_row *s = &rs->r[order[oi]];
 			long long left = s->untallied_here[t];
 			int a;
 
 			if (!left || !s->known)
 				continue;
-			for (a = s->par; a >= 0 && left; a = rs->r[a].par) {
+			for (a = s->parent; a >= 0 && left; a = rs->r[a].parent) {
 				struct judge_row *A = &rs->r[a];
 				long long m;
 				struct judge_finding *f;
@@ -36,7 +37,7 @@ int judge_find_hierarchy(const struct judge_input *in, struct judge_rows *rs, co
 				if (left < 0)
 					m = -m;
 				/* it is in s .. below A, not in A and above */
-				for (x = order[oi]; x >= 0 && x != a; x = rs->r[x].par)
+				for (x = order[oi]; x >= 0 && x != a; x = rs->r[x].parent)
 					rs->r[x].unpropagated[t] += m;
 				A->stopped_here[t] += llabs(m);
 				s->untallied_here[t] -= m;
@@ -50,7 +51,7 @@ int judge_find_hierarchy(const struct judge_input *in, struct judge_rows *rs, co
 				f->at_ns = A->k.ns_inum;
 				f->at_uid = A->k.uid;
 				f->at_level = A->level;
-				f->value = A->in_f ? A->final[t] : 0;
+				f->value = A->in_final ? A->final[t] : 0;
 				judge_how(f, "changed by %+lld with no charge or uncharge reaching it "
 					  "(a direct write), and the change did not reach level %u "
 					  "(ns %u uid %u) above it; ", m, A->level, A->k.ns_inum,
@@ -58,24 +59,25 @@ int judge_find_hierarchy(const struct judge_input *in, struct judge_rows *rs, co
 				judge_counter_how(f, s, t);
 			}
 		}
-		/* d1: a level below the sum of its children, more than before */
+		/* short of its children: a level below the sum of its
+		 * children, more than at the baseline */
 		for (oi = 0; oi < rs->n; oi++) {
 			struct judge_row *p = &rs->r[order[oi]];
 			long long sb = 0, sf = 0, shb, shf, amount;
 			struct judge_finding *f;
 
-			if (!p->nkids || !p->in_f)
+			if (!p->nkids || !p->in_final)
 				continue;
 			for (k = 0; k < p->nkids; k++) {
 				const struct judge_row *c = &rs->r[p->kids[k]];
 
-				if (c->in_f)
+				if (c->in_final)
 					sf += c->final[t];
-				if (c->in_b)
+				if (c->in_base)
 					sb += c->base[t];
 			}
 			shf = sf - p->final[t];
-			shb = p->in_b ? sb - p->base[t] : 0;
+			shb = p->in_base ? sb - p->base[t] : 0;
 			if (shf <= 0)
 				continue;
 			amount = shf - (shb > 0 ? shb : 0) - p->stopped_here[t];

@@ -5,7 +5,7 @@
  * a corrupted map, or a counter a double uncharge drove far negative, can
  * hold anything, and the judge adds and subtracts thousands of them. With
  * each clamped to +-2^53 no sum or difference the judge makes can
- * overflow, so no site needs a check of its own (found by fuzz_check).
+ * overflow, so no site needs a check of its own.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -32,14 +32,15 @@ static void judge_misses(const struct judge_input *in, struct judge_result *r,
 
 	memcpy(r->missed, m, sizeof(r->missed));
 	if (m[JUDGE_MISS_CHARGE]) {
-		/* the tally: a counter change no charge reached (d2) can
-		 * no longer be told from a charge nobody saw */
-		sk->d2 = true;
+		/* the tally: a counter change no charge reached (a direct
+		 * write) can no longer be told from a charge nobody saw */
+		sk->direct_writes = true;
 		judge_note(r, "%llu charge/uncharge events skipped by %s: changes made without a "
 			   "charge (hierarchy-mismatch by a direct write) not checked; stacks of "
 			   "open charges may be incomplete", m[JUDGE_MISS_CHARGE], MISS_WHY);
-		/* a and b stand on counters and live objects, but a row no
-		 * snapshot could show is inferred from the events */
+		/* lost and double uncharges stand on counters and live
+		 * objects, but a row no snapshot could show is inferred from
+		 * the events */
 		if (!in->complete || !in->have_free_tp) {
 			judge_skip(r, JUDGE_LOST_UNCHARGE, "%llu charge/uncharge events were "
 				   "skipped by %s, and rows a snapshot could not show are inferred "
@@ -48,7 +49,7 @@ static void judge_misses(const struct judge_input *in, struct judge_result *r,
 			       sizeof(r->skipped[JUDGE_LOST_UNCHARGE]));
 		}
 	}
-	/* e follows each over-limit charge to the check and the uncharge
+	/* admitted-over-limit follows each over-limit charge to the check and the uncharge
 	 * of its task, and trusts a re-read only when no change ran
 	 * unmarked: any event missing there can make a finding up */
 	if (m[JUDGE_MISS_CHARGE] || m[JUDGE_MISS_LIMIT]) {
@@ -62,13 +63,13 @@ static void judge_misses(const struct judge_input *in, struct judge_result *r,
 		judge_note(r, "%llu ucounts_free events skipped by %s: freed-while-charged may "
 			   "miss some", m[JUDGE_MISS_FREE], MISS_WHY);
 	if (m[JUDGE_MISS_MQ]) {
-		sk->ab[UCT_MSGQUEUE] = sk->out[UCT_MSGQUEUE] = true;
+		sk->lost_double[UCT_MSGQUEUE] = sk->outstanding[UCT_MSGQUEUE] = true;
 		judge_note(r, "%llu message queue events skipped by %s: lost/double uncharges and "
 			   "outstanding charges of msgqueue not checked", m[JUDGE_MISS_MQ],
 			   MISS_WHY);
 	}
 	if (m[JUDGE_MISS_SHM]) {
-		sk->ab[UCT_MEMLOCK] = sk->out[UCT_MEMLOCK] = true;
+		sk->lost_double[UCT_MEMLOCK] = sk->outstanding[UCT_MEMLOCK] = true;
 		judge_note(r, "%llu SHM_LOCK events skipped by %s: lost/double uncharges and "
 			   "outstanding charges of memlock not checked", m[JUDGE_MISS_SHM],
 			   MISS_WHY);
@@ -110,34 +111,34 @@ static int judge(const struct judge_input *in, struct judge_result *r)
 
 	/* What the data lets us decide. */
 	if (c[UCK_CNT_TALLY_FULL]) {
-		sk.d2 = true;
+		sk.direct_writes = true;
 		judge_note(r, "tally map full (%llu updates lost): changes made without a charge "
 			   "not checked; raise --max-entries", c[UCK_CNT_TALLY_FULL]);
 	}
 	if (c[UCK_CNT_INV_FULL] || c[UCK_CNT_INV_TRUNC]) {
-		sk.ab[UCT_NPROC] = sk.ab[UCT_SIGPENDING] = true;
+		sk.lost_double[UCT_NPROC] = sk.lost_double[UCT_SIGPENDING] = true;
 		judge_note(r, "task/signal inventory incomplete (map full %llu, lists cut %llu): "
 			   "lost/double uncharges of nproc and sigpending not checked",
 			   c[UCK_CNT_INV_FULL], c[UCK_CNT_INV_TRUNC]);
 	}
 	if (c[UCK_CNT_OBJ_FULL]) {
-		sk.ab[UCT_MSGQUEUE] = sk.ab[UCT_MEMLOCK] = true;
+		sk.lost_double[UCT_MSGQUEUE] = sk.lost_double[UCT_MEMLOCK] = true;
 		judge_note(r, "object map full (%llu lost): lost/double uncharges of msgqueue and "
 			   "memlock not checked; raise --max-entries", c[UCK_CNT_OBJ_FULL]);
 	}
 	if (!in->have_mq_hooks) {
-		sk.ab[UCT_MSGQUEUE] = true;
+		sk.lost_double[UCT_MSGQUEUE] = true;
 		judge_note(r, "message queue lifetimes not traceable (mqueue_get_inode/"
 			   "mqueue_evict_inode): lost/double uncharges of msgqueue not checked");
 	}
 	if (!in->have_shm_hooks) {
-		sk.ab[UCT_MEMLOCK] = true;
+		sk.lost_double[UCT_MEMLOCK] = true;
 		judge_note(r, "SHM_LOCK lifetimes not traceable (shmem_lock/user_shm_lock/"
 			   "user_shm_unlock): lost/double uncharges of memlock not checked");
 	}
 	if (c[UCK_CNT_FREE_FULL]) {
 		for (t = 0; t < UCT_NTYPES; t++)
-			sk.ab[t] = true;
+			sk.lost_double[t] = true;
 		judge_note(r, "free map full (%llu lost): lost/double uncharges not checked",
 			   c[UCK_CNT_FREE_FULL]);
 	}
@@ -168,8 +169,9 @@ static int judge(const struct judge_input *in, struct judge_result *r)
 		goto out;
 	}
 	judge_rows_derive(in, &rs, order);
-	/* a, b and d compare counters with the tally read beside them: a
-	 * capture that never held still judges nothing */
+	/* lost and double uncharges and hierarchy mismatches compare
+	 * counters with the tally read beside them: a capture that never
+	 * held still judges nothing */
 	if (in->base.torn || in->fin.torn) {
 		const char *torn = in->base.torn ? "baseline" : "final";
 

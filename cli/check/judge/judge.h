@@ -1,45 +1,51 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * judge.h - `ucounttop check`: judge the counter changes of a
- * workload. Pure: no libbpf, no kernel; the loader (check.c) fills a
- * judge_input from the BPF maps and iterators, the unit tests fill it with
- * synthetic baselines, finals and event aggregates.
+ * judge.h - `ucounttop check`'s judge: which counter changes of a
+ * workload are errors, and of which class. Pure: no libbpf, no kernel;
+ * check's driver (check_capture.c) fills a judge_input from the BPF maps
+ * and iterators, the unit tests and the fuzzer fill it with synthetic
+ * baselines, finals and event aggregates.
  *
- * Quantities, per row R = (ns, uid) and rlimit type (see cli/README.md;
- * struct judge_row in judge_internal.h names them):
+ * Quantities, per row R = (ns, uid) and rlimit type, each a field of
+ * struct judge_row (judge_internal.h); cli/README.md writes them D, T, U,
+ * E, X and Y:
  *
- *   D(R)   change: counter change from the baseline to the final
- *          snapshot, plus what a free of R itself took away (class c);
- *   T(R)   tallied: net of the charges and uncharges that reached R (the
- *          BPF tally, walked up the chain like the kernel does);
- *   U(R) = D - T, untallied: change no charge/uncharge made (a direct
- *          write);
- *   E(R)   evidence: change of the objects that hold charges in R's
- *          subtree - tasks (NPROC), pending signals and POSIX timers
- *          (SIGPENDING), message queues (MSGQUEUE), SHM_LOCKed segments
- *          (MEMLOCK);
- *   X(R) = D - E - freed_below - unpropagated, unexplained: what nothing
- *          explains (freed_below: freed while charged in the subtree;
- *          unpropagated: direct writes already reported as class d);
- *   Y(R) = X(R) - sum of X over R's child rows, unexplained_here: the part
- *          that originates at R. Y > 0: lost uncharge (a); Y < 0: double
- *          uncharge (b).
+ *   change            the counter from the baseline to the final
+ *                     snapshot, plus what a free of R itself took away
+ *                     (see freed-while-charged);
+ *   tallied           net of the charges and uncharges that reached R
+ *                     (the BPF tally, walked up the chain like the kernel
+ *                     does);
+ *   untallied         change - tallied: what no charge or uncharge made
+ *                     (a direct write);
+ *   evidence          change of the objects that hold charges in R's
+ *                     subtree: tasks (NPROC), pending signals and POSIX
+ *                     timers (SIGPENDING), message queues (MSGQUEUE),
+ *                     SHM_LOCKed segments (MEMLOCK);
+ *   unexplained       change - evidence - freed_below - unpropagated:
+ *                     what nothing explains (freed_below: freed while
+ *                     charged in the subtree; unpropagated: direct writes
+ *                     already reported as hierarchy mismatches);
+ *   unexplained_here  unexplained minus that of R's child rows: the part
+ *                     that originates at R. Above 0 a lost uncharge,
+ *                     below 0 a double uncharge.
  */
-#ifndef UCT_CHECK_MODEL_H
-#define UCT_CHECK_MODEL_H
+#ifndef UCT_JUDGE_H
+#define UCT_JUDGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "common.h"
 #include "ucounttop_check.h"
 
+/* What a finding is; cli/README.md names the first five a to e. */
 enum judge_class {
-	JUDGE_LOST_UNCHARGE,		/* a. lost uncharge */
-	JUDGE_DOUBLE_UNCHARGE,		/* b. double uncharge */
-	JUDGE_FREED_CHARGED,		/* c. freed while charged */
-	JUDGE_HIERARCHY_MISMATCH,		/* d. hierarchy mismatch */
-	JUDGE_ADMITTED_OVER_LIMIT,		/* e. admitted over limit */
-	JUDGE_OUTSTANDING,	/* legitimately outstanding (not an error) */
+	JUDGE_LOST_UNCHARGE,		/* charged, never uncharged */
+	JUDGE_DOUBLE_UNCHARGE,		/* uncharged more than charged */
+	JUDGE_FREED_CHARGED,		/* a ucounts freed while charged */
+	JUDGE_HIERARCHY_MISMATCH,	/* a change that missed a level above */
+	JUDGE_ADMITTED_OVER_LIMIT,	/* a charge the limit should have refused */
+	JUDGE_OUTSTANDING,		/* legitimately outstanding (not an error) */
 	JUDGE_NCLASSES
 };
 
@@ -79,7 +85,8 @@ struct judge_capture {
 	struct judge_tally_kv *tally;
 	size_t ntally;
 	/* counters kept changing while every try was read: the classes that
-	 * compare counters with the tally (a, b, d) are not judged */
+	 * compare counters with the tally (lost and double uncharges,
+	 * hierarchy mismatches) are not judged */
 	bool torn;
 };
 
@@ -91,11 +98,10 @@ struct judge_capture {
  * compared each, not as counter minus tally: that difference stays the
  * same across every change the hooks see, so a capture whose task
  * iterator missed a task still charged (a child being forked: charged in
- * copy_creds(), listed only once attach_pid() links it) matched a later,
- * sound one taken after an uncharge, and a false double uncharge was
- * reported from it; a task already
- * uncharged but still listed (release_task() uncharges before it
- * unhashes) gave a false lost uncharge the same way.
+ * copy_creds(), listed only once attach_pid() links it) would match a
+ * later, sound one taken after an uncharge and make a false double
+ * uncharge; a task already uncharged but still listed (release_task()
+ * uncharges before it unhashes) a false lost uncharge the same way.
  */
 bool judge_same_state(struct judge_capture *a, struct judge_capture *b);
 
@@ -121,27 +127,29 @@ struct judge_input {
 	unsigned long long counters[UCK_NCOUNTERS];
 	unsigned long long missed[JUDGE_NMISS];	/* runs the kernel skipped */
 	/* what the kernel let us hook */
-	bool have_free_tp;		/* class c */
-	bool have_overlimit;		/* is_rlimit_overlimit (class e, NPROC) */
+	bool have_free_tp;		/* freed-while-charged */
+	bool have_overlimit;		/* is_rlimit_overlimit (admitted-over-limit, NPROC) */
 	bool have_mq_hooks;		/* MSGQUEUE evidence */
 	bool have_shm_hooks;		/* MEMLOCK evidence */
 	bool fail_outstanding;
 };
 
-/* A kernel stack responsible for (part of) a finding. */
-#define JUDGE_STACK_OPEN	0	/* charges never paired with an uncharge */
-#define JUDGE_STACK_CHARGE	1	/* charges (all) */
-#define JUDGE_STACK_UNCHARGE	2	/* uncharges (all) */
-#define JUDGE_STACK_UNMATCHED 3	/* uncharges with no open charge */
-#define JUDGE_STACK_NEGATIVE	4	/* uncharges that left the level below zero */
-#define JUDGE_STACK_FREE	5	/* the put_ucounts() that freed it */
-#define JUDGE_STACK_CHECK	6	/* the limit check that said "within" */
-#define JUDGE_STACK_OVER	7	/* the charge that went over */
-#define JUDGE_STACK_NKINDS	8
+/* What a kernel stack responsible for (part of) a finding did. */
+enum judge_stack_kind {
+	JUDGE_STACK_OPEN,	/* charges never paired with an uncharge */
+	JUDGE_STACK_CHARGE,	/* charges (all) */
+	JUDGE_STACK_UNCHARGE,	/* uncharges (all) */
+	JUDGE_STACK_UNMATCHED,	/* uncharges with no open charge */
+	JUDGE_STACK_NEGATIVE,	/* uncharges that left the level below zero */
+	JUDGE_STACK_FREE,	/* the put_ucounts() that freed it */
+	JUDGE_STACK_CHECK,	/* the limit check that said "within" */
+	JUDGE_STACK_OVER,	/* the charge that went over */
+	JUDGE_STACK_NKINDS
+};
 
 struct judge_stackref {
 	__s32 stack_id;
-	__u32 kind;			/* JUDGE_STACK_* */
+	__u32 kind;			/* enum judge_stack_kind */
 	unsigned long long count;	/* events */
 	long long total;		/* amount */
 	__u32 pid;
@@ -161,7 +169,7 @@ struct judge_finding {
 	long long tally;		/* net charged at this level since baseline */
 	long long charged, uncharged;	/* at this row itself (leaf events) */
 	long long ev_base, ev_final;	/* evidence objects, this row only */
-	/* class d and e: the level concerned */
+	/* hierarchy-mismatch, admitted-over-limit: the level concerned */
 	__u32 at_ns, at_uid;
 	int at_level;
 	long long value, limit;
@@ -190,8 +198,8 @@ struct judge_result {
 int judge_run(const struct judge_input *in, struct judge_result *r);
 void judge_result_free(struct judge_result *r);
 /*
- * A failing state-based finding (a, b, d, outstanding with
- * --fail-outstanding) of r stands only if prev - the capture judged just
+ * A failing state-based finding (lost or double uncharge, hierarchy
+ * mismatch, outstanding with --fail-outstanding) of r stands only if prev - the capture judged just
  * before - has it too, same class, row, type and amount. One capture can
  * catch a task between its NPROC uncharge and its unhashing, or a signal
  * between its queueing and its charge, while the rest of the system
@@ -199,8 +207,8 @@ void judge_result_free(struct judge_result *r);
  */
 void judge_result_confirm(struct judge_result *r, const struct judge_result *prev);
 
-/* True when the state-based classes (a, b, d) found nothing failing:
- * nothing a later capture could make go away. */
+/* True when the state-based classes (see judge_result_confirm()) found
+ * nothing failing: nothing a later capture could make go away. */
 bool judge_result_settled(const struct judge_result *r);
 
 /* "charges", "limit checks", ...: what a miss group's events are */
@@ -216,4 +224,4 @@ const char *judge_class_name(enum judge_class c);
 /* The same with underscores, for JSON keys. */
 const char *judge_class_key(enum judge_class c);
 
-#endif /* UCT_CHECK_MODEL_H */
+#endif /* UCT_JUDGE_H */

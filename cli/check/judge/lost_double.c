@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lost_double.c - classes a and b: lost and double uncharges (what nothing
- * explains, where it originates)
+ * lost_double.c - lost and double uncharges: what nothing explains,
+ * where it originates
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,11 +13,11 @@
 int judge_find_lost_double(const struct judge_input *in, struct judge_rows *rs, const int *order,
 			   const struct judge_undecidable *sk, struct judge_result *r)
 {
-	size_t oi, i;
-	int t, k;
+	size_t oi, i, k;
+	int t;
 
 	for (t = 0; t < UCT_NTYPES; t++) {
-		if (sk->ab[t])
+		if (sk->lost_double[t])
 			continue;
 		for (oi = 0; oi < rs->n; oi++) {
 			struct judge_row *w = &rs->r[order[oi]];
@@ -41,8 +41,6 @@ int judge_find_lost_double(const struct judge_input *in, struct judge_rows *rs, 
 				}
 			}
 			if (w->unexplained_here[t] > 0) {
-				size_t nopen = 0;
-
 				f = judge_add_finding(r, JUDGE_LOST_UNCHARGE, w, t);
 				if (!f)
 					return -ENOMEM;
@@ -52,10 +50,7 @@ int judge_find_lost_double(const struct judge_input *in, struct judge_rows *rs, 
 				judge_evidence_how(f, w, t);
 				judge_how(f, "; %lld charged here and never uncharged: no live object "
 					  "explains it", w->unexplained_here[t]);
-				if (judge_stacks_open(in, f, &nopen))
-					return -ENOMEM;
-				if (!nopen && judge_stacks_from_agg(in, f, UCK_K_CHARGE,
-								    JUDGE_STACK_CHARGE))
+				if (judge_stacks_charged(in, f))
 					return -ENOMEM;
 			} else if (w->unexplained_here[t] < 0 || neg) {
 				size_t before;

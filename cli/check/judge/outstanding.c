@@ -20,7 +20,7 @@ int judge_find_outstanding(const struct judge_input *in, struct judge_rows *rs,
 			long long n;
 			struct judge_finding *f;
 
-			if (sk->out[t])
+			if (sk->outstanding[t])
 				continue;
 			switch (t) {
 			case UCT_NPROC:	/* kernel threads are not the workload's */

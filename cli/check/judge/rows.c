@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "judge_internal.h"
 
 static unsigned long long key64(const struct uct_key *k)
@@ -40,20 +41,27 @@ int judge_rows_find(const struct judge_rows *rs, const struct uct_key *k)
 	}
 }
 
+/* Put row idx of key k in the first free slot of h from its own. */
+static void hash_insert(int *h, size_t cap, const struct uct_key *k, int idx)
+{
+	size_t j;
+
+	for (j = hslot(key64(k), cap); h[j] >= 0; j = (j + 1) & (cap - 1))
+		;
+	h[j] = idx;
+}
+
 static int rows_rehash(struct judge_rows *rs, size_t ncap)
 {
 	int *h = malloc(ncap * sizeof(*h));
-	size_t i, j;
+	size_t i;
 
 	if (!h)
 		return -ENOMEM;
 	for (i = 0; i < ncap; i++)
 		h[i] = -1;
-	for (i = 0; i < rs->n; i++) {
-		for (j = hslot(key64(&rs->r[i].k), ncap); h[j] >= 0; j = (j + 1) & (ncap - 1))
-			;
-		h[j] = (int)i;
-	}
+	for (i = 0; i < rs->n; i++)
+		hash_insert(h, ncap, &rs->r[i].k, (int)i);
 	free(rs->hash);
 	rs->hash = h;
 	rs->hcap = ncap;
@@ -64,28 +72,22 @@ static int rows_rehash(struct judge_rows *rs, size_t ncap)
 struct judge_row *judge_rows_get(struct judge_rows *rs, const struct uct_key *k)
 {
 	int idx = judge_rows_find(rs, k);
-	size_t j;
+	struct judge_row *r;
 
 	if (idx >= 0)
 		return &rs->r[idx];
-	if (rs->n == rs->cap) {
-		size_t ncap = rs->cap ? rs->cap * 2 : 64;
-		struct judge_row *p = realloc(rs->r, ncap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		rs->r = p;
-		rs->cap = ncap;
-	}
+	r = uct_grow(rs->r, &rs->cap, rs->n + 1, sizeof(*r));
+	if (!r)
+		return NULL;
+	rs->r = r;
 	if ((rs->n + 1) * 2 > rs->hcap && rows_rehash(rs, rs->hcap ? rs->hcap * 2 : 128))
 		return NULL;
-	memset(&rs->r[rs->n], 0, sizeof(rs->r[0]));
-	rs->r[rs->n].k = *k;
-	rs->r[rs->n].par = -1;
-	for (j = hslot(key64(k), rs->hcap); rs->hash[j] >= 0; j = (j + 1) & (rs->hcap - 1))
-		;
-	rs->hash[j] = (int)rs->n;
-	return &rs->r[rs->n++];
+	r = &rs->r[rs->n];
+	memset(r, 0, sizeof(*r));
+	r->k = *k;
+	r->parent = -1;
+	hash_insert(rs->hash, rs->hcap, k, (int)rs->n++);
+	return r;
 }
 
 void judge_rows_free(struct judge_rows *rs)
@@ -100,15 +102,11 @@ void judge_rows_free(struct judge_rows *rs)
 
 static int add_kid(struct judge_row *p, int kid)
 {
-	if (p->nkids == p->capkids) {
-		int ncap = p->capkids ? p->capkids * 2 : 4;
-		int *k = realloc(p->kids, ncap * sizeof(*k));
+	int *k = uct_grow(p->kids, &p->capkids, p->nkids + 1, sizeof(*k));
 
-		if (!k)
-			return -ENOMEM;
-		p->kids = k;
-		p->capkids = ncap;
-	}
+	if (!k)
+		return -ENOMEM;
+	p->kids = k;
 	p->kids[p->nkids++] = kid;
 	return 0;
 }
@@ -125,15 +123,15 @@ static int add_snapshot(struct judge_rows *rs, const struct judge_capture *c, bo
 
 		if (!w)
 			return -ENOMEM;
-		if (fin ? w->in_f : w->in_b)
+		if (fin ? w->in_final : w->in_base)
 			continue;	/* duplicate (task iterator) */
 		w->known = true;
 		w->level = rec->r.level;
 		if (rec->r.flags & UCT_REC_ROOT) {
 			w->root = true;
 		} else {
-			w->pk.ns_inum = rec->r.parent_ns_inum;
-			w->pk.uid = rec->r.parent_uid;
+			w->parent_key.ns_inum = rec->r.parent_ns_inum;
+			w->parent_key.uid = rec->r.parent_uid;
 			w->has_parent = true;
 		}
 		for (t = 0; t < UCT_NTYPES; t++) {
@@ -146,9 +144,9 @@ static int add_snapshot(struct judge_rows *rs, const struct judge_capture *c, bo
 			}
 		}
 		if (fin)
-			w->in_f = w->has_tally_final = true;
+			w->in_final = w->has_tally_final = true;
 		else
-			w->in_b = w->has_tally_base = true;
+			w->in_base = w->has_tally_base = true;
 	}
 	/* rows not in the snapshot: their tally at that moment, and where
 	 * the events placed them in the tree */
@@ -166,7 +164,7 @@ static int add_snapshot(struct judge_rows *rs, const struct judge_capture *c, bo
 			if (tk->v.flags & UCT_REC_ROOT) {
 				w->root = true;
 			} else {
-				w->pk = tk->v.parent;
+				w->parent_key = tk->v.parent;
 				w->has_parent = true;
 			}
 		}
@@ -218,7 +216,7 @@ static bool closes_cycle(const struct judge_rows *rs, int p, int i)
 {
 	int d;
 
-	for (d = 0; p >= 0 && d <= (int)rs->n; d++, p = rs->r[p].par)
+	for (d = 0; p >= 0 && d <= (int)rs->n; d++, p = rs->r[p].parent)
 		if (p == i)
 			return true;
 	return false;
@@ -247,7 +245,7 @@ int judge_rows_build(const struct judge_input *in, struct judge_rows *rs)
 		}
 		for (j = 0; j < fr->v.nanc && j < UCK_MAX_ANC; j++) {
 			if (!w->has_parent && !w->root) {
-				w->pk = fr->v.anc[j];
+				w->parent_key = fr->v.anc[j];
 				w->has_parent = true;
 			}
 			w = judge_rows_get(rs, &fr->v.anc[j]);
@@ -327,7 +325,7 @@ int judge_rows_build(const struct judge_input *in, struct judge_rows *rs)
 
 		if (!w->has_parent)
 			continue;
-		p = judge_rows_find(rs, &w->pk);
+		p = judge_rows_find(rs, &w->parent_key);
 		if (p < 0 || p == (int)i)
 			continue;
 		/* inode numbers are reused: two captures (or a free record)
@@ -336,16 +334,16 @@ int judge_rows_build(const struct judge_input *in, struct judge_rows *rs)
 			rs->cycles++;
 			continue;
 		}
-		w->par = p;
+		w->parent = p;
 		if (add_kid(&rs->r[p], (int)i))
 			return -ENOMEM;
 	}
 	for (i = 0; i < rs->n; i++) {
-		int d = 0, p = rs->r[i].par;
+		int d = 0, p = rs->r[i].parent;
 
 		while (p >= 0 && d <= UCT_MAX_LEVELS) {
 			d++;
-			p = rs->r[p].par;
+			p = rs->r[p].parent;
 		}
 		rs->r[i].depth = d;
 	}
@@ -370,8 +368,8 @@ int *judge_rows_by_depth(const struct judge_rows *rs)
 
 void judge_rows_derive(const struct judge_input *in, struct judge_rows *rs, const int *order)
 {
-	size_t i;
-	int t, k;
+	size_t i, k;
+	int t;
 
 	/*
 	 * Values where a snapshot could not see the row. Absent from a
@@ -382,8 +380,8 @@ void judge_rows_derive(const struct judge_input *in, struct judge_rows *rs, cons
 	 */
 	for (i = 0; i < rs->n; i++) {
 		struct judge_row *w = &rs->r[i];
-		bool kb = w->in_b || in->complete;
-		bool kf = w->in_f || (in->complete && in->have_free_tp);
+		bool kb = w->in_base || in->complete;
+		bool kf = w->in_final || (in->complete && in->have_free_tp);
 
 		for (t = 0; t < UCT_NTYPES; t++) {
 			long long dT = w->tally_final[t] - w->tally_base[t];
@@ -428,9 +426,9 @@ void judge_rows_derive(const struct judge_input *in, struct judge_rows *rs, cons
 			for (k = 0; k < w->nkids; k++)
 				ku += rs->r[w->kids[k]].untallied[t];
 			w->untallied_here[t] = w->untallied[t] - ku;
-			if (w->par >= 0) {
-				rs->r[w->par].evidence[t] += w->evidence[t];
-				rs->r[w->par].freed_below[t] += w->freed_below[t];
+			if (w->parent >= 0) {
+				rs->r[w->parent].evidence[t] += w->evidence[t];
+				rs->r[w->parent].freed_below[t] += w->freed_below[t];
 			}
 		}
 	}

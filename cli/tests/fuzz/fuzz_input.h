@@ -107,12 +107,11 @@ struct fuzz_check_hdr {
 
 /*
  * Magnitudes. Counters, amounts and event counts from the kernel are far
- * below 2^40; limits are too, or LONG_MAX ("unlimited"). model.c and
- * judge.c add and subtract such quantities in long long without
- * overflow checks, so full-range values only re-find that (see the
- * closing note of the hardening branch). Unless built with -DFUZZ_WIDE,
- * the targets fold every 64-bit quantity into +-2^40 and keep LONG_MAX
- * where a limit may hold it, so the fuzzer goes on to other findings.
+ * below 2^40; limits are too, or LONG_MAX ("unlimited"). Built with
+ * -DFUZZ_WIDE the targets take full-range values, which model.c and the
+ * judge (input.c bounds what enters it) must survive; without it they
+ * fold every 64-bit quantity into +-2^40 and keep LONG_MAX where a limit
+ * may hold it, the magnitudes a kernel gives.
  */
 #define FUZZ_MAG	(1LL << 40)
 

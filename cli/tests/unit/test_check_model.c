@@ -233,7 +233,7 @@ static void test_clean(void **state)
  * Namespace inodes are reused: the baseline links (2, 1) below (3, 1),
  * the final capture (3, 1) below (2, 1). The judge must end, cut the
  * circle and say so; counters near the ends of the range must not
- * overflow its sums (both found by fuzz_check).
+ * overflow its sums.
  */
 static void test_parent_circle_and_huge_counters(void **state)
 {
