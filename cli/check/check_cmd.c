@@ -10,10 +10,10 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "check_cmd.h"
 #include "clock.h"
+#include "sleep.h"
 
 #define KILL_GRACE_S	2.0	/* SIGTERM, then SIGKILL this much later */
 #define POLL_S		0.02
@@ -29,13 +29,6 @@ static void on_signal(int sig)
 unsigned int check_cmd_signals(void)
 {
 	return nsignals;
-}
-
-static void pause_s(double s)
-{
-	struct timespec ts = { 0, (long)(s * 1e9) };
-
-	nanosleep(&ts, NULL);	/* a signal ends it early: fine */
 }
 
 /* Reap whatever has ended; note CMD's status. */
@@ -248,7 +241,8 @@ int check_cmd_run(char *const *argv, double timeout, double settle, struct check
 			r->killed = true;
 			kill(-r->pid, SIGKILL);
 		}
-		pause_s(POLL_S);
+		/* cut short by a signal: forwarded at once, not a poll later */
+		uct_sleep_s(POLL_S, false);
 	}
 	t1 = uct_now_s();
 	r->cmd_s = t1 - t0;
@@ -258,7 +252,7 @@ int check_cmd_run(char *const *argv, double timeout, double settle, struct check
 	n_end = nsignals;
 	while (any_child() && uct_now_s() - t1 < settle && nsignals == n_end) {
 		reap(r, &done);
-		pause_s(POLL_S);
+		uct_sleep_s(POLL_S, false);
 	}
 	reap(r, &done);
 	r->reap_s = uct_now_s() - t1;

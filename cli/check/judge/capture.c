@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capture.c - when two of check's captures saw the same state (see
- * judge.h, judge_same_state()).
+ * capture.c - check's captures: when two saw the same state (see
+ * judge.h, judge_same_state()), and freeing one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,4 +47,12 @@ bool judge_same_state(struct judge_capture *a, struct judge_capture *b)
 		if (inv_cmp(&a->inv[i], &b->inv[i]) || a->inv[i].n != b->inv[i].n)
 			return false;
 	return true;
+}
+
+void judge_capture_free(struct judge_capture *c)
+{
+	free(c->recs);
+	free(c->inv);
+	free(c->tally);
+	memset(c, 0, sizeof(*c));
 }

@@ -133,21 +133,32 @@ int judge_input_bounded(const struct judge_input *in, struct judge_input *out)
 	return 0;
 }
 
-void judge_input_free(struct judge_input *b)
+void judge_input_free_maps(struct judge_input *in)
 {
-	free(b->base.recs);
-	free(b->base.inv);
-	free(b->base.tally);
-	free(b->fin.recs);
-	free(b->fin.inv);
-	free(b->fin.tally);
-	free((void *)b->agg);
-	free((void *)b->items);
-	free((void *)b->over);
-	free((void *)b->pend);
-	free((void *)b->freed);
-	free((void *)b->objs);
-	free((void *)b->pre_rel);
-	free((void *)b->gone);
-	memset(b, 0, sizeof(*b));
+	free((void *)in->agg);
+	free((void *)in->items);
+	free((void *)in->over);
+	free((void *)in->pend);
+	free((void *)in->freed);
+	free((void *)in->objs);
+	free((void *)in->pre_rel);
+	free((void *)in->gone);
+	in->agg = NULL;
+	in->items = NULL;
+	in->over = NULL;
+	in->pend = NULL;
+	in->freed = NULL;
+	in->objs = NULL;
+	in->pre_rel = NULL;
+	in->gone = NULL;
+	in->nagg = in->nitems = in->nover = in->npend = 0;
+	in->nfreed = in->nobjs = in->npre_rel = in->ngone = 0;
+}
+
+void judge_input_free(struct judge_input *in)
+{
+	judge_capture_free(&in->base);
+	judge_capture_free(&in->fin);
+	judge_input_free_maps(in);
+	memset(in, 0, sizeof(*in));
 }

@@ -104,6 +104,9 @@ struct judge_capture {
  * uncharges before it unhashes) a false lost uncharge the same way.
  */
 bool judge_same_state(struct judge_capture *a, struct judge_capture *b);
+/* Free the arrays a capture owns (check's, read off the kernel), and
+ * zero it. */
+void judge_capture_free(struct judge_capture *c);
 
 struct judge_input {
 	struct judge_capture base, fin;
@@ -193,6 +196,14 @@ struct judge_result {
 	unsigned long long missed[JUDGE_NMISS];	/* the input's, for the reports */
 	char notes[2048];		/* incomplete data, degraded checks */
 };
+
+/*
+ * Free the arrays of an input that owns them (check's, read off the
+ * kernel; the unit tests' own nothing): those read from the event maps,
+ * all but the captures; or all of them, zeroing it.
+ */
+void judge_input_free_maps(struct judge_input *in);
+void judge_input_free(struct judge_input *in);
 
 /* Judge. r is overwritten. 0 or -ENOMEM. */
 int judge_run(const struct judge_input *in, struct judge_result *r);

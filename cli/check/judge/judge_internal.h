@@ -79,7 +79,6 @@ struct judge_undecidable {
 
 /* input.c: a copy of in with every quantity within +-2^53 */
 int judge_input_bounded(const struct judge_input *in, struct judge_input *out);
-void judge_input_free(struct judge_input *b);
 long long judge_bound(long long v);
 
 /* rows.c */

@@ -111,6 +111,34 @@ static int add_kid(struct judge_row *p, int kid)
 	return 0;
 }
 
+/* The row of (ns, uid), created when absent. NULL on ENOMEM. */
+static struct judge_row *row_at(struct judge_rows *rs, __u32 ns, __u32 uid)
+{
+	struct uct_key k = { ns, uid };
+
+	return judge_rows_get(rs, &k);
+}
+
+/* A row no snapshot showed is at the level its first record says. */
+static void first_seen(struct judge_row *w, __u32 level)
+{
+	if (!w->known) {
+		w->known = true;
+		w->level = level;
+	}
+}
+
+/* The tally of w at the baseline or the end, unless it has one. */
+static void set_tally(struct judge_row *w, bool fin, const __s64 net[UCT_NTYPES])
+{
+	bool *has = fin ? &w->has_tally_final : &w->has_tally_base;
+
+	if (*has)
+		return;
+	memcpy(fin ? w->tally_final : w->tally_base, net, sizeof(w->tally_base));
+	*has = true;
+}
+
 static int add_snapshot(struct judge_rows *rs, const struct judge_capture *c, bool fin)
 {
 	size_t i;
@@ -118,8 +146,7 @@ static int add_snapshot(struct judge_rows *rs, const struct judge_capture *c, bo
 
 	for (i = 0; i < c->nrecs; i++) {
 		const struct uck_rec *rec = &c->recs[i];
-		struct uct_key k = { rec->r.ns_inum, rec->r.uid };
-		struct judge_row *w = judge_rows_get(rs, &k);
+		struct judge_row *w = row_at(rs, rec->r.ns_inum, rec->r.uid);
 
 		if (!w)
 			return -ENOMEM;
@@ -156,10 +183,7 @@ static int add_snapshot(struct judge_rows *rs, const struct judge_capture *c, bo
 
 		if (!w)
 			return -ENOMEM;
-		if (!w->known) {
-			w->known = true;
-			w->level = tk->v.level;
-		}
+		first_seen(w, tk->v.level);
 		if (!w->has_parent && !w->root) {
 			if (tk->v.flags & UCT_REC_ROOT) {
 				w->root = true;
@@ -168,13 +192,7 @@ static int add_snapshot(struct judge_rows *rs, const struct judge_capture *c, bo
 				w->has_parent = true;
 			}
 		}
-		if (fin && !w->has_tally_final) {
-			memcpy(w->tally_final, tk->v.net, sizeof(w->tally_final));
-			w->has_tally_final = true;
-		} else if (!fin && !w->has_tally_base) {
-			memcpy(w->tally_base, tk->v.net, sizeof(w->tally_base));
-			w->has_tally_base = true;
-		}
+		set_tally(w, fin, tk->v.net);
 	}
 	return 0;
 }
@@ -185,12 +203,11 @@ static int add_inventory(struct judge_rows *rs, const struct judge_capture *c, b
 
 	for (i = 0; i < c->ninv; i++) {
 		const struct judge_inv_kv *iv = &c->inv[i];
-		struct uct_key k = { iv->k.ns_inum, iv->k.uid };
 		struct judge_row *w;
 
 		if (iv->k.kind >= UCK_NINV)
 			continue;
-		w = judge_rows_get(rs, &k);
+		w = row_at(rs, iv->k.ns_inum, iv->k.uid);
 		if (!w)
 			return -ENOMEM;
 		if (fin)
@@ -201,7 +218,8 @@ static int add_inventory(struct judge_rows *rs, const struct judge_capture *c, b
 	return 0;
 }
 
-static const struct judge_tally_kv *tally_of(const struct judge_capture *c, const struct uct_key *k)
+static const struct judge_tally_kv *tally_of(const struct judge_capture *c,
+					     const struct uct_key *k)
 {
 	size_t i;
 
@@ -227,22 +245,19 @@ int judge_rows_build(const struct judge_input *in, struct judge_rows *rs)
 	size_t i, j;
 	int t, err;
 
-	if ((err = add_snapshot(rs, &in->base, false)) || (err = add_snapshot(rs, &in->fin, true)))
+	if ((err = add_snapshot(rs, &in->base, false)) ||
+	    (err = add_snapshot(rs, &in->fin, true)))
 		return err;
 	/* frees: the row, its ancestors (for subtree sums) */
 	for (i = 0; i < in->nfreed; i++) {
 		const struct judge_free_kv *fr = &in->freed[i];
-		struct uct_key k = { fr->k.ns_inum, fr->k.uid };
-		struct judge_row *w = judge_rows_get(rs, &k);
+		struct judge_row *w = row_at(rs, fr->k.ns_inum, fr->k.uid);
 
 		if (!w)
 			return -ENOMEM;
 		for (t = 0; t < UCT_NTYPES; t++)
 			w->freed_value[t] += fr->v.value[t];
-		if (!w->known) {
-			w->known = true;
-			w->level = fr->v.level;
-		}
+		first_seen(w, fr->v.level);
 		for (j = 0; j < fr->v.nanc && j < UCK_MAX_ANC; j++) {
 			if (!w->has_parent && !w->root) {
 				w->parent_key = fr->v.anc[j];
@@ -251,10 +266,7 @@ int judge_rows_build(const struct judge_input *in, struct judge_rows *rs)
 			w = judge_rows_get(rs, &fr->v.anc[j]);
 			if (!w)
 				return -ENOMEM;
-			if (!w->known) {
-				w->known = true;
-				w->level = fr->v.level > j ? fr->v.level - (__u32)j - 1 : 0;
-			}
+			first_seen(w, fr->v.level > j ? fr->v.level - (__u32)j - 1 : 0);
 		}
 	}
 	/* tallies of rows known only from frees */
@@ -262,38 +274,32 @@ int judge_rows_build(const struct judge_input *in, struct judge_rows *rs)
 		struct judge_row *w = &rs->r[i];
 		const struct judge_tally_kv *tk;
 
-		if (!w->has_tally_base && (tk = tally_of(&in->base, &w->k))) {
-			memcpy(w->tally_base, tk->v.net, sizeof(w->tally_base));
-			w->has_tally_base = true;
-		}
-		if (!w->has_tally_final && (tk = tally_of(&in->fin, &w->k))) {
-			memcpy(w->tally_final, tk->v.net, sizeof(w->tally_final));
-			w->has_tally_final = true;
-		}
+		if (!w->has_tally_base && (tk = tally_of(&in->base, &w->k)))
+			set_tally(w, false, tk->v.net);
+		if (!w->has_tally_final && (tk = tally_of(&in->fin, &w->k)))
+			set_tally(w, true, tk->v.net);
 	}
 	if ((err = add_inventory(rs, &in->base, false)) ||
 	    (err = add_inventory(rs, &in->fin, true)))
 		return err;
 	for (i = 0; i < in->nobjs; i++) {
 		const struct uck_obj *o = &in->objs[i].v;
-		struct uct_key k = { o->ns_inum, o->uid };
 		struct judge_row *w;
 
 		if (o->type >= UCT_NTYPES)
 			continue;
-		if (!(w = judge_rows_get(rs, &k)))
+		if (!(w = row_at(rs, o->ns_inum, o->uid)))
 			return -ENOMEM;
 		w->obj_amount[o->type] += o->amount;
 		w->obj_count[o->type]++;
 	}
 	for (i = 0; i < in->npre_rel; i++) {
 		const struct judge_rt_kv *p = &in->pre_rel[i];
-		struct uct_key k = { p->k.ns_inum, p->k.uid };
 		struct judge_row *w;
 
 		if (p->k.type >= UCT_NTYPES)
 			continue;
-		if (!(w = judge_rows_get(rs, &k)))
+		if (!(w = row_at(rs, p->k.ns_inum, p->k.uid)))
 			return -ENOMEM;
 		w->pre_released[p->k.type] += p->v.total;
 		w->pre_released_n[p->k.type] += p->v.count;
