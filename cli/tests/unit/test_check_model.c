@@ -1109,12 +1109,47 @@ static void test_same_state_compares_counters_and_tallies(void **state)
 	sc_free(s);
 }
 
+/* An input that owns its arrays (check's, read off the kernel): the event
+ * maps' go on their own, between two reads, the captures' with the rest;
+ * the sanitizers' leak check tells whether all of it went. */
+static void test_input_free_owned(void **state)
+{
+	struct judge_input in = { 0 };
+
+	in.base.recs = calloc(2, sizeof(*in.base.recs));
+	in.base.nrecs = 2;
+	in.fin.tally = calloc(1, sizeof(*in.fin.tally));
+	in.fin.ntally = 1;
+	in.agg = calloc(3, sizeof(*in.agg));
+	in.nagg = 3;
+	in.gone = calloc(1, sizeof(*in.gone));
+	in.ngone = 1;
+	in.counters[UCK_CNT_EVENTS] = 5;
+	judge_input_free_maps(&in);
+	assert_null(in.agg);
+	assert_null(in.gone);
+	assert_int_equal(in.nagg + in.ngone, 0);
+	/* the captures and the counters stay */
+	assert_non_null(in.base.recs);
+	assert_int_equal(in.base.nrecs, 2);
+	assert_int_equal(in.counters[UCK_CNT_EVENTS], 5);
+	in.items = calloc(1, sizeof(*in.items));
+	in.nitems = 1;
+	judge_input_free(&in);
+	assert_null(in.base.recs);
+	assert_null(in.fin.tally);
+	assert_null(in.items);
+	assert_int_equal(in.base.nrecs + in.fin.ntally + in.nitems, 0);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_parent_circle_and_huge_counters),
 		cmocka_unit_test(test_confirm_needs_two_captures),
+		cmocka_unit_test(test_input_free_owned),
 		cmocka_unit_test(test_clean_churn),
 		cmocka_unit_test(test_lost_uncharge),
 		cmocka_unit_test(test_outstanding_tasks),
