@@ -363,7 +363,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (o.cmd == UCT_CMD_CHECK)
-		return uct_run_check(&o);
+		return check_main(&o);
 	/* before anything is loaded: a port in use fails at once */
 	if (o.listen && (rc = uct_listen_open(&srv, &o.listen_addr, msg, sizeof(msg)))) {
 		fprintf(stderr, "ucounttop: %s\n", msg);

@@ -17,34 +17,34 @@ static const char *const counter_names[UCK_NCOUNTERS] = {
 	[UCK_CNT_RACED] = "raced",
 };
 
-const char *uck_stackref_kind(unsigned kind)
+const char *check_report_stack_kind(unsigned kind)
 {
-	static const char *const n[UCK_SR_NKINDS] = {
+	static const char *const n[JUDGE_STACK_NKINDS] = {
 		"open", "charge", "uncharge", "unmatched", "negative", "free", "check", "over",
 	};
 
-	return kind < UCK_SR_NKINDS ? n[kind] : "?";
+	return kind < JUDGE_STACK_NKINDS ? n[kind] : "?";
 }
 
 /* Longer words for the text report. */
 static const char *stackref_title(unsigned kind)
 {
 	switch (kind) {
-	case UCK_SR_OPEN: return "charged and never uncharged";
-	case UCK_SR_CHARGE: return "charged";
-	case UCK_SR_UNCHARGE: return "uncharged";
-	case UCK_SR_UNMATCHED: return "uncharged with no matching charge since attach";
-	case UCK_SR_NEGATIVE: return "uncharged below zero";
-	case UCK_SR_FREE: return "freed while charged";
-	case UCK_SR_CHECK: return "limit check said within limits";
+	case JUDGE_STACK_OPEN: return "charged and never uncharged";
+	case JUDGE_STACK_CHARGE: return "charged";
+	case JUDGE_STACK_UNCHARGE: return "uncharged";
+	case JUDGE_STACK_UNMATCHED: return "uncharged with no matching charge since attach";
+	case JUDGE_STACK_NEGATIVE: return "uncharged below zero";
+	case JUDGE_STACK_FREE: return "freed while charged";
+	case JUDGE_STACK_CHECK: return "limit check said within limits";
 	default: return "charged over the limit";
 	}
 }
 
 /* How CMD ended when it did not end by itself, and what it left running. */
-static void text_run(FILE *f, const struct uck_run_info *ri)
+static void text_run(FILE *f, const struct check_run_info *ri)
 {
-	const struct uck_run *run = ri->run;
+	const struct check_cmd *run = ri->run;
 	size_t i;
 
 	if (!run)
@@ -57,7 +57,7 @@ static void text_run(FILE *f, const struct uck_run_info *ri)
 			"process group%s\n", run->interrupted,
 			run->killed && !run->timed_out ? ", then SIGKILL" : "");
 	for (i = 0; i < run->nleft; i++) {
-		const struct uck_left *l = &run->left[i];
+		const struct check_left *l = &run->left[i];
 
 		fprintf(f, "# left running, not waited for: pid %d ", (int)l->pid);
 		uct_text_str(f, l->comm, sizeof(l->comm));
@@ -66,7 +66,7 @@ static void text_run(FILE *f, const struct uck_run_info *ri)
 	}
 }
 
-static void text_command(FILE *f, const struct uck_run_info *ri)
+static void text_command(FILE *f, const struct check_run_info *ri)
 {
 	char *const *a;
 
@@ -89,13 +89,13 @@ static void text_command(FILE *f, const struct uck_run_info *ri)
 	text_run(f, ri);
 }
 
-static void text_finding(FILE *f, const struct uck_finding *x, uck_frames_fn frames, void *ctx)
+static void text_finding(FILE *f, const struct judge_finding *x, check_frames_fn frames, void *ctx)
 {
-	const char *fr[UCK_REPORT_FRAMES];
+	const char *fr[CHECK_REPORT_FRAMES];
 	size_t i, j, n;
 
 	fprintf(f, "# %s %s: ns %u level %u uid %u %s %lld %s\n", x->failing ? "FAIL" : "ok",
-		uck_class_name(x->cls), x->ns_inum, x->level, x->uid, uct_type_name(x->type),
+		judge_class_name(x->cls), x->ns_inum, x->level, x->uid, uct_type_name(x->type),
 		x->amount, uct_type_unit(x->type));
 	/* the explanation, wrapped on "; " */
 	{
@@ -110,8 +110,8 @@ static void text_finding(FILE *f, const struct uck_finding *x, uck_frames_fn fra
 				p += 2;
 		}
 	}
-	for (i = 0; i < x->nstacks && i < UCK_REPORT_STACKS; i++) {
-		const struct uck_stackref *s = &x->stacks[i];
+	for (i = 0; i < x->nstacks && i < CHECK_REPORT_STACKS; i++) {
+		const struct judge_stackref *s = &x->stacks[i];
 
 		fprintf(f, "#   %s: %lld %s in %llu call%s, last by pid %u (",
 			stackref_title(s->kind), s->total, uct_type_unit(x->type), s->count,
@@ -119,19 +119,20 @@ static void text_finding(FILE *f, const struct uck_finding *x, uck_frames_fn fra
 		/* a comm is whatever PR_SET_NAME was given, newlines included */
 		uct_text_str(f, s->comm, UCT_COMM_LEN);
 		fputs(")\n", f);
-		n = s->stack_id >= 0 && frames ? frames(ctx, s->stack_id, fr, UCK_REPORT_FRAMES) : 0;
+		n = s->stack_id >= 0 && frames ?
+		    frames(ctx, s->stack_id, fr, CHECK_REPORT_FRAMES) : 0;
 		if (!n)
 			fputs("#       (no kernel stack recorded)\n", f);
 		for (j = 0; j < n; j++)
 			fprintf(f, "#       %s\n", fr[j]);
 	}
-	if (x->nstacks > UCK_REPORT_STACKS)
+	if (x->nstacks > CHECK_REPORT_STACKS)
 		fprintf(f, "#   ... %zu more stacks (--json lists them all)\n",
-			x->nstacks - UCK_REPORT_STACKS);
+			x->nstacks - CHECK_REPORT_STACKS);
 }
 
-void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_info *ri,
-		     uck_frames_fn frames, void *ctx)
+void check_report_text(FILE *f, const struct judge_result *r, const struct check_run_info *ri,
+		       check_frames_fn frames, void *ctx)
 {
 	size_t i;
 	int c;
@@ -140,13 +141,13 @@ void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_i
 	if (r->nfail) {
 		fprintf(f, "# ucounttop check: FAIL, %zu finding%s:", r->nfail,
 			r->nfail == 1 ? "" : "s");
-		for (c = 0; c < UCK_NCLASSES; c++) {
+		for (c = 0; c < JUDGE_NCLASSES; c++) {
 			size_t k, n = 0;
 
 			for (k = 0; k < r->n; k++)
-				n += r->f[k].cls == (enum uck_class)c && r->f[k].failing;
+				n += r->f[k].cls == (enum judge_class)c && r->f[k].failing;
 			if (n)
-				fprintf(f, " %zu %s", n, uck_class_name(c));
+				fprintf(f, " %zu %s", n, judge_class_name(c));
 		}
 		fputc('\n', f);
 	} else {
@@ -154,13 +155,13 @@ void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_i
 	}
 	text_command(f, ri);
 	fputs("# checked:", f);
-	for (c = 0; c < UCK_OUTSTANDING; c++)
+	for (c = 0; c < JUDGE_OUTSTANDING; c++)
 		if (r->checked[c])
-			fprintf(f, " %s", uck_class_name(c));
+			fprintf(f, " %s", judge_class_name(c));
 	fputc('\n', f);
-	for (c = 0; c < UCK_NCLASSES; c++)
+	for (c = 0; c < JUDGE_NCLASSES; c++)
 		if (r->skipped[c][0])
-			fprintf(f, "# SKIP %s: %s\n", uck_class_name(c), r->skipped[c]);
+			fprintf(f, "# SKIP %s: %s\n", judge_class_name(c), r->skipped[c]);
 	fprintf(f, "# %llu charges/uncharges seen in %zu rows; over-limit charges: %llu refused "
 		"and rolled back, %llu allowed to privileged callers, %llu by set*uid/unshare "
 		"(not enforced there)\n", ri->counters[UCK_CNT_EVENTS], r->rows,
@@ -187,14 +188,15 @@ void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_i
 		fprintf(f, "# raced: %llu times another charge or uncharge overlapped the kernel's "
 			"own read, so whether a level was over while it said within was not asked "
 			"(what it said is judged)\n", ri->counters[UCK_CNT_RACED]);
-	if (uck_missed_total(r->missed)) {
+	if (judge_missed_total(r->missed)) {
 		fprintf(f, "# missed: %llu runs of check's programs skipped by the kernel's "
 			"recursion guard (a program preempted or interrupted while another task "
-			"on its CPU entered it):", uck_missed_total(r->missed));
-		for (c = 0, first = true; c < UCK_NMISS; c++) {
+			"on its CPU entered it):", judge_missed_total(r->missed));
+		for (c = 0, first = true; c < JUDGE_NMISS; c++) {
 			if (!r->missed[c])
 				continue;
-			fprintf(f, "%s %s %llu", first ? "" : ",", uck_miss_name(c), r->missed[c]);
+			fprintf(f, "%s %s %llu", first ? "" : ",", judge_miss_name(c),
+				r->missed[c]);
 			first = false;
 		}
 		fputc('\n', f);
@@ -209,9 +211,9 @@ void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_i
 		first = false;
 	}
 	/* a skipped event is lost data like any other */
-	if (uck_missed_total(r->missed)) {
+	if (judge_missed_total(r->missed)) {
 		fprintf(f, "%s recursion_misses=%llu", first ? "# dropped:" : ",",
-			uck_missed_total(r->missed));
+			judge_missed_total(r->missed));
 		first = false;
 	}
 	if (!first)
@@ -219,10 +221,10 @@ void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_i
 	fprintf(f, "# exit %d\n", ri->exit_code);
 }
 
-static void json_frames(FILE *f, __s32 sid, uck_frames_fn frames, void *ctx)
+static void json_frames(FILE *f, __s32 sid, check_frames_fn frames, void *ctx)
 {
-	const char *fr[UCK_REPORT_FRAMES];
-	size_t j, n = sid >= 0 && frames ? frames(ctx, sid, fr, UCK_REPORT_FRAMES) : 0;
+	const char *fr[CHECK_REPORT_FRAMES];
+	size_t j, n = sid >= 0 && frames ? frames(ctx, sid, fr, CHECK_REPORT_FRAMES) : 0;
 
 	fputc('[', f);
 	for (j = 0; j < n; j++) {
@@ -233,13 +235,13 @@ static void json_frames(FILE *f, __s32 sid, uck_frames_fn frames, void *ctx)
 	fputc(']', f);
 }
 
-static void json_finding(FILE *f, const struct uck_finding *x, uck_frames_fn frames, void *ctx)
+static void json_finding(FILE *f, const struct judge_finding *x, check_frames_fn frames, void *ctx)
 {
 	size_t i;
 
 	/* fixed prefix: line tools can find a finding without a JSON parser */
 	fprintf(f, "{\"class\":\"%s\",\"failing\":%s,\"ns\":%u,\"level\":%u,\"uid\":%u,"
-		"\"type\":\"%s\",\"amount\":%lld,", uck_class_key(x->cls),
+		"\"type\":\"%s\",\"amount\":%lld,", judge_class_key(x->cls),
 		x->failing ? "true" : "false", x->ns_inum, x->level, x->uid,
 		uct_type_name(x->type), x->amount);
 	fprintf(f, "\"baseline\":%lld,\"final\":%lld,\"seen\":\"%s\",\"inferred\":%s,",
@@ -257,13 +259,13 @@ static void json_finding(FILE *f, const struct uck_finding *x, uck_frames_fn fra
 	uct_json_str(f, x->how);
 	fputs(",\"stacks\":[", f);
 	for (i = 0; i < x->nstacks; i++) {
-		const struct uck_stackref *s = &x->stacks[i];
+		const struct judge_stackref *s = &x->stacks[i];
 		char comm[UCT_COMM_LEN + 1];
 
 		memcpy(comm, s->comm, UCT_COMM_LEN);
 		comm[UCT_COMM_LEN] = 0;
 		fprintf(f, "%s{\"kind\":\"%s\",\"count\":%llu,\"total\":%lld,\"pid\":%u,\"comm\":",
-			i ? "," : "", uck_stackref_kind(s->kind), s->count, s->total, s->pid);
+			i ? "," : "", check_report_stack_kind(s->kind), s->count, s->total, s->pid);
 		uct_json_str(f, comm);
 		fprintf(f, ",\"stack_id\":%d,\"frames\":", s->stack_id);
 		json_frames(f, s->stack_id, frames, ctx);
@@ -272,9 +274,9 @@ static void json_finding(FILE *f, const struct uck_finding *x, uck_frames_fn fra
 	fputs("]}", f);
 }
 
-static void json_run(FILE *f, const struct uck_run_info *ri)
+static void json_run(FILE *f, const struct check_run_info *ri)
 {
-	const struct uck_run *run = ri->run;
+	const struct check_cmd *run = ri->run;
 	size_t i;
 
 	fprintf(f, "\"timeout\":%.3f,\"timed_out\":%s,\"interrupted_by\":", ri->timeout,
@@ -285,7 +287,7 @@ static void json_run(FILE *f, const struct uck_run_info *ri)
 		fputs("null", f);
 	fputs(",\"left_running\":[", f);
 	for (i = 0; run && i < run->nleft; i++) {
-		const struct uck_left *l = &run->left[i];
+		const struct check_left *l = &run->left[i];
 
 		fprintf(f, "%s{\"pid\":%d,\"comm\":", i ? "," : "", (int)l->pid);
 		uct_json_str(f, l->comm);
@@ -295,8 +297,8 @@ static void json_run(FILE *f, const struct uck_run_info *ri)
 	fputc(']', f);
 }
 
-void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_info *ri,
-		     uck_frames_fn frames, void *ctx)
+void check_report_json(FILE *f, const struct judge_result *r, const struct check_run_info *ri,
+		       check_frames_fn frames, void *ctx)
 {
 	char *const *a;
 	size_t i;
@@ -328,9 +330,9 @@ void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_i
 	fputs(",\"degraded\":", f);
 	uct_json_str(f, ri->degraded ? ri->degraded : "");
 	fputs(",\"classes\":{", f);
-	for (c = 0; c < UCK_NCLASSES; c++) {
+	for (c = 0; c < JUDGE_NCLASSES; c++) {
 		fprintf(f, "%s\"%s\":{\"checked\":%s,\"findings\":%zu", c ? "," : "",
-			uck_class_key(c), r->checked[c] ? "true" : "false", r->counts[c]);
+			judge_class_key(c), r->checked[c] ? "true" : "false", r->counts[c]);
 		if (r->skipped[c][0]) {
 			fputs(",\"reason\":", f);
 			uct_json_str(f, r->skipped[c]);
@@ -342,9 +344,9 @@ void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_i
 		r->rows, r->refused_rolled_back, r->privileged_over, r->deferred_nproc);
 	for (c = 0; c < UCK_NCOUNTERS; c++)
 		fprintf(f, "%s\"%s\":%llu", c ? "," : "", counter_names[c], ri->counters[c]);
-	fprintf(f, ",\"recursion_misses\":%llu},\"missed\":{", uck_missed_total(r->missed));
-	for (c = 0; c < UCK_NMISS; c++)
-		fprintf(f, "%s\"%s\":%llu", c ? "," : "", uck_miss_key(c), r->missed[c]);
+	fprintf(f, ",\"recursion_misses\":%llu},\"missed\":{", judge_missed_total(r->missed));
+	for (c = 0; c < JUDGE_NMISS; c++)
+		fprintf(f, "%s\"%s\":%llu", c ? "," : "", judge_miss_key(c), r->missed[c]);
 	fputs("},\"notes\":[", f);
 	{
 		const char *p = r->notes, *q;

@@ -9,10 +9,10 @@
 #define UCT_CHECK_REPORT_H
 
 #include <stdio.h>
-#include "check_model.h"
-#include "check_run.h"
+#include "judge.h"
+#include "check_cmd.h"
 
-struct uck_run_info {
+struct check_run_info {
 	char *const *argv;		/* the command */
 	int pid;			/* its pid, 0 if it never ran */
 	int status;			/* wait status; -1 unknown */
@@ -23,23 +23,23 @@ struct uck_run_info {
 	const char *hooks;		/* attached programs */
 	const char *degraded;		/* hooks dropped, and what it costs */
 	double timeout;			/* --timeout, 0 none */
-	const struct uck_run *run;	/* timeout, interruption, left running */
+	const struct check_cmd *run;	/* timeout, interruption, left running */
 	unsigned long long counters[UCK_NCOUNTERS];
 	int exit_code;			/* what check exits with */
 };
 
 /* Symbolized frames of a stack: fills up to max, returns the count. */
-typedef size_t (*uck_frames_fn)(void *ctx, __s32 stack_id, const char **frames, size_t max);
+typedef size_t (*check_frames_fn)(void *ctx, __s32 stack_id, const char **frames, size_t max);
 
-#define UCK_REPORT_STACKS	6	/* stacks shown per finding (text) */
-#define UCK_REPORT_FRAMES	UCK_STACK_DEPTH
+#define CHECK_REPORT_STACKS	6	/* stacks shown per finding (text) */
+#define CHECK_REPORT_FRAMES	UCK_STACK_DEPTH
 
-void uck_report_text(FILE *f, const struct uck_result *r, const struct uck_run_info *ri,
-		     uck_frames_fn frames, void *ctx);
-void uck_report_json(FILE *f, const struct uck_result *r, const struct uck_run_info *ri,
-		     uck_frames_fn frames, void *ctx);
+void check_report_text(FILE *f, const struct judge_result *r, const struct check_run_info *ri,
+		       check_frames_fn frames, void *ctx);
+void check_report_json(FILE *f, const struct judge_result *r, const struct check_run_info *ri,
+		       check_frames_fn frames, void *ctx);
 
 /* "open charge", "charge", "uncharge", ... */
-const char *uck_stackref_kind(unsigned kind);
+const char *check_report_stack_kind(unsigned kind);
 
 #endif /* UCT_CHECK_REPORT_H */

@@ -175,3 +175,17 @@ void uct_dump_free(struct uct_dump *d)
 	free(d->vals);
 	memset(d, 0, sizeof(*d));
 }
+
+int uct_dump_map_array(int fd, size_t esz, size_t voff, void **out, size_t *n)
+{
+	struct uct_dump d = { .esz = esz, .voff = voff };
+	int err = uct_dump_map(fd, &d);
+
+	if (!err) {
+		*out = d.elems;
+		*n = d.n;
+		d.elems = NULL;
+	}
+	uct_dump_free(&d);
+	return err;
+}

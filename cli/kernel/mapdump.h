@@ -37,4 +37,12 @@ struct uct_dump {
 int uct_dump_map(int fd, struct uct_dump *d);
 void uct_dump_free(struct uct_dump *d);
 
+/*
+ * The same read into an array of its own: *out holds the *n entries of
+ * the hash map fd, each esz bytes with the key at 0 and the value at
+ * voff, for the caller to free (NULL when there are none). 0 or -errno,
+ * *out and *n then untouched.
+ */
+int uct_dump_map_array(int fd, size_t esz, size_t voff, void **out, size_t *n);
+
 #endif /* UCT_MAPDUMP_H */

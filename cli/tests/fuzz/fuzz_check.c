@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_check.c - libFuzzer target: check's judge (uck_judge) and both
- * reports fed an arbitrary struct uck_input.
+ * fuzz_check.c - libFuzzer target: check's judge (judge_run) and both
+ * reports fed an arbitrary struct judge_input.
  *
  * Input: a struct fuzz_check_hdr (fuzz_input.h: array lengths, flags,
  * drop counters, runs the kernel skipped, the wait status), then the arrays in its order, each as
@@ -10,7 +10,7 @@
  * few values so that rows meet: parents, ancestors, duplicates and cycles.
  *
  * Oracle, besides the sanitizers and a time limit per input (a loop that
- * never ends is a finding too): uck_judge() returns 0, its counts add up,
+ * never ends is a finding too): judge_run() returns 0, its counts add up,
  * every finding names a class and a type; the text report is KTAP
  * diagnostics only ("#" lines of printable ASCII) and the JSON report one
  * valid document on one line.
@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_model.h"
+#include "judge.h"
 #include "check_report.h"
 #include "fuzz_input.h"
 #include "json_check.h"
@@ -30,19 +30,19 @@
 
 static const size_t elem_size[FC_NARRAYS] = {
 	[FC_BASE_RECS] = sizeof(struct uck_rec),
-	[FC_BASE_INV] = sizeof(struct uck_inv_kv),
-	[FC_BASE_TALLY] = sizeof(struct uck_tally_kv),
+	[FC_BASE_INV] = sizeof(struct judge_inv_kv),
+	[FC_BASE_TALLY] = sizeof(struct judge_tally_kv),
 	[FC_FIN_RECS] = sizeof(struct uck_rec),
-	[FC_FIN_INV] = sizeof(struct uck_inv_kv),
-	[FC_FIN_TALLY] = sizeof(struct uck_tally_kv),
-	[FC_AGG] = sizeof(struct uck_agg_kv),
-	[FC_ITEMS] = sizeof(struct uck_item_kv),
-	[FC_OVER] = sizeof(struct uck_over_kv),
-	[FC_PEND] = sizeof(struct uck_pend_kv),
-	[FC_FREED] = sizeof(struct uck_free_kv),
-	[FC_OBJS] = sizeof(struct uck_obj_kv),
-	[FC_PRE_REL] = sizeof(struct uck_rt_kv),
-	[FC_GONE] = sizeof(struct uck_rt_kv),
+	[FC_FIN_INV] = sizeof(struct judge_inv_kv),
+	[FC_FIN_TALLY] = sizeof(struct judge_tally_kv),
+	[FC_AGG] = sizeof(struct judge_agg_kv),
+	[FC_ITEMS] = sizeof(struct judge_item_kv),
+	[FC_OVER] = sizeof(struct judge_over_kv),
+	[FC_PEND] = sizeof(struct judge_pend_kv),
+	[FC_FREED] = sizeof(struct judge_free_kv),
+	[FC_OBJS] = sizeof(struct judge_obj_kv),
+	[FC_PRE_REL] = sizeof(struct judge_rt_kv),
+	[FC_GONE] = sizeof(struct judge_rt_kv),
 };
 
 /* 64-bit quantities into realistic magnitudes (fuzz_input.h) */
@@ -59,27 +59,28 @@ static void tame_all(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 		TAME_ALL(r->tally);
 	}
 	for (j = 0; j < n[FC_BASE_INV] + n[FC_FIN_INV]; j++)
-		TAME((j < n[FC_BASE_INV] ? (struct uck_inv_kv *)arr[FC_BASE_INV] + j :
-		      (struct uck_inv_kv *)arr[FC_FIN_INV] + j - n[FC_BASE_INV])->n);
+		TAME((j < n[FC_BASE_INV] ? (struct judge_inv_kv *)arr[FC_BASE_INV] + j :
+		      (struct judge_inv_kv *)arr[FC_FIN_INV] + j - n[FC_BASE_INV])->n);
 	for (j = 0; j < n[FC_BASE_TALLY] + n[FC_FIN_TALLY]; j++)
-		TAME_ALL((j < n[FC_BASE_TALLY] ? (struct uck_tally_kv *)arr[FC_BASE_TALLY] + j :
-			  (struct uck_tally_kv *)arr[FC_FIN_TALLY] + j - n[FC_BASE_TALLY])->v.net);
+		TAME_ALL((j < n[FC_BASE_TALLY] ?
+			  (struct judge_tally_kv *)arr[FC_BASE_TALLY] + j :
+			  (struct judge_tally_kv *)arr[FC_FIN_TALLY] + j - n[FC_BASE_TALLY])->v.net);
 	for (j = 0; j < n[FC_AGG]; j++) {
-		struct uck_agg_kv *a = (struct uck_agg_kv *)arr[FC_AGG] + j;
+		struct judge_agg_kv *a = (struct judge_agg_kv *)arr[FC_AGG] + j;
 
 		TAME(a->v.count);
 		TAME(a->v.total);
 		TAME(a->v.extreme);
 	}
 	for (j = 0; j < n[FC_ITEMS]; j++) {
-		struct uck_item_kv *it = (struct uck_item_kv *)arr[FC_ITEMS] + j;
+		struct judge_item_kv *it = (struct judge_item_kv *)arr[FC_ITEMS] + j;
 
 		TAME(it->k.f.amount);
 		TAME(it->k.idx);
 		TAME(it->v.ts_ns);
 	}
 	for (j = 0; j < n[FC_OVER]; j++) {
-		struct uck_over_kv *o = (struct uck_over_kv *)arr[FC_OVER] + j;
+		struct judge_over_kv *o = (struct judge_over_kv *)arr[FC_OVER] + j;
 
 		TAME(o->v.count);
 		TAME(o->v.total);
@@ -87,23 +88,24 @@ static void tame_all(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 		tame_limit(&o->v.limit);
 	}
 	for (j = 0; j < n[FC_PEND]; j++) {
-		struct uck_pend_kv *p = (struct uck_pend_kv *)arr[FC_PEND] + j;
+		struct judge_pend_kv *p = (struct judge_pend_kv *)arr[FC_PEND] + j;
 
 		TAME(p->v.amount);
 		TAME(p->v.value);
 		tame_limit(&p->v.limit);
 	}
 	for (j = 0; j < n[FC_FREED]; j++) {
-		struct uck_free_kv *f = (struct uck_free_kv *)arr[FC_FREED] + j;
+		struct judge_free_kv *f = (struct judge_free_kv *)arr[FC_FREED] + j;
 
 		TAME(f->v.count);
 		TAME_ALL(f->v.value);
 	}
 	for (j = 0; j < n[FC_OBJS]; j++)
-		TAME(((struct uck_obj_kv *)arr[FC_OBJS] + j)->v.amount);
+		TAME(((struct judge_obj_kv *)arr[FC_OBJS] + j)->v.amount);
 	for (j = 0; j < n[FC_PRE_REL] + n[FC_GONE]; j++) {
-		struct uck_rt_kv *r = j < n[FC_PRE_REL] ? (struct uck_rt_kv *)arr[FC_PRE_REL] + j :
-				      (struct uck_rt_kv *)arr[FC_GONE] + j - n[FC_PRE_REL];
+		struct judge_rt_kv *r = j < n[FC_PRE_REL] ?
+					(struct judge_rt_kv *)arr[FC_PRE_REL] + j :
+					(struct judge_rt_kv *)arr[FC_GONE] + j - n[FC_PRE_REL];
 
 		TAME(r->v.count);
 		TAME(r->v.total);
@@ -112,7 +114,7 @@ static void tame_all(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 
 /*
  * Parent links that never close a cycle: a parent's inode number is
- * below its child's. uck_judge() loops forever on a cycle (a known
+ * below its child's. judge_run() loops forever on a cycle (a known
  * finding, see corpus/known/); unless built with -DFUZZ_CYCLES, keep
  * them out so the fuzzer looks for something new.
  */
@@ -133,9 +135,9 @@ static void acyclic(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 			r->r.parent_ns_inum %= r->r.ns_inum;
 	}
 	for (j = 0; j < n[FC_BASE_TALLY] + n[FC_FIN_TALLY]; j++) {
-		struct uck_tally_kv *t = j < n[FC_BASE_TALLY] ?
-			(struct uck_tally_kv *)arr[FC_BASE_TALLY] + j :
-			(struct uck_tally_kv *)arr[FC_FIN_TALLY] + j - n[FC_BASE_TALLY];
+		struct judge_tally_kv *t = j < n[FC_BASE_TALLY] ?
+			(struct judge_tally_kv *)arr[FC_BASE_TALLY] + j :
+			(struct judge_tally_kv *)arr[FC_FIN_TALLY] + j - n[FC_BASE_TALLY];
 
 		if (t->v.flags & UCT_REC_ROOT)
 			continue;
@@ -145,7 +147,7 @@ static void acyclic(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 			t->v.parent.ns_inum %= t->k.ns_inum;
 	}
 	for (j = 0; j < n[FC_FREED]; j++) {
-		struct uck_free_kv *f = (struct uck_free_kv *)arr[FC_FREED] + j;
+		struct judge_free_kv *f = (struct judge_free_kv *)arr[FC_FREED] + j;
 		__u32 below = f->k.ns_inum;
 
 		for (a = 0; a < f->v.nanc && a < UCK_MAX_ANC; a++) {
@@ -191,7 +193,7 @@ static void fold(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 			}
 			case FC_BASE_INV:
 			case FC_FIN_INV: {
-				struct uck_inv_kv *v = (struct uck_inv_kv *)arr[i] + j;
+				struct judge_inv_kv *v = (struct judge_inv_kv *)arr[i] + j;
 
 				NS(v->k.ns_inum);
 				UID(v->k.uid);
@@ -200,7 +202,7 @@ static void fold(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 			}
 			case FC_BASE_TALLY:
 			case FC_FIN_TALLY: {
-				struct uck_tally_kv *t = (struct uck_tally_kv *)arr[i] + j;
+				struct judge_tally_kv *t = (struct judge_tally_kv *)arr[i] + j;
 
 				fold_key(&t->k);
 				fold_key(&t->v.parent);
@@ -208,7 +210,7 @@ static void fold(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 				break;
 			}
 			case FC_AGG: {
-				struct uck_agg_kv *a = (struct uck_agg_kv *)arr[i] + j;
+				struct judge_agg_kv *a = (struct judge_agg_kv *)arr[i] + j;
 
 				NS(a->k.ns_inum);
 				UID(a->k.uid);
@@ -218,7 +220,7 @@ static void fold(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 				break;
 			}
 			case FC_ITEMS: {
-				struct uck_item_kv *it = (struct uck_item_kv *)arr[i] + j;
+				struct judge_item_kv *it = (struct judge_item_kv *)arr[i] + j;
 
 				NS(it->k.f.ns_inum);
 				UID(it->k.f.uid);
@@ -227,7 +229,7 @@ static void fold(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 				break;
 			}
 			case FC_OVER: {
-				struct uck_over_kv *o = (struct uck_over_kv *)arr[i] + j;
+				struct judge_over_kv *o = (struct judge_over_kv *)arr[i] + j;
 
 				NS(o->k.ns_inum);
 				UID(o->k.uid);
@@ -239,7 +241,7 @@ static void fold(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 				break;
 			}
 			case FC_PEND: {
-				struct uck_pend_kv *p = (struct uck_pend_kv *)arr[i] + j;
+				struct judge_pend_kv *p = (struct judge_pend_kv *)arr[i] + j;
 
 				NS(p->v.ns_inum);
 				UID(p->v.uid);
@@ -250,7 +252,7 @@ static void fold(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 				break;
 			}
 			case FC_FREED: {
-				struct uck_free_kv *f = (struct uck_free_kv *)arr[i] + j;
+				struct judge_free_kv *f = (struct judge_free_kv *)arr[i] + j;
 				size_t k;
 
 				NS(f->k.ns_inum);
@@ -263,7 +265,7 @@ static void fold(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 				break;
 			}
 			case FC_OBJS: {
-				struct uck_obj_kv *o = (struct uck_obj_kv *)arr[i] + j;
+				struct judge_obj_kv *o = (struct judge_obj_kv *)arr[i] + j;
 
 				NS(o->v.ns_inum);
 				UID(o->v.uid);
@@ -271,7 +273,7 @@ static void fold(void *arr[FC_NARRAYS], const size_t n[FC_NARRAYS])
 				break;
 			}
 			default: {	/* FC_PRE_REL, FC_GONE */
-				struct uck_rt_kv *r = (struct uck_rt_kv *)arr[i] + j;
+				struct judge_rt_kv *r = (struct judge_rt_kv *)arr[i] + j;
 
 				NS(r->k.ns_inum);
 				UID(r->k.uid);
@@ -295,7 +297,7 @@ static size_t frames(void *ctx, __s32 id, const char **out, size_t max)
 	return 2;
 }
 
-static char *report(const struct uck_result *r, const struct uck_run_info *ri, bool json,
+static char *report(const struct judge_result *r, const struct check_run_info *ri, bool json,
 		    size_t *len)
 {
 	char *buf = NULL;
@@ -303,9 +305,9 @@ static char *report(const struct uck_result *r, const struct uck_run_info *ri, b
 
 	CHECK(f);
 	if (json)
-		uck_report_json(f, r, ri, frames, NULL);
+		check_report_json(f, r, ri, frames, NULL);
 	else
-		uck_report_text(f, r, ri, frames, NULL);
+		check_report_text(f, r, ri, frames, NULL);
 	fclose(f);
 	CHECK(buf && *len && !memchr(buf, 0, *len));
 	return buf;
@@ -325,25 +327,25 @@ static void check_text(const char *s, size_t n)
 	}
 }
 
-static void check_result(const struct uck_input *in, const struct uck_result *r)
+static void check_result(const struct judge_input *in, const struct judge_result *r)
 {
-	size_t i, counts[UCK_NCLASSES] = { 0 }, nfail = 0;
+	size_t i, counts[JUDGE_NCLASSES] = { 0 }, nfail = 0;
 	int c;
 
 	for (i = 0; i < r->n; i++) {
-		const struct uck_finding *f = &r->f[i];
+		const struct judge_finding *f = &r->f[i];
 
-		CHECK(f->cls < UCK_NCLASSES);
+		CHECK(f->cls < JUDGE_NCLASSES);
 		CHECK(f->type >= 0 && f->type < UCT_NTYPES);
 		CHECK(memchr(f->how, 0, sizeof(f->how)));
 		CHECK(!f->nstacks || f->stacks);
 		counts[f->cls]++;
 		nfail += f->failing;
 		/* outstanding charges fail only when asked to */
-		if (f->cls != UCK_OUTSTANDING)
+		if (f->cls != JUDGE_OUTSTANDING)
 			CHECK(f->failing);
 	}
-	for (c = 0; c < UCK_NCLASSES; c++) {
+	for (c = 0; c < JUDGE_NCLASSES; c++) {
 		CHECK(counts[c] == r->counts[c]);
 		/* a class not judged says why and has no finding */
 		CHECK(memchr(r->skipped[c], 0, sizeof(r->skipped[c])));
@@ -351,8 +353,9 @@ static void check_result(const struct uck_input *in, const struct uck_result *r)
 			CHECK(!r->checked[c] && !counts[c]);
 	}
 	/* what followed an over-limit charge is never guessed */
-	if (in->missed[UCK_MISS_CHARGE] || in->missed[UCK_MISS_LIMIT])
-		CHECK(r->skipped[UCK_ADMIT][0] && !counts[UCK_ADMIT]);
+	if (in->missed[JUDGE_MISS_CHARGE] || in->missed[JUDGE_MISS_LIMIT])
+		CHECK(r->skipped[JUDGE_ADMITTED_OVER_LIMIT][0] &&
+		      !counts[JUDGE_ADMITTED_OVER_LIMIT]);
 	CHECK(nfail == r->nfail);
 	CHECK(memchr(r->notes, 0, sizeof(r->notes)));
 }
@@ -361,13 +364,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	void *arr[FC_NARRAYS];
 	size_t n[FC_NARRAYS], i;
-	struct uck_input in;
-	struct uck_result r;
+	struct judge_input in;
+	struct judge_result r;
 	struct fuzz_check_hdr h;
 	char *const argv[] = { "sh", "-c", "echo \"\x1b[2J\"\n#", NULL };
-	struct uck_run_info ri = { .argv = argv, .pid = 4242, .duration = 0.25,
-				   .settle_waited = 1.0, .settle_limit = 3.0,
-				   .snapshot = "iter/ucounts", .hooks = "fexit:inc_rlimit_ucounts" };
+	struct check_run_info ri = { .argv = argv, .pid = 4242, .duration = 0.25,
+				     .settle_waited = 1.0, .settle_limit = 3.0,
+				     .snapshot = "iter/ucounts",
+				     .hooks = "fexit:inc_rlimit_ucounts" };
 	char *text, *json;
 	size_t tlen, jlen;
 
@@ -423,7 +427,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.ngone = n[FC_GONE];
 	for (i = 0; i < UCK_NCOUNTERS; i++)
 		in.counters[i] = ri.counters[i] = h.counters[i];
-	for (i = 0; i < UCK_NMISS; i++)
+	for (i = 0; i < JUDGE_NMISS; i++)
 		in.missed[i] = h.missed[i];
 	in.complete = h.flags & FC_COMPLETE;
 	in.have_free_tp = h.flags & FC_FREE_TP;
@@ -434,9 +438,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.base.torn = h.torn & FC_TORN_BASE;
 	in.fin.torn = h.torn & FC_TORN_FIN;
 
-	CHECK(uck_judge(&in, &r) == 0);
+	CHECK(judge_run(&in, &r) == 0);
 	check_result(&in, &r);
-	(void)uck_result_settled(&r);
+	(void)judge_result_settled(&r);
 	ri.status = h.status;
 	ri.exit_code = r.nfail ? 1 : 0;
 	text = report(&r, &ri, false, &tlen);
@@ -446,7 +450,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(json_valid(json));
 	free(text);
 	free(json);
-	uck_result_free(&r);
+	judge_result_free(&r);
 	for (i = 0; i < FC_NARRAYS; i++)
 		free(arr[i]);
 	return 0;

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 #include <string.h>
-#include "check_model.h"
+#include "judge.h"
 #include "common.h"
 #include "ucounttop_check.h"
 
@@ -68,23 +68,23 @@ struct fuzz_model_hdr {
  */
 enum {
 	FC_BASE_RECS,		/* struct uck_rec */
-	FC_BASE_INV,		/* struct uck_inv_kv */
-	FC_BASE_TALLY,		/* struct uck_tally_kv */
+	FC_BASE_INV,		/* struct judge_inv_kv */
+	FC_BASE_TALLY,		/* struct judge_tally_kv */
 	FC_FIN_RECS,
 	FC_FIN_INV,
 	FC_FIN_TALLY,
-	FC_AGG,			/* struct uck_agg_kv */
-	FC_ITEMS,		/* struct uck_item_kv */
-	FC_OVER,		/* struct uck_over_kv */
-	FC_PEND,		/* struct uck_pend_kv */
-	FC_FREED,		/* struct uck_free_kv */
-	FC_OBJS,		/* struct uck_obj_kv */
-	FC_PRE_REL,		/* struct uck_rt_kv */
-	FC_GONE,		/* struct uck_rt_kv */
+	FC_AGG,			/* struct judge_agg_kv */
+	FC_ITEMS,		/* struct judge_item_kv */
+	FC_OVER,		/* struct judge_over_kv */
+	FC_PEND,		/* struct judge_pend_kv */
+	FC_FREED,		/* struct judge_free_kv */
+	FC_OBJS,		/* struct judge_obj_kv */
+	FC_PRE_REL,		/* struct judge_rt_kv */
+	FC_GONE,		/* struct judge_rt_kv */
 	FC_NARRAYS
 };
 
-#define FC_COMPLETE	0x01	/* uck_input.complete */
+#define FC_COMPLETE	0x01	/* judge_input.complete */
 #define FC_FREE_TP	0x02	/* .have_free_tp */
 #define FC_OVERLIMIT	0x04	/* .have_overlimit */
 #define FC_MQ		0x08	/* .have_mq_hooks */
@@ -101,18 +101,17 @@ struct fuzz_check_hdr {
 	uint8_t flags;		/* FC_* */
 	uint8_t torn;		/* FC_TORN_* */
 	uint8_t counters[UCK_NCOUNTERS];	/* drop counters */
-	uint8_t missed[UCK_NMISS];	/* runs the kernel skipped (uck_input.missed) */
+	uint8_t missed[JUDGE_NMISS];	/* runs the kernel skipped (judge_input.missed) */
 	int32_t status;		/* CMD's wait status, for the reports */
 };
 
 /*
  * Magnitudes. Counters, amounts and event counts from the kernel are far
- * below 2^40; limits are too, or LONG_MAX ("unlimited"). model.c and
- * check_model.c add and subtract such quantities in long long without
- * overflow checks, so full-range values only re-find that (see the
- * closing note of the hardening branch). Unless built with -DFUZZ_WIDE,
- * the targets fold every 64-bit quantity into +-2^40 and keep LONG_MAX
- * where a limit may hold it, so the fuzzer goes on to other findings.
+ * below 2^40; limits are too, or LONG_MAX ("unlimited"). Built with
+ * -DFUZZ_WIDE the targets take full-range values, which model.c and the
+ * judge (input.c bounds what enters it) must survive; without it they
+ * fold every 64-bit quantity into +-2^40 and keep LONG_MAX where a limit
+ * may hold it, the magnitudes a kernel gives.
  */
 #define FUZZ_MAG	(1LL << 40)
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "check_model.h"
+#include "judge.h"
 #include "model.h"
 #include "fuzz_input.h"
 #include "snapshots.h"
@@ -323,15 +323,15 @@ static void model_seeds(void)
 struct sc {
 	struct fuzz_check_hdr h;
 	struct uck_rec base[8], fin[8];
-	struct uck_inv_kv inv_b[8], inv_f[8];
-	struct uck_tally_kv tb[8], tf[8];
-	struct uck_agg_kv agg[8];
-	struct uck_item_kv items[8];
-	struct uck_over_kv over[4];
-	struct uck_pend_kv pend[2];
-	struct uck_free_kv freed[2];
-	struct uck_obj_kv objs[4];
-	struct uck_rt_kv pre[4], gone[2];
+	struct judge_inv_kv inv_b[8], inv_f[8];
+	struct judge_tally_kv tb[8], tf[8];
+	struct judge_agg_kv agg[8];
+	struct judge_item_kv items[8];
+	struct judge_over_kv over[4];
+	struct judge_pend_kv pend[2];
+	struct judge_free_kv freed[2];
+	struct judge_obj_kv objs[4];
+	struct judge_rt_kv pre[4], gone[2];
 };
 
 static void check_write(const char *name, const struct sc *s)
@@ -391,8 +391,8 @@ static void tree(struct sc *s, long long b0, long long b1000, long long b100,
 
 static void tasks(struct sc *s, __u32 ns, __u32 uid, __u64 before, __u64 after)
 {
-	struct uck_inv_kv *b = &s->inv_b[s->h.n[FC_BASE_INV]++];
-	struct uck_inv_kv *f = &s->inv_f[s->h.n[FC_FIN_INV]++];
+	struct judge_inv_kv *b = &s->inv_b[s->h.n[FC_BASE_INV]++];
+	struct judge_inv_kv *f = &s->inv_f[s->h.n[FC_FIN_INV]++];
 
 	memset(b, 0, sizeof(*b));
 	b->k = (struct uck_inv_key){ .ns_inum = ns, .uid = uid, .kind = UCK_INV_TASK };
@@ -404,7 +404,7 @@ static void tasks(struct sc *s, __u32 ns, __u32 uid, __u64 before, __u64 after)
 static void agg(struct sc *s, __u32 ns, __u32 uid, int type, __u32 kind, __s32 sid,
 		__u64 count, long long total, long long extreme)
 {
-	struct uck_agg_kv *a = &s->agg[s->h.n[FC_AGG]++];
+	struct judge_agg_kv *a = &s->agg[s->h.n[FC_AGG]++];
 
 	memset(a, 0, sizeof(*a));
 	a->k = (struct uck_agg_key){ .ns_inum = ns, .uid = uid, .type = type, .kind = kind,
@@ -419,7 +419,7 @@ static void agg(struct sc *s, __u32 ns, __u32 uid, int type, __u32 kind, __s32 s
 static void item(struct sc *s, __u32 ns, __u32 uid, int type, long long amount, __u64 idx,
 		 __s32 sid)
 {
-	struct uck_item_kv *it = &s->items[s->h.n[FC_ITEMS]++];
+	struct judge_item_kv *it = &s->items[s->h.n[FC_ITEMS]++];
 
 	memset(it, 0, sizeof(*it));
 	it->k.f = (struct uck_fifo_key){ .ns_inum = ns, .uid = uid, .type = type,
@@ -559,9 +559,9 @@ static void check_seeds(void)
 	s->objs[0].v = (struct uck_obj){ .ns_inum = 100, .uid = 1000, .type = UCT_MSGQUEUE,
 					 .kind = UCK_OBJ_MQUEUE, .amount = 1024, .pid = 71 };
 	s->h.n[FC_OBJS] = 1;
-	s->h.missed[UCK_MISS_CHARGE] = 3;
-	s->h.missed[UCK_MISS_LIMIT] = 1;
-	s->h.missed[UCK_MISS_MQ] = 1;
+	s->h.missed[JUDGE_MISS_CHARGE] = 3;
+	s->h.missed[JUDGE_MISS_LIMIT] = 1;
+	s->h.missed[JUDGE_MISS_MQ] = 1;
 	check_write("missed-events", s);
 	free(s);
 }
@@ -585,10 +585,10 @@ static void known_seeds(void)
 	h = (struct fuzz_model_hdr){ .updates = 1, .win = { 0, 1, 1, 2 }, .step = 100 };
 	model("known-wide-delta-overflow", &h, recs, 2, &none, 0);
 
-	/* check_model.c: parent links (2,1) -> (3,1) -> (2,1), as inode
+	/* judge.c: parent links (2,1) -> (3,1) -> (2,1), as inode
 	 * reuse can make them, under them (4,1) and under that (5,1), whose
 	 * counter dropped by 5 with no uncharge. (4,1) is left with W = +5
-	 * that no level above takes: judge_hier() climbs the cycle for ever */
+	 * that no level above takes: judge_find_hierarchy() climbs the cycle for ever */
 	s->h.flags = FC_ALL_HOOKS;
 	crec(s, false, 2, 1, 1, 3, 1, UCT_NPROC, 0, 0);
 	crec(s, false, 3, 0, 1, 2, 1, UCT_NPROC, 0, 0);
@@ -600,7 +600,7 @@ static void known_seeds(void)
 	crec(s, true, 5, 3, 1, 4, 1, UCT_NPROC, 0, 0);
 	check_write("known-cycle-hang", s);
 
-	/* check_model.c: counters at the ends of the range, D = F - B
+	/* judge.c: counters at the ends of the range, D = F - B
 	 * overflows */
 	memset(s, 0, sizeof(*s));
 	s->h.flags = FC_ALL_HOOKS;

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "check_model.h"
+#include "judge.h"
 #include "check_report.h"
 #include "opts.h"
 
@@ -29,18 +29,18 @@
 
 /* A scenario under construction: fixed-size arrays, plenty for the tests. */
 struct sc {
-	struct uck_input in;
+	struct judge_input in;
 	struct uck_rec base[8], fin[8];
-	struct uck_inv_kv inv_b[16], inv_f[16];
-	struct uck_tally_kv tb[8], tf[8];
-	struct uck_agg_kv agg[16];
-	struct uck_item_kv items[16];
-	struct uck_over_kv over[8];
-	struct uck_pend_kv pend[4];
-	struct uck_free_kv freed[4];
-	struct uck_obj_kv objs[8];
-	struct uck_rt_kv pre[8];
-	struct uck_result r;
+	struct judge_inv_kv inv_b[16], inv_f[16];
+	struct judge_tally_kv tb[8], tf[8];
+	struct judge_agg_kv agg[16];
+	struct judge_item_kv items[16];
+	struct judge_over_kv over[8];
+	struct judge_pend_kv pend[4];
+	struct judge_free_kv freed[4];
+	struct judge_obj_kv objs[8];
+	struct judge_rt_kv pre[8];
+	struct judge_result r;
 };
 
 static struct sc *sc_new(void)
@@ -70,13 +70,13 @@ static struct sc *sc_new(void)
 
 static void sc_free(struct sc *s)
 {
-	uck_result_free(&s->r);
+	judge_result_free(&s->r);
 	free(s);
 }
 
 /* A row in a capture; values and tally for one type (others 0). */
-static struct uck_rec *rec(struct uck_capture *c, __u32 ns, __u32 level, __u32 uid, __u32 pns,
-			   __u32 puid, int type, long long value, long long tally)
+static struct uck_rec *rec(struct judge_capture *c, __u32 ns, __u32 level, __u32 uid,
+			   __u32 pns, __u32 puid, int type, long long value, long long tally)
 {
 	struct uck_rec *r = &c->recs[c->nrecs++];
 
@@ -107,9 +107,9 @@ static void tree(struct sc *s, long long b0, long long b1000, long long b100_100
 	rec(&s->in.fin, 100, 1, 1000, 1, 1000, NP, f100_1000, t100_1000);
 }
 
-static void inv(struct uck_capture *c, __u32 ns, __u32 uid, __u32 kind, __u64 n)
+static void inv(struct judge_capture *c, __u32 ns, __u32 uid, __u32 kind, __u64 n)
 {
-	struct uck_inv_kv *v = &c->inv[c->ninv++];
+	struct judge_inv_kv *v = &c->inv[c->ninv++];
 
 	memset(v, 0, sizeof(*v));
 	v->k.ns_inum = ns;
@@ -128,7 +128,7 @@ static void tasks(struct sc *s, __u32 ns, __u32 uid, __u64 before, __u64 after)
 static void agg(struct sc *s, __u32 ns, __u32 uid, int type, __u32 kind, __s32 sid,
 		__u64 count, long long total, long long extreme)
 {
-	struct uck_agg_kv *a = &s->agg[s->in.nagg++];
+	struct judge_agg_kv *a = &s->agg[s->in.nagg++];
 
 	memset(a, 0, sizeof(*a));
 	a->k.ns_inum = ns;
@@ -146,7 +146,7 @@ static void agg(struct sc *s, __u32 ns, __u32 uid, int type, __u32 kind, __s32 s
 static void item(struct sc *s, __u32 ns, __u32 uid, int type, long long amount, __u64 idx,
 		 __s32 sid)
 {
-	struct uck_item_kv *it = &s->items[s->in.nitems++];
+	struct judge_item_kv *it = &s->items[s->in.nitems++];
 
 	memset(it, 0, sizeof(*it));
 	it->k.f.ns_inum = ns;
@@ -159,10 +159,10 @@ static void item(struct sc *s, __u32 ns, __u32 uid, int type, long long amount, 
 	strcpy(it->v.comm, "leaker");
 }
 
-static struct uck_over_kv *over(struct sc *s, __u32 ns, __u32 uid, int type, __u32 flags,
-				__s32 sid, long long value, long long limit)
+static struct judge_over_kv *over(struct sc *s, __u32 ns, __u32 uid, int type, __u32 flags,
+				  __s32 sid, long long value, long long limit)
 {
-	struct uck_over_kv *o = &s->over[s->in.nover++];
+	struct judge_over_kv *o = &s->over[s->in.nover++];
 
 	memset(o, 0, sizeof(*o));
 	o->k.ns_inum = ns;
@@ -183,11 +183,11 @@ static struct uck_over_kv *over(struct sc *s, __u32 ns, __u32 uid, int type, __u
 
 static void judge(struct sc *s)
 {
-	assert_int_equal(uck_judge(&s->in, &s->r), 0);
+	assert_int_equal(judge_run(&s->in, &s->r), 0);
 }
 
-static const struct uck_finding *find(const struct uck_result *r, enum uck_class c,
-				      __u32 ns, __u32 uid, int type)
+static const struct judge_finding *find(const struct judge_result *r, enum judge_class c,
+					__u32 ns, __u32 uid, int type)
 {
 	size_t i;
 
@@ -198,7 +198,7 @@ static const struct uck_finding *find(const struct uck_result *r, enum uck_class
 	return NULL;
 }
 
-static bool has_stack(const struct uck_finding *f, __u32 kind, __s32 sid)
+static bool has_stack(const struct judge_finding *f, __u32 kind, __s32 sid)
 {
 	size_t i;
 
@@ -222,9 +222,9 @@ static void test_clean(void **state)
 	judge(s);
 	assert_int_equal(s->r.n, 0);
 	assert_int_equal(s->r.nfail, 0);
-	for (c = 0; c < UCK_NCLASSES; c++)
+	for (c = 0; c < JUDGE_NCLASSES; c++)
 		assert_true(s->r.checked[c]);
-	assert_true(uck_result_settled(&s->r));
+	assert_true(judge_result_settled(&s->r));
 	sc_free(s);
 }
 
@@ -233,7 +233,7 @@ static void test_clean(void **state)
  * Namespace inodes are reused: the baseline links (2, 1) below (3, 1),
  * the final capture (3, 1) below (2, 1). The judge must end, cut the
  * circle and say so; counters near the ends of the range must not
- * overflow its sums (both found by fuzz_check).
+ * overflow its sums.
  */
 static void test_parent_circle_and_huge_counters(void **state)
 {
@@ -251,9 +251,9 @@ static void test_parent_circle_and_huge_counters(void **state)
  * too; one seen once is kept, not failing, and says why. */
 static void test_confirm_needs_two_captures(void **state)
 {
-	struct uck_finding f = { .cls = UCK_LOST, .failing = true, .ns_inum = 1, .uid = 0,
-				 .type = NP, .amount = 1 };
-	struct uck_result r = { 0 }, prev = { 0 };
+	struct judge_finding f = { .cls = JUDGE_LOST_UNCHARGE, .failing = true, .ns_inum = 1,
+				   .uid = 0, .type = NP, .amount = 1 };
+	struct judge_result r = { 0 }, prev = { 0 };
 
 	r.f = calloc(1, sizeof(f));
 	r.f[0] = f;
@@ -263,16 +263,16 @@ static void test_confirm_needs_two_captures(void **state)
 	prev.f[0] = f;
 	prev.n = prev.cap = 1;
 	prev.nfail = 1;
-	uck_result_confirm(&r, &prev);
+	judge_result_confirm(&r, &prev);
 	assert_int_equal(r.nfail, 1);
 	assert_true(r.f[0].failing);
 	prev.f[0].amount = 2;	/* another amount: not the same finding */
-	uck_result_confirm(&r, &prev);
+	judge_result_confirm(&r, &prev);
 	assert_int_equal(r.nfail, 0);
 	assert_false(r.f[0].failing);
 	assert_non_null(strstr(r.f[0].how, "the capture before did not show it"));
-	uck_result_free(&r);
-	uck_result_free(&prev);
+	judge_result_free(&r);
+	judge_result_free(&prev);
 }
 
 static void test_clean_churn(void **state)
@@ -288,8 +288,8 @@ static void test_clean_churn(void **state)
 	judge(s);
 	/* the new task is outstanding, not an error */
 	assert_int_equal(s->r.nfail, 0);
-	assert_non_null(find(&s->r, UCK_OUTSTANDING, 100, 1000, NP));
-	assert_null(find(&s->r, UCK_LOST, 100, 1000, NP));
+	assert_non_null(find(&s->r, JUDGE_OUTSTANDING, 100, 1000, NP));
+	assert_null(find(&s->r, JUDGE_LOST_UNCHARGE, 100, 1000, NP));
 	sc_free(s);
 }
 
@@ -298,7 +298,7 @@ static void test_clean_churn(void **state)
 static void test_lost_uncharge(void **state)
 {
 	struct sc *s = sc_new();
-	const struct uck_finding *f;
+	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
 	tasks(s, 1, 0, 29, 29);
@@ -308,18 +308,18 @@ static void test_lost_uncharge(void **state)
 	agg(s, 100, 1000, NP, UCK_K_CHARGE, 11, 1, 3, 0);
 	judge(s);
 	assert_int_equal(s->r.nfail, 1);
-	f = find(&s->r, UCK_LOST, 100, 1000, NP);
+	f = find(&s->r, JUDGE_LOST_UNCHARGE, 100, 1000, NP);
 	assert_non_null(f);
 	assert_int_equal(f->amount, 3);
 	assert_int_equal(f->level, 1);
 	assert_int_equal(f->baseline, 2);
 	assert_int_equal(f->final, 5);
 	assert_true(f->failing);
-	assert_true(has_stack(f, UCK_SR_OPEN, 11));
+	assert_true(has_stack(f, JUDGE_STACK_OPEN, 11));
 	assert_non_null(strstr(f->how, "never uncharged"));
-	assert_null(find(&s->r, UCK_LOST, 1, 1000, NP));
-	assert_int_equal(s->r.counts[UCK_LOST], 1);
-	assert_false(uck_result_settled(&s->r));
+	assert_null(find(&s->r, JUDGE_LOST_UNCHARGE, 1, 1000, NP));
+	assert_int_equal(s->r.counts[JUDGE_LOST_UNCHARGE], 1);
+	assert_false(judge_result_settled(&s->r));
 	sc_free(s);
 }
 
@@ -327,7 +327,7 @@ static void test_lost_uncharge(void **state)
 static void test_outstanding_tasks(void **state)
 {
 	struct sc *s = sc_new();
-	const struct uck_finding *f;
+	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
 	tasks(s, 1, 0, 29, 29);
@@ -335,17 +335,17 @@ static void test_outstanding_tasks(void **state)
 	tasks(s, 100, 1000, 2, 5);
 	judge(s);
 	assert_int_equal(s->r.nfail, 0);
-	f = find(&s->r, UCK_OUTSTANDING, 100, 1000, NP);
+	f = find(&s->r, JUDGE_OUTSTANDING, 100, 1000, NP);
 	assert_non_null(f);
 	assert_int_equal(f->amount, 3);
 	assert_false(f->failing);
-	assert_true(uck_result_settled(&s->r));
-	uck_result_free(&s->r);
+	assert_true(judge_result_settled(&s->r));
+	judge_result_free(&s->r);
 
 	s->in.fail_outstanding = true;
 	judge(s);
 	assert_int_equal(s->r.nfail, 1);
-	assert_true(find(&s->r, UCK_OUTSTANDING, 100, 1000, NP)->failing);
+	assert_true(find(&s->r, JUDGE_OUTSTANDING, 100, 1000, NP)->failing);
 	sc_free(s);
 }
 
@@ -371,7 +371,7 @@ static void test_kthreads_not_outstanding(void **state)
 static void test_double_uncharge(void **state)
 {
 	struct sc *s = sc_new();
-	const struct uck_finding *f;
+	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 1, 0, 0, -2, -2);
 	tasks(s, 1, 0, 29, 29);
@@ -381,11 +381,11 @@ static void test_double_uncharge(void **state)
 	agg(s, 100, 1000, NP, UCK_K_UNMATCHED, 12, 1, 2, 0);
 	judge(s);
 	assert_int_equal(s->r.nfail, 1);
-	f = find(&s->r, UCK_DOUBLE, 100, 1000, NP);
+	f = find(&s->r, JUDGE_DOUBLE_UNCHARGE, 100, 1000, NP);
 	assert_non_null(f);
 	assert_int_equal(f->amount, 2);
-	assert_true(has_stack(f, UCK_SR_UNMATCHED, 12));
-	assert_null(find(&s->r, UCK_DOUBLE, 1, 1000, NP));
+	assert_true(has_stack(f, JUDGE_STACK_UNMATCHED, 12));
+	assert_null(find(&s->r, JUDGE_DOUBLE_UNCHARGE, 1, 1000, NP));
 	sc_free(s);
 }
 
@@ -410,7 +410,7 @@ static void test_preexisting_release(void **state)
 static void test_negative(void **state)
 {
 	struct sc *s = sc_new();
-	const struct uck_finding *f;
+	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
 	tasks(s, 1, 0, 29, 29);
@@ -418,10 +418,10 @@ static void test_negative(void **state)
 	tasks(s, 100, 1000, 2, 2);
 	agg(s, 100, 1000, NP, UCK_K_NEGATIVE, 13, 1, 1, -1);
 	judge(s);
-	f = find(&s->r, UCK_DOUBLE, 100, 1000, NP);
+	f = find(&s->r, JUDGE_DOUBLE_UNCHARGE, 100, 1000, NP);
 	assert_non_null(f);
 	assert_int_equal(f->amount, 1);
-	assert_true(has_stack(f, UCK_SR_NEGATIVE, 13));
+	assert_true(has_stack(f, JUDGE_STACK_NEGATIVE, 13));
 	assert_non_null(strstr(f->how, "below zero"));
 	sc_free(s);
 }
@@ -431,9 +431,9 @@ static void test_negative(void **state)
 static void test_freed_while_charged(void **state)
 {
 	struct sc *s = sc_new();
-	const struct uck_finding *f;
-	struct uck_free_kv *fr = &s->freed[s->in.nfreed++];
-	struct uck_tally_kv *t = &s->tf[s->in.fin.ntally++];
+	const struct judge_finding *f;
+	struct judge_free_kv *fr = &s->freed[s->in.nfreed++];
+	struct judge_tally_kv *t = &s->tf[s->in.fin.ntally++];
 
 	tree(s, 30, 3, 2, 30, 5, 2, 0, 2, 0);
 	tasks(s, 1, 0, 29, 29);
@@ -459,14 +459,14 @@ static void test_freed_while_charged(void **state)
 	item(s, 100, 1001, NP, 2, 0, 22);
 	judge(s);
 	assert_int_equal(s->r.nfail, 1);
-	f = find(&s->r, UCK_FREED, 100, 1001, NP);
+	f = find(&s->r, JUDGE_FREED_CHARGED, 100, 1001, NP);
 	assert_non_null(f);
 	assert_int_equal(f->amount, 2);
 	assert_int_equal(f->level, 1);
-	assert_true(has_stack(f, UCK_SR_FREE, 21));
-	assert_true(has_stack(f, UCK_SR_OPEN, 22));
-	assert_null(find(&s->r, UCK_LOST, 1, 1000, NP));
-	assert_null(find(&s->r, UCK_LOST, 100, 1001, NP));
+	assert_true(has_stack(f, JUDGE_STACK_FREE, 21));
+	assert_true(has_stack(f, JUDGE_STACK_OPEN, 22));
+	assert_null(find(&s->r, JUDGE_LOST_UNCHARGE, 1, 1000, NP));
+	assert_null(find(&s->r, JUDGE_LOST_UNCHARGE, 100, 1001, NP));
 	sc_free(s);
 }
 
@@ -477,10 +477,10 @@ static void test_freed_skipped_without_tracepoint(void **state)
 	s->in.have_free_tp = false;
 	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
 	judge(s);
-	assert_false(s->r.checked[UCK_FREED]);
-	assert_true(s->r.skipped[UCK_FREED][0]);
-	assert_non_null(strstr(s->r.skipped[UCK_FREED], "ucounts_free"));
-	assert_true(s->r.checked[UCK_LOST]);
+	assert_false(s->r.checked[JUDGE_FREED_CHARGED]);
+	assert_true(s->r.skipped[JUDGE_FREED_CHARGED][0]);
+	assert_non_null(strstr(s->r.skipped[JUDGE_FREED_CHARGED], "ucounts_free"));
+	assert_true(s->r.checked[JUDGE_LOST_UNCHARGE]);
 	sc_free(s);
 }
 
@@ -488,7 +488,7 @@ static void test_freed_skipped_without_tracepoint(void **state)
 static void test_hierarchy_skiplevel(void **state)
 {
 	struct sc *s = sc_new();
-	const struct uck_finding *f;
+	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 3, 5, 0, 0, 0);
 	tasks(s, 1, 0, 29, 29);
@@ -496,13 +496,13 @@ static void test_hierarchy_skiplevel(void **state)
 	tasks(s, 100, 1000, 2, 2);
 	judge(s);
 	assert_int_equal(s->r.nfail, 1);
-	f = find(&s->r, UCK_HIER, 100, 1000, NP);
+	f = find(&s->r, JUDGE_HIERARCHY_MISMATCH, 100, 1000, NP);
 	assert_non_null(f);
 	assert_int_equal(f->amount, 3);
 	assert_int_equal(f->at_ns, 1);
 	assert_int_equal(f->at_uid, 1000);
 	assert_int_equal(f->at_level, 0);
-	assert_null(find(&s->r, UCK_LOST, 100, 1000, NP));
+	assert_null(find(&s->r, JUDGE_LOST_UNCHARGE, 100, 1000, NP));
 	sc_free(s);
 }
 
@@ -517,9 +517,9 @@ static void test_untracked_propagated(void **state)
 	tasks(s, 1, 1000, 1, 1);
 	tasks(s, 100, 1000, 2, 2);
 	judge(s);
-	assert_int_equal(s->r.counts[UCK_HIER], 0);
-	assert_non_null(find(&s->r, UCK_LOST, 100, 1000, NP));
-	assert_int_equal(find(&s->r, UCK_LOST, 100, 1000, NP)->amount, 2);
+	assert_int_equal(s->r.counts[JUDGE_HIERARCHY_MISMATCH], 0);
+	assert_non_null(find(&s->r, JUDGE_LOST_UNCHARGE, 100, 1000, NP));
+	assert_int_equal(find(&s->r, JUDGE_LOST_UNCHARGE, 100, 1000, NP)->amount, 2);
 	sc_free(s);
 }
 
@@ -530,18 +530,18 @@ static void test_untracked_propagated(void **state)
 static void test_hierarchy_below_children(void **state)
 {
 	struct sc *s = sc_new();
-	const struct uck_finding *f;
+	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 1, 2, 0, 0, 0);
 	tasks(s, 1, 0, 29, 29);
 	tasks(s, 1, 1000, 1, 1);
 	tasks(s, 100, 1000, 2, 2);
 	judge(s);
-	f = find(&s->r, UCK_HIER, 1, 1000, NP);
+	f = find(&s->r, JUDGE_HIERARCHY_MISMATCH, 1, 1000, NP);
 	assert_non_null(f);
 	assert_int_equal(f->amount, 1);
 	assert_int_equal(f->limit, 2);
-	assert_int_equal(find(&s->r, UCK_DOUBLE, 1, 1000, NP)->amount, 1);
+	assert_int_equal(find(&s->r, JUDGE_DOUBLE_UNCHARGE, 1, 1000, NP)->amount, 1);
 	assert_int_equal(s->r.nfail, 2);
 	sc_free(s);
 }
@@ -553,30 +553,30 @@ static void test_hierarchy_preexisting(void **state)
 
 	tree(s, 30, 1, 2, 30, 1, 2, 0, 0, 0);
 	judge(s);
-	assert_int_equal(s->r.counts[UCK_HIER], 0);
+	assert_int_equal(s->r.counts[JUDGE_HIERARCHY_MISMATCH], 0);
 	sc_free(s);
 }
 
 static void test_admitted_said_within(void **state)
 {
 	struct sc *s = sc_new();
-	const struct uck_finding *f;
-	struct uck_over_kv *o;
+	const struct judge_finding *f;
+	struct judge_over_kv *o;
 
 	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
 	o = over(s, 1, 1000, NP, UCK_E_CHECKED | UCK_E_SAID_WITHIN, 31, 3, 1);
 	o->v.stack2 = 32;
 	judge(s);
 	assert_int_equal(s->r.nfail, 1);
-	f = find(&s->r, UCK_ADMIT, 1, 1000, NP);
+	f = find(&s->r, JUDGE_ADMITTED_OVER_LIMIT, 1, 1000, NP);
 	assert_non_null(f);
 	assert_int_equal(f->amount, 2);
 	assert_int_equal(f->value, 3);
 	assert_int_equal(f->limit, 1);
-	assert_true(has_stack(f, UCK_SR_CHECK, 31));
-	assert_true(has_stack(f, UCK_SR_OVER, 32));
+	assert_true(has_stack(f, JUDGE_STACK_CHECK, 31));
+	assert_true(has_stack(f, JUDGE_STACK_OVER, 32));
 	/* event-based: settling cannot make it go away */
-	assert_true(uck_result_settled(&s->r));
+	assert_true(judge_result_settled(&s->r));
 	sc_free(s);
 }
 
@@ -584,7 +584,7 @@ static void test_admitted_said_within(void **state)
 static void test_admitted_flags(void **state)
 {
 	struct sc *s = sc_new();
-	struct uck_pend_kv *p = &s->pend[s->in.npend++];
+	struct judge_pend_kv *p = &s->pend[s->in.npend++];
 
 	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
 	/* refused and rolled back by the charging task: fine */
@@ -609,10 +609,11 @@ static void test_admitted_flags(void **state)
 	assert_int_equal(s->r.refused_rolled_back, 1);
 	assert_int_equal(s->r.privileged_over, 1);
 	assert_int_equal(s->r.deferred_nproc, 1);
-	assert_int_equal(s->r.counts[UCK_ADMIT], 2);
-	assert_non_null(find(&s->r, UCK_ADMIT, 100, 1001, NP));
-	assert_int_equal(find(&s->r, UCK_ADMIT, 100, 1000, ML)->amount, 4);
-	assert_non_null(strstr(find(&s->r, UCK_ADMIT, 100, 1000, ML)->how, "workload ended"));
+	assert_int_equal(s->r.counts[JUDGE_ADMITTED_OVER_LIMIT], 2);
+	assert_non_null(find(&s->r, JUDGE_ADMITTED_OVER_LIMIT, 100, 1001, NP));
+	assert_int_equal(find(&s->r, JUDGE_ADMITTED_OVER_LIMIT, 100, 1000, ML)->amount, 4);
+	assert_non_null(strstr(find(&s->r, JUDGE_ADMITTED_OVER_LIMIT, 100, 1000, ML)->how,
+			       "workload ended"));
 	sc_free(s);
 }
 
@@ -621,9 +622,9 @@ static void test_admitted_flags(void **state)
 static void test_mqueue_evidence(void **state)
 {
 	struct sc *s = sc_new();
-	struct uck_obj_kv *o = &s->objs[s->in.nobjs++];
-	struct uck_rt_kv *p = &s->pre[s->in.npre_rel++];
-	const struct uck_finding *f;
+	struct judge_obj_kv *o = &s->objs[s->in.nobjs++];
+	struct judge_rt_kv *p = &s->pre[s->in.npre_rel++];
+	const struct judge_finding *f;
 
 	rec(&s->in.base, 1, 0, 0, 0, 0, MQ, 5000, 0);
 	rec(&s->in.fin, 1, 0, 0, 0, 0, MQ, 6408, 1408);
@@ -642,10 +643,10 @@ static void test_mqueue_evidence(void **state)
 	p->v.total = 1000;
 	judge(s);
 	assert_int_equal(s->r.nfail, 0);
-	f = find(&s->r, UCK_OUTSTANDING, 1, 0, MQ);
+	f = find(&s->r, JUDGE_OUTSTANDING, 1, 0, MQ);
 	assert_non_null(f);
 	assert_int_equal(f->amount, 2408);
-	uck_result_free(&s->r);
+	judge_result_free(&s->r);
 
 	/* without the queue hooks, msgqueue a/b is not judged */
 	s->in.have_mq_hooks = false;
@@ -667,7 +668,7 @@ static void test_sigpending_evidence(void **state)
 	inv(&s->in.fin, 1, 1000, UCK_INV_TIMER, 1);
 	judge(s);
 	assert_int_equal(s->r.nfail, 0);
-	assert_int_equal(find(&s->r, UCK_OUTSTANDING, 1, 1000, SP)->amount, 3);
+	assert_int_equal(find(&s->r, JUDGE_OUTSTANDING, 1, 1000, SP)->amount, 3);
 	sc_free(s);
 }
 
@@ -679,7 +680,7 @@ static void test_inventory_full(void **state)
 	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
 	s->in.counters[UCK_CNT_INV_FULL] = 1;
 	judge(s);
-	assert_int_equal(s->r.counts[UCK_LOST], 0);
+	assert_int_equal(s->r.counts[JUDGE_LOST_UNCHARGE], 0);
 	assert_non_null(strstr(s->r.notes, "inventory incomplete"));
 	sc_free(s);
 }
@@ -689,8 +690,8 @@ static void test_inventory_full(void **state)
 static void test_incomplete_snapshot(void **state)
 {
 	struct sc *s = sc_new();
-	struct uck_tally_kv *t = &s->tf[s->in.fin.ntally++];
-	const struct uck_finding *f;
+	struct judge_tally_kv *t = &s->tf[s->in.fin.ntally++];
+	const struct judge_finding *f;
 
 	s->in.complete = false;
 	s->in.have_free_tp = false;
@@ -705,11 +706,11 @@ static void test_incomplete_snapshot(void **state)
 	t->v.parent.ns_inum = 1;
 	t->v.parent.uid = 1000;
 	judge(s);
-	f = find(&s->r, UCK_LOST, 100, 1000, NP);
+	f = find(&s->r, JUDGE_LOST_UNCHARGE, 100, 1000, NP);
 	assert_non_null(f);
 	assert_int_equal(f->amount, 3);
 	assert_true(f->inferred);
-	assert_null(find(&s->r, UCK_LOST, 1, 1000, NP));
+	assert_null(find(&s->r, JUDGE_LOST_UNCHARGE, 1, 1000, NP));
 	assert_non_null(strstr(s->r.notes, "task iterator"));
 	sc_free(s);
 }
@@ -735,26 +736,29 @@ static void test_missed_events_leave_e_unjudged(void **state)
 	     320);
 	judge(s);
 	assert_int_equal(s->r.nfail, 1);
-	assert_non_null(find(&s->r, UCK_ADMIT, 100, 1000, NP));
-	for (m = UCK_MISS_CHARGE; m <= UCK_MISS_LIMIT; m++) {
-		uck_result_free(&s->r);
+	assert_non_null(find(&s->r, JUDGE_ADMITTED_OVER_LIMIT, 100, 1000, NP));
+	for (m = JUDGE_MISS_CHARGE; m <= JUDGE_MISS_LIMIT; m++) {
+		judge_result_free(&s->r);
 		memset(s->in.missed, 0, sizeof(s->in.missed));
 		s->in.missed[m] = 3;
 		judge(s);
 		assert_int_equal(s->r.nfail, 0);
-		assert_int_equal(s->r.counts[UCK_ADMIT], 0);
-		assert_false(s->r.checked[UCK_ADMIT]);
-		assert_non_null(strstr(s->r.skipped[UCK_ADMIT], "recursion guard"));
-		assert_non_null(strstr(s->r.skipped[UCK_ADMIT], m == UCK_MISS_CHARGE ?
+		assert_int_equal(s->r.counts[JUDGE_ADMITTED_OVER_LIMIT], 0);
+		assert_false(s->r.checked[JUDGE_ADMITTED_OVER_LIMIT]);
+		assert_non_null(strstr(s->r.skipped[JUDGE_ADMITTED_OVER_LIMIT], "recursion guard"));
+		assert_non_null(strstr(s->r.skipped[JUDGE_ADMITTED_OVER_LIMIT],
+				       m == JUDGE_MISS_CHARGE ?
 				       "3 charge/uncharge and 0 limit-check" :
 				       "0 charge/uncharge and 3 limit-check"));
 		/* the summary still counts what it can */
 		assert_int_equal(s->r.refused_rolled_back, 1);
 		assert_int_equal(s->r.missed[m], 3);
 		/* complete snapshots and frees: a, b and d1 stand on counters */
-		assert_true(s->r.checked[UCK_LOST] && s->r.checked[UCK_DOUBLE] &&
-			    s->r.checked[UCK_HIER] && s->r.checked[UCK_FREED]);
-		assert_true(uck_result_settled(&s->r));
+		assert_true(s->r.checked[JUDGE_LOST_UNCHARGE] &&
+			    s->r.checked[JUDGE_DOUBLE_UNCHARGE] &&
+			    s->r.checked[JUDGE_HIERARCHY_MISMATCH] &&
+			    s->r.checked[JUDGE_FREED_CHARGED]);
+		assert_true(judge_result_settled(&s->r));
 	}
 	sc_free(s);
 }
@@ -777,27 +781,27 @@ static void test_missed_charges_unjudge_the_tally(void **state)
 	tasks(s, 1, 1000, 1, 1);
 	tasks(s, 100, 1000, 2, 2);
 	judge(s);
-	assert_int_equal(find(&s->r, UCK_HIER, 100, 1000, NP)->amount, 3);
-	uck_result_free(&s->r);
+	assert_int_equal(find(&s->r, JUDGE_HIERARCHY_MISMATCH, 100, 1000, NP)->amount, 3);
+	judge_result_free(&s->r);
 
-	s->in.missed[UCK_MISS_CHARGE] = 2;
+	s->in.missed[JUDGE_MISS_CHARGE] = 2;
 	judge(s);
-	assert_null(find(&s->r, UCK_HIER, 100, 1000, NP));
-	assert_true(s->r.checked[UCK_HIER]);
+	assert_null(find(&s->r, JUDGE_HIERARCHY_MISMATCH, 100, 1000, NP));
+	assert_true(s->r.checked[JUDGE_HIERARCHY_MISMATCH]);
 	assert_non_null(strstr(s->r.notes, "2 charge/uncharge events skipped by the kernel's "
 				"recursion guard"));
 	assert_non_null(strstr(s->r.notes, "direct write) not checked"));
-	assert_int_equal(find(&s->r, UCK_LOST, 100, 1000, NP)->amount, 3);
-	assert_int_equal(find(&s->r, UCK_HIER, 1, 1000, NP)->amount, 2);
-	uck_result_free(&s->r);
+	assert_int_equal(find(&s->r, JUDGE_LOST_UNCHARGE, 100, 1000, NP)->amount, 3);
+	assert_int_equal(find(&s->r, JUDGE_HIERARCHY_MISMATCH, 1, 1000, NP)->amount, 2);
+	judge_result_free(&s->r);
 
 	s->in.complete = false;
 	judge(s);
-	assert_false(s->r.checked[UCK_LOST] || s->r.checked[UCK_DOUBLE]);
-	assert_non_null(strstr(s->r.skipped[UCK_LOST], "inferred from the events"));
-	assert_string_equal(s->r.skipped[UCK_DOUBLE], s->r.skipped[UCK_LOST]);
+	assert_false(s->r.checked[JUDGE_LOST_UNCHARGE] || s->r.checked[JUDGE_DOUBLE_UNCHARGE]);
+	assert_non_null(strstr(s->r.skipped[JUDGE_LOST_UNCHARGE], "inferred from the events"));
+	assert_string_equal(s->r.skipped[JUDGE_DOUBLE_UNCHARGE], s->r.skipped[JUDGE_LOST_UNCHARGE]);
 	assert_int_equal(s->r.n, 1);
-	assert_int_equal(find(&s->r, UCK_HIER, 1, 1000, NP)->amount, 2);
+	assert_int_equal(find(&s->r, JUDGE_HIERARCHY_MISMATCH, 1, 1000, NP)->amount, 2);
 	sc_free(s);
 }
 
@@ -807,7 +811,7 @@ static void test_missed_charges_unjudge_the_tally(void **state)
 static void test_missed_object_events(void **state)
 {
 	struct sc *s = sc_new();
-	struct uck_obj_kv *o = &s->objs[s->in.nobjs++];
+	struct judge_obj_kv *o = &s->objs[s->in.nobjs++];
 
 	rec(&s->in.base, 1, 0, 0, 0, 0, MQ, 5000, 0);
 	rec(&s->in.fin, 1, 0, 0, 0, 0, MQ, 7408, 2408);
@@ -818,17 +822,17 @@ static void test_missed_object_events(void **state)
 	o->v.amount = 1408;
 	s->in.fail_outstanding = true;
 	judge(s);
-	assert_non_null(find(&s->r, UCK_LOST, 1, 0, MQ));
-	assert_non_null(find(&s->r, UCK_OUTSTANDING, 1, 0, MQ));
-	uck_result_free(&s->r);
+	assert_non_null(find(&s->r, JUDGE_LOST_UNCHARGE, 1, 0, MQ));
+	assert_non_null(find(&s->r, JUDGE_OUTSTANDING, 1, 0, MQ));
+	judge_result_free(&s->r);
 
-	s->in.missed[UCK_MISS_MQ] = 1;
-	s->in.missed[UCK_MISS_FREE] = 1;
+	s->in.missed[JUDGE_MISS_MQ] = 1;
+	s->in.missed[JUDGE_MISS_FREE] = 1;
 	judge(s);
 	assert_int_equal(s->r.n, 0);
 	assert_non_null(strstr(s->r.notes, "outstanding charges of msgqueue not checked"));
 	assert_non_null(strstr(s->r.notes, "freed-while-charged may miss some"));
-	assert_true(s->r.checked[UCK_FREED]);
+	assert_true(s->r.checked[JUDGE_FREED_CHARGED]);
 	sc_free(s);
 }
 
@@ -852,19 +856,19 @@ static char *report(struct sc *s, bool json, size_t *len)
 {
 	char *buf = NULL;
 	char *const *argv = report_argv;
-	struct uck_run_info ri = { .argv = argv, .pid = 51, .status = 0, .duration = 0.5,
-				   .settle_waited = 1.0, .settle_limit = 3.0,
-				   .snapshot = "iter/ucounts", .hooks = "fexit:inc_rlimit_ucounts",
-				   .exit_code = 1 };
+	struct check_run_info ri = { .argv = argv, .pid = 51, .status = 0, .duration = 0.5,
+				     .settle_waited = 1.0, .settle_limit = 3.0,
+				     .snapshot = "iter/ucounts", .hooks = "fexit:inc_rlimit_ucounts",
+				     .exit_code = 1 };
 	FILE *f = open_memstream(&buf, len);
 
 	ri.counters[UCK_CNT_EVENTS] = 9;
 	ri.counters[UCK_CNT_STACK_ERR] = 2;
 	ri.counters[UCK_CNT_RACED] = 5;	/* not a drop: a line of its own */
 	if (json)
-		uck_report_json(f, &s->r, &ri, fake_frames, NULL);
+		check_report_json(f, &s->r, &ri, fake_frames, NULL);
 	else
-		uck_report_text(f, &s->r, &ri, fake_frames, NULL);
+		check_report_text(f, &s->r, &ri, fake_frames, NULL);
 	fclose(f);
 	return buf;
 }
@@ -878,7 +882,7 @@ static struct sc *lost_scenario(void)
 	tasks(s, 1, 1000, 1, 1);
 	tasks(s, 100, 1000, 2, 2);
 	item(s, 100, 1000, NP, 3, 0, 11);
-	assert_int_equal(uck_judge(&s->in, &s->r), 0);
+	assert_int_equal(judge_run(&s->in, &s->r), 0);
 	return s;
 }
 
@@ -902,7 +906,7 @@ static void test_report_text(void **state)
 }
 
 /* A finding with more stacks than the text shows: the first
- * UCK_REPORT_STACKS, then how many more; JSON lists them all. */
+ * CHECK_REPORT_STACKS, then how many more; JSON lists them all. */
 static void test_report_stacks_capped(void **state)
 {
 	struct sc *s = sc_new();
@@ -916,12 +920,12 @@ static void test_report_stacks_capped(void **state)
 	tasks(s, 100, 1000, 2, 2);
 	for (i = 0; i < 8; i++)
 		item(s, 100, 1000, NP, 1, i, 11 + i);
-	assert_int_equal(uck_judge(&s->in, &s->r), 0);
+	assert_int_equal(judge_run(&s->in, &s->r), 0);
 	t = report(s, false, &len);
 	assert_non_null(strstr(t, "# FAIL lost-uncharge: ns 100 level 1 uid 1000 nproc 8 processes\n"));
 	for (p = t; (p = strstr(p, "#   charged and never uncharged:")); p++)
 		n++;
-	assert_int_equal(n, UCK_REPORT_STACKS);
+	assert_int_equal(n, CHECK_REPORT_STACKS);
 	assert_non_null(strstr(t, "#   ... 2 more stacks (--json lists them all)\n"));
 	j = report(s, true, &len);
 	for (n = 0, p = j; (p = strstr(p, "\"kind\":\"open\"")); p++)
@@ -987,8 +991,8 @@ static void test_report_missed(void **state)
 	char *t, *j;
 
 	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
-	s->in.missed[UCK_MISS_CHARGE] = 5;
-	s->in.missed[UCK_MISS_SHM] = 2;
+	s->in.missed[JUDGE_MISS_CHARGE] = 5;
+	s->in.missed[JUDGE_MISS_SHM] = 2;
 	judge(s);
 	t = report(s, false, &len);
 	assert_non_null(strstr(t, "# ucounttop check: clean, no imbalance\n"));
@@ -1088,12 +1092,12 @@ static void test_same_state_compares_counters_and_tallies(void **state)
 	inv(&s->in.base, 1, 0, UCK_INV_TASK, 54);
 	rec(&s->in.fin, 1, 0, 0, 0, 0, NP, 58, 2);
 	inv(&s->in.fin, 1, 0, UCK_INV_TASK, 54);
-	assert_false(uck_same_state(&s->in.base, &s->in.fin));
+	assert_false(judge_same_state(&s->in.base, &s->in.fin));
 	/* the same counter and tally, another inventory: not one state */
 	s->fin[0].r.value[NP] = 59;
 	s->fin[0].tally[NP] = 3;
 	s->inv_f[0].n = 55;
-	assert_false(uck_same_state(&s->in.base, &s->in.fin));
+	assert_false(judge_same_state(&s->in.base, &s->in.fin));
 	/* all three the same: one state, in any order of rows */
 	s->inv_f[0].n = 54;
 	rec(&s->in.base, 1, 0, 1000, 0, 0, NP, 2, 0);
@@ -1101,8 +1105,42 @@ static void test_same_state_compares_counters_and_tallies(void **state)
 	s->fin[2] = s->fin[0];
 	s->fin[0] = s->fin[1];
 	s->fin[1] = s->fin[2];
-	assert_true(uck_same_state(&s->in.base, &s->in.fin));
+	assert_true(judge_same_state(&s->in.base, &s->in.fin));
 	sc_free(s);
+}
+
+/* An input that owns its arrays (check's, read off the kernel): the event
+ * maps' go on their own, between two reads, the captures' with the rest;
+ * the sanitizers' leak check tells whether all of it went. */
+static void test_input_free_owned(void **state)
+{
+	struct judge_input in = { 0 };
+
+	in.base.recs = calloc(2, sizeof(*in.base.recs));
+	in.base.nrecs = 2;
+	in.fin.tally = calloc(1, sizeof(*in.fin.tally));
+	in.fin.ntally = 1;
+	in.agg = calloc(3, sizeof(*in.agg));
+	in.nagg = 3;
+	in.gone = calloc(1, sizeof(*in.gone));
+	in.ngone = 1;
+	in.counters[UCK_CNT_EVENTS] = 5;
+	judge_input_free_maps(&in);
+	assert_null(in.agg);
+	assert_null(in.gone);
+	assert_int_equal(in.nagg + in.ngone, 0);
+	/* the captures and the counters stay */
+	assert_non_null(in.base.recs);
+	assert_int_equal(in.base.nrecs, 2);
+	assert_int_equal(in.counters[UCK_CNT_EVENTS], 5);
+	in.items = calloc(1, sizeof(*in.items));
+	in.nitems = 1;
+	judge_input_free(&in);
+	assert_null(in.base.recs);
+	assert_null(in.fin.tally);
+	assert_null(in.items);
+	assert_int_equal(in.base.nrecs + in.fin.ntally + in.nitems, 0);
+	(void)state;
 }
 
 int main(void)
@@ -1111,6 +1149,7 @@ int main(void)
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_parent_circle_and_huge_counters),
 		cmocka_unit_test(test_confirm_needs_two_captures),
+		cmocka_unit_test(test_input_free_owned),
 		cmocka_unit_test(test_clean_churn),
 		cmocka_unit_test(test_lost_uncharge),
 		cmocka_unit_test(test_outstanding_tasks),

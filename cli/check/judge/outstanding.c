@@ -1,26 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_outstanding.c - charges legitimately still held when the workload ended */
+/* outstanding.c - charges legitimately still held when the workload ended */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
-int ck_judge_outstanding(const struct uck_input *in, struct rows *rs, const struct skip *sk,
-			 struct uck_result *r)
+int judge_find_outstanding(const struct judge_input *in, struct judge_rows *rs,
+			   const struct judge_undecidable *sk, struct judge_result *r)
 {
 	size_t i;
 	int t;
 
 	for (i = 0; i < rs->n; i++) {
-		struct row *w = &rs->r[i];
+		struct judge_row *w = &rs->r[i];
 
-		for (t = 0; t < NT; t++) {
+		for (t = 0; t < UCT_NTYPES; t++) {
 			long long n;
-			struct uck_finding *f;
+			struct judge_finding *f;
 
-			if (sk->out[t])
+			if (sk->outstanding[t])
 				continue;
 			switch (t) {
 			case UCT_NPROC:	/* kernel threads are not the workload's */
@@ -35,15 +35,15 @@ int ck_judge_outstanding(const struct uck_input *in, struct rows *rs, const stru
 			}
 			if (n <= 0 || w->unexplained_here[t] < 0)
 				continue;
-			f = ck_add_finding(r, UCK_OUTSTANDING, w, t);
+			f = judge_add_finding(r, JUDGE_OUTSTANDING, w, t);
 			if (!f)
 				return -ENOMEM;
 			f->failing = in->fail_outstanding;
 			f->amount = n;
-			ck_counter_how(f, w, t);
-			ck_evidence_how(f, w, t);
-			ck_how(f, "; still held by live objects, a legitimate charge");
-			if (ck_stacks_open(in, f, NULL))
+			judge_counter_how(f, w, t);
+			judge_evidence_how(f, w, t);
+			judge_how(f, "; still held by live objects, a legitimate charge");
+			if (judge_stacks_open(in, f, NULL))
 				return -ENOMEM;
 		}
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * check_run.h - run check's CMD, bounded: CMD in its own process group,
+ * check_cmd.h - run check's CMD, bounded: CMD in its own process group,
  * --timeout on CMD itself, SIGINT/SIGTERM/SIGHUP forwarded to that group,
  * then at most --settle for the descendants it left behind (check is their
  * subreaper). Whatever still runs is named, never waited for.
@@ -14,7 +14,7 @@
 #include "common.h"
 
 /* A descendant still running when check stopped waiting. */
-struct uck_left {
+struct check_left {
 	pid_t pid;
 	unsigned uid;			/* real uid, as check's namespace sees it */
 	unsigned long long userns;	/* inode of its user namespace, 0 unknown */
@@ -22,7 +22,7 @@ struct uck_left {
 	char comm[UCT_COMM_LEN];
 };
 
-struct uck_run {
+struct check_cmd {
 	pid_t pid;		/* CMD, 0 when it never ran */
 	int status;		/* CMD's wait status, -1 unknown */
 	bool timed_out;		/* --timeout expired: the group got SIGTERM */
@@ -30,7 +30,7 @@ struct uck_run {
 	int interrupted;	/* signal check received and forwarded, 0 none */
 	double cmd_s;		/* CMD's run time */
 	double reap_s;		/* then waiting for its descendants */
-	struct uck_left *left;	/* still running after that */
+	struct check_left *left;	/* still running after that */
 	size_t nleft;
 };
 
@@ -38,15 +38,15 @@ struct uck_run {
  * Run argv and wait as above. 0, or UCT_EXIT_CMD (cannot start) or
  * UCT_EXIT_TOOL with msg. timeout 0: none.
  */
-int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run *r, char *msg,
-		size_t len);
-void uck_run_free(struct uck_run *r);
+int check_cmd_run(char *const *argv, double timeout, double settle, struct check_cmd *r,
+		  char *msg, size_t len);
+void check_cmd_free(struct check_cmd *r);
 
-/* How many signals check received since uck_run_cmd() began: one more
+/* How many signals check received since check_cmd_run() began: one more
  * after CMD ended cuts settling short. */
-unsigned int uck_run_signals(void);
+unsigned int check_cmd_signals(void);
 
 /* Did CMD succeed (exited 0, no timeout, no interruption)? */
-bool uck_run_ok(const struct uck_run *r);
+bool check_cmd_ok(const struct check_cmd *r);
 
 #endif /* UCT_CHECK_RUN_H */

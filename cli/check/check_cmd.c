@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_run.c - run check's CMD, bounded (see check_run.h). */
+/* check_cmd.c - run check's CMD, bounded (see check_cmd.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,10 +10,10 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-#include "check_run.h"
+#include "check_cmd.h"
 #include "clock.h"
+#include "sleep.h"
 
 #define KILL_GRACE_S	2.0	/* SIGTERM, then SIGKILL this much later */
 #define POLL_S		0.02
@@ -26,20 +26,13 @@ static void on_signal(int sig)
 	nsignals++;
 }
 
-unsigned int uck_run_signals(void)
+unsigned int check_cmd_signals(void)
 {
 	return nsignals;
 }
 
-static void pause_s(double s)
-{
-	struct timespec ts = { 0, (long)(s * 1e9) };
-
-	nanosleep(&ts, NULL);	/* a signal ends it early: fine */
-}
-
 /* Reap whatever has ended; note CMD's status. */
-static void reap(struct uck_run *r, bool *cmd_done)
+static void reap(struct check_cmd *r, bool *cmd_done)
 {
 	pid_t w;
 	int st;
@@ -61,7 +54,7 @@ static bool any_child(void)
 }
 
 /* Read "Name:", "Uid:" and "Threads:" of /proc/pid/status. */
-static bool read_status(pid_t pid, struct uck_left *l)
+static bool read_status(pid_t pid, struct check_left *l)
 {
 	char path[64], line[256];
 	FILE *f;
@@ -120,7 +113,7 @@ static pid_t parent_of(pid_t pid)
 
 /* Every live descendant of ours: each process whose parent chain reaches
  * us (orphans were reparented to us: we are their subreaper). */
-static int find_left(struct uck_run *r)
+static int find_left(struct check_cmd *r)
 {
 	pid_t self = getpid(), pid, p;
 	struct dirent *e;
@@ -130,7 +123,7 @@ static int find_left(struct uck_run *r)
 	if (!d)
 		return -errno;
 	while ((e = readdir(d))) {
-		struct uck_left l = { 0 }, *n;
+		struct check_left l = { 0 }, *n;
 
 		pid = (pid_t)strtol(e->d_name, NULL, 10);
 		if (pid <= 0 || pid == self)
@@ -156,7 +149,7 @@ static int find_left(struct uck_run *r)
 
 /* Start argv in its own process group; an exec failure comes back through
  * a close-on-exec pipe. */
-static int start(char *const *argv, struct uck_run *r, char *msg, size_t len)
+static int start(char *const *argv, struct check_cmd *r, char *msg, size_t len)
 {
 	int fds[2], err = 0;
 	ssize_t got;
@@ -202,8 +195,8 @@ static int start(char *const *argv, struct uck_run *r, char *msg, size_t len)
 	return 0;
 }
 
-int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run *r, char *msg,
-		size_t len)
+int check_cmd_run(char *const *argv, double timeout, double settle, struct check_cmd *r,
+		  char *msg, size_t len)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	double t0, t_term = 0, t_sig = 0, t1;
@@ -248,7 +241,8 @@ int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run
 			r->killed = true;
 			kill(-r->pid, SIGKILL);
 		}
-		pause_s(POLL_S);
+		/* cut short by a signal: forwarded at once, not a poll later */
+		uct_sleep_s(POLL_S, false);
 	}
 	t1 = uct_now_s();
 	r->cmd_s = t1 - t0;
@@ -258,7 +252,7 @@ int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run
 	n_end = nsignals;
 	while (any_child() && uct_now_s() - t1 < settle && nsignals == n_end) {
 		reap(r, &done);
-		pause_s(POLL_S);
+		uct_sleep_s(POLL_S, false);
 	}
 	reap(r, &done);
 	r->reap_s = uct_now_s() - t1;
@@ -272,13 +266,13 @@ int uck_run_cmd(char *const *argv, double timeout, double settle, struct uck_run
 	return 0;
 }
 
-bool uck_run_ok(const struct uck_run *r)
+bool check_cmd_ok(const struct check_cmd *r)
 {
 	return r->pid && r->status >= 0 && WIFEXITED(r->status) && !WEXITSTATUS(r->status) &&
 	       !r->timed_out && !r->interrupted;
 }
 
-void uck_run_free(struct uck_run *r)
+void check_cmd_free(struct check_cmd *r)
 {
 	free(r->left);
 	r->left = NULL;

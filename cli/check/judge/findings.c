@@ -1,77 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_findings.c - findings of check's judge: records, kernel stacks, the "how" text */
+/* findings.c - findings of check's judge: records, kernel stacks, the "how" text */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "grow.h"
+#include "judge_internal.h"
 
-const char *uck_class_name(enum uck_class c)
+const char *judge_class_name(enum judge_class c)
 {
-	static const char *const n[UCK_NCLASSES] = {
+	static const char *const n[JUDGE_NCLASSES] = {
 		"lost-uncharge", "double-uncharge", "freed-while-charged",
 		"hierarchy-mismatch", "admitted-over-limit", "outstanding",
 	};
 
-	return c < UCK_NCLASSES ? n[c] : "?";
+	return c < JUDGE_NCLASSES ? n[c] : "?";
 }
 
-const char *uck_class_key(enum uck_class c)
+const char *judge_class_key(enum judge_class c)
 {
-	static const char *const n[UCK_NCLASSES] = {
+	static const char *const n[JUDGE_NCLASSES] = {
 		"lost_uncharge", "double_uncharge", "freed_while_charged",
 		"hierarchy_mismatch", "admitted_over_limit", "outstanding",
 	};
 
-	return c < UCK_NCLASSES ? n[c] : "?";
+	return c < JUDGE_NCLASSES ? n[c] : "?";
 }
 
-const char *uck_miss_name(enum uck_miss m)
+const char *judge_miss_name(enum judge_miss m)
 {
-	static const char *const n[UCK_NMISS] = {
+	static const char *const n[JUDGE_NMISS] = {
 		"charges and uncharges", "limit checks and change marks", "frees",
 		"message queue lifetimes", "SHM_LOCK lifetimes",
 	};
 
-	return m < UCK_NMISS ? n[m] : "?";
+	return m < JUDGE_NMISS ? n[m] : "?";
 }
 
-const char *uck_miss_key(enum uck_miss m)
+const char *judge_miss_key(enum judge_miss m)
 {
-	static const char *const n[UCK_NMISS] = {
+	static const char *const n[JUDGE_NMISS] = {
 		"charges", "limit_checks", "frees", "mqueue", "shmlock",
 	};
 
-	return m < UCK_NMISS ? n[m] : "?";
+	return m < JUDGE_NMISS ? n[m] : "?";
 }
 
-unsigned long long uck_missed_total(const unsigned long long missed[UCK_NMISS])
+unsigned long long judge_missed_total(const unsigned long long missed[JUDGE_NMISS])
 {
 	unsigned long long sum = 0;
 	int i;
 
 	/* saturating: the fuzzer feeds anything */
-	for (i = 0; i < UCK_NMISS; i++)
+	for (i = 0; i < JUDGE_NMISS; i++)
 		sum = missed[i] > ~0ULL - sum ? ~0ULL : sum + missed[i];
 	return sum;
 }
 
-struct uck_finding *ck_add_finding(struct uck_result *r, enum uck_class cls,
-				       const struct row *w, int type)
+struct judge_finding *judge_add_finding(struct judge_result *r, enum judge_class cls,
+					const struct judge_row *w, int type)
 {
-	struct uck_finding *f;
+	struct judge_finding *f = uct_grow(r->f, &r->cap, r->n + 1, sizeof(*f));
 
-	if (r->n == r->cap) {
-		size_t ncap = r->cap ? r->cap * 2 : 16;
-		struct uck_finding *p = realloc(r->f, ncap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		r->f = p;
-		r->cap = ncap;
-	}
+	if (!f)
+		return NULL;
+	r->f = f;
 	f = &r->f[r->n++];
 	memset(f, 0, sizeof(*f));
 	f->cls = cls;
@@ -81,8 +76,8 @@ struct uck_finding *ck_add_finding(struct uck_result *r, enum uck_class cls,
 		f->ns_inum = w->k.ns_inum;
 		f->uid = w->k.uid;
 		f->level = w->level;
-		f->in_base = w->in_b;
-		f->in_final = w->in_f;
+		f->in_base = w->in_base;
+		f->in_final = w->in_final;
 		f->inferred = w->inferred;
 		f->baseline = w->base[type];
 		f->final = w->final[type];
@@ -93,7 +88,7 @@ struct uck_finding *ck_add_finding(struct uck_result *r, enum uck_class cls,
 	return f;
 }
 
-void ck_how(struct uck_finding *f, const char *fmt, ...)
+void judge_how(struct judge_finding *f, const char *fmt, ...)
 {
 	size_t used = strlen(f->how);
 	va_list ap;
@@ -105,10 +100,10 @@ void ck_how(struct uck_finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-int ck_add_stack(struct uck_finding *f, __s32 sid, __u32 kind, unsigned long long count,
-		     long long total, __u32 pid, const char *comm)
+int judge_add_stack(struct judge_finding *f, __s32 sid, __u32 kind, unsigned long long count,
+		    long long total, __u32 pid, const char *comm)
 {
-	struct uck_stackref *s;
+	struct judge_stackref *s;
 	size_t i;
 
 	for (i = 0; i < f->nstacks; i++) {
@@ -139,9 +134,9 @@ int ck_add_stack(struct uck_finding *f, __s32 sid, __u32 kind, unsigned long lon
 	return 0;
 }
 
-int ck_stack_cmp(const void *a, const void *b)
+int judge_stack_cmp(const void *a, const void *b)
 {
-	const struct uck_stackref *x = a, *y = b;
+	const struct judge_stackref *x = a, *y = b;
 	long long tx = x->total < 0 ? -x->total : x->total;
 	long long ty = y->total < 0 ? -y->total : y->total;
 
@@ -153,37 +148,37 @@ int ck_stack_cmp(const void *a, const void *b)
 }
 
 /* Stacks of agg entries of (row, type) with one of the kinds. */
-int ck_stacks_from_agg(const struct uck_input *in, struct uck_finding *f, __u32 agg_kind,
-			   __u32 sr_kind)
+int judge_stacks_from_agg(const struct judge_input *in, struct judge_finding *f, __u32 agg_kind,
+			  __u32 sr_kind)
 {
 	size_t i;
 
 	for (i = 0; i < in->nagg; i++) {
-		const struct uck_agg_kv *a = &in->agg[i];
+		const struct judge_agg_kv *a = &in->agg[i];
 
 		if (a->k.ns_inum != f->ns_inum || a->k.uid != f->uid ||
 		    (int)a->k.type != f->type || a->k.kind != agg_kind)
 			continue;
-		if (ck_add_stack(f, a->k.stack_id, sr_kind, a->v.count, a->v.total, a->v.pid,
-			      a->v.comm))
+		if (judge_add_stack(f, a->k.stack_id, sr_kind, a->v.count, a->v.total, a->v.pid,
+				    a->v.comm))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
 /* Open (unpaired) charges of (row, type), grouped by stack. */
-int ck_stacks_open(const struct uck_input *in, struct uck_finding *f, size_t *n)
+int judge_stacks_open(const struct judge_input *in, struct judge_finding *f, size_t *n)
 {
 	size_t i, before = f->nstacks;
 
 	for (i = 0; i < in->nitems; i++) {
-		const struct uck_item_kv *it = &in->items[i];
+		const struct judge_item_kv *it = &in->items[i];
 
 		if (it->k.f.ns_inum != f->ns_inum || it->k.f.uid != f->uid ||
 		    (int)it->k.f.type != f->type)
 			continue;
-		if (ck_add_stack(f, it->v.stack_id, UCK_SR_OPEN, 1, it->k.f.amount, it->v.pid,
-			      it->v.comm))
+		if (judge_add_stack(f, it->v.stack_id, JUDGE_STACK_OPEN, 1, it->k.f.amount,
+				    it->v.pid, it->v.comm))
 			return -ENOMEM;
 	}
 	if (n)
@@ -191,7 +186,18 @@ int ck_stacks_open(const struct uck_input *in, struct uck_finding *f, size_t *n)
 	return 0;
 }
 
-const char *ck_evidence_name(int type)
+int judge_stacks_charged(const struct judge_input *in, struct judge_finding *f)
+{
+	size_t nopen = 0;
+
+	if (judge_stacks_open(in, f, &nopen))
+		return -ENOMEM;
+	if (!nopen && judge_stacks_from_agg(in, f, UCK_K_CHARGE, JUDGE_STACK_CHARGE))
+		return -ENOMEM;
+	return 0;
+}
+
+const char *judge_evidence_name(int type)
 {
 	switch (type) {
 	case UCT_NPROC: return "tasks";
@@ -202,7 +208,7 @@ const char *ck_evidence_name(int type)
 }
 
 /* Evidence objects of row w for type, at the baseline and at the end. */
-void ck_evidence_counts(const struct row *w, int type, long long *eb, long long *ef)
+void judge_evidence_counts(const struct judge_row *w, int type, long long *eb, long long *ef)
 {
 	switch (type) {
 	case UCT_NPROC:
@@ -220,37 +226,38 @@ void ck_evidence_counts(const struct row *w, int type, long long *eb, long long 
 	}
 }
 
-void ck_evidence_how(struct uck_finding *f, const struct row *w, int type)
+void judge_evidence_how(struct judge_finding *f, const struct judge_row *w, int type)
 {
 	long long eb, ef;
 
-	ck_evidence_counts(w, type, &eb, &ef);
+	judge_evidence_counts(w, type, &eb, &ef);
 	f->ev_base = eb;
 	f->ev_final = ef;
 	if (type == UCT_NPROC || type == UCT_SIGPENDING)
-		ck_how(f, "; %s charged to this row: %lld at the baseline, %lld at the end",
-		    ck_evidence_name(type), eb, ef);
+		judge_how(f, "; %s charged to this row: %lld at the baseline, %lld at the end",
+			  judge_evidence_name(type), eb, ef);
 	else
-		ck_how(f, "; %s: %lld created since attach still hold %lld, %lld from before released %lld",
-		    ck_evidence_name(type), w->obj_count[type], w->obj_amount[type], w->pre_released_n[type], w->pre_released[type]);
+		judge_how(f, "; %s: %lld created since attach still hold %lld, %lld from before "
+			  "released %lld", judge_evidence_name(type), w->obj_count[type],
+			  w->obj_amount[type], w->pre_released_n[type], w->pre_released[type]);
 	if (type == UCT_MEMLOCK && w->gone[type])
-		ck_how(f, "; segments destroyed while still locked: %lld pages never unlocked",
-		    w->gone[type]);
+		judge_how(f, "; segments destroyed while still locked: %lld pages never unlocked",
+			  w->gone[type]);
 }
 
-void ck_counter_how(struct uck_finding *f, const struct row *w, int type)
+void judge_counter_how(struct judge_finding *f, const struct judge_row *w, int type)
 {
 	if (w->inferred)
-		ck_how(f, "counter %lld -> %lld as far as the events tell (a snapshot did not "
-		    "show this row)", w->base[type], w->final[type]);
+		judge_how(f, "counter %lld -> %lld as far as the events tell (a snapshot did not "
+			  "show this row)", w->base[type], w->final[type]);
 	else
-		ck_how(f, "counter %lld -> %lld%s", w->base[type], w->final[type],
-		    !w->in_b ? " (new)" : !w->in_f ? " (freed)" : "");
-	ck_how(f, "; charges and uncharges reaching it net %+lld (at this row: +%lld -%lld)",
-	    w->tallied[type], w->charged[type], w->uncharged[type]);
+		judge_how(f, "counter %lld -> %lld%s", w->base[type], w->final[type],
+			  !w->in_base ? " (new)" : !w->in_final ? " (freed)" : "");
+	judge_how(f, "; charges and uncharges reaching it net %+lld (at this row: +%lld -%lld)",
+		  w->tallied[type], w->charged[type], w->uncharged[type]);
 }
 
-void ck_note(struct uck_result *r, const char *fmt, ...)
+void judge_note(struct judge_result *r, const char *fmt, ...)
 {
 	size_t used = strlen(r->notes);
 	va_list ap;
@@ -264,20 +271,20 @@ void ck_note(struct uck_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-void ck_skip(struct uck_result *r, enum uck_class c, const char *fmt, ...)
+void judge_skip(struct judge_result *r, enum judge_class cls, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (r->skipped[c][0])
+	if (r->skipped[cls][0])
 		return;
 	va_start(ap, fmt);
-	vsnprintf(r->skipped[c], sizeof(r->skipped[c]), fmt, ap);
+	vsnprintf(r->skipped[cls], sizeof(r->skipped[cls]), fmt, ap);
 	va_end(ap);
 }
 
-int ck_finding_cmp(const void *a, const void *b)
+int judge_finding_cmp(const void *a, const void *b)
 {
-	const struct uck_finding *x = a, *y = b;
+	const struct judge_finding *x = a, *y = b;
 
 	if (x->cls != y->cls)
 		return x->cls < y->cls ? -1 : 1;

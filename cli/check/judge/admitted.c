@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* check_admit.c - class e: a charge admitted over a limit */
+/* admitted.c - admitted over limit: a charge the limit should have refused */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
-/* Class e from the over-limit records (and those still pending). */
-int ck_judge_admit(const struct uck_input *in, bool findings, struct uck_result *r)
+/* Admitted-over-limit from the over-limit records (and those still pending). */
+int judge_find_admitted(const struct judge_input *in, bool findings, struct judge_result *r)
 {
 	size_t i, j, n = in->nover + in->npend;
 
@@ -16,7 +16,7 @@ int ck_judge_admit(const struct uck_input *in, bool findings, struct uck_result 
 		struct uck_over_key ok;
 		struct uck_over ov;
 		const char *why = NULL;
-		struct uck_finding *f = NULL;
+		struct judge_finding *f = NULL;
 		long long excess;
 
 		if (i < in->nover) {
@@ -43,7 +43,7 @@ int ck_judge_admit(const struct uck_input *in, bool findings, struct uck_result 
 			ov.pid = p->pid;
 			memcpy(ov.comm, p->comm, sizeof(ov.comm));
 		}
-		if (ok.type >= NT)
+		if (ok.type >= UCT_NTYPES)
 			continue;
 		if (ok.flags & UCK_E_ROLLED_BACK) {
 			r->refused_rolled_back += ov.count;
@@ -72,11 +72,12 @@ int ck_judge_admit(const struct uck_input *in, bool findings, struct uck_result 
 			continue;
 		excess = ov.value - ov.limit;
 		for (j = 0; j < r->n; j++)
-			if (r->f[j].cls == UCK_ADMIT && r->f[j].ns_inum == ok.ns_inum &&
-			    r->f[j].uid == ok.uid && r->f[j].type == (int)ok.type)
+			if (r->f[j].cls == JUDGE_ADMITTED_OVER_LIMIT &&
+			    r->f[j].ns_inum == ok.ns_inum && r->f[j].uid == ok.uid &&
+			    r->f[j].type == (int)ok.type)
 				f = &r->f[j];
 		if (!f) {
-			f = ck_add_finding(r, UCK_ADMIT, NULL, (int)ok.type);
+			f = judge_add_finding(r, JUDGE_ADMITTED_OVER_LIMIT, NULL, (int)ok.type);
 			if (!f)
 				return -ENOMEM;
 			f->ns_inum = ok.ns_inum;
@@ -92,20 +93,22 @@ int ck_judge_admit(const struct uck_input *in, bool findings, struct uck_result 
 			f->value = ov.value;
 			f->limit = ov.limit;
 			f->how[0] = 0;
-			ck_how(f, "%s while level %d (ns %u uid %u) was at %lld, above its limit %lld "
-			    "(%s)", why, ov.at_level, ov.at_ns, ov.at_uid, (long long)ov.value,
-			    (long long)ov.limit,
-			    ok.flags & UCK_E_LEVEL ? "rlimit_max of the namespace below it" :
-			    "the caller's own rlimit");
+			judge_how(f, "%s while level %d (ns %u uid %u) was at %lld, above its limit "
+				  "%lld (%s)", why, ov.at_level, ov.at_ns, ov.at_uid,
+				  (long long)ov.value, (long long)ov.limit,
+				  ok.flags & UCK_E_LEVEL ? "rlimit_max of the namespace below it" :
+				  "the caller's own rlimit");
 			if (ok.flags & UCK_E_END)
-				ck_how(f, "; still pending when the workload ended");
+				judge_how(f, "; still pending when the workload ended");
 		}
 		f->charged += ov.total;
-		if (ck_add_stack(f, ok.stack_id, ok.flags & UCK_E_CHECKED && ok.flags & UCK_E_SAID_WITHIN ?
-			      UCK_SR_CHECK : UCK_SR_OVER, ov.count, ov.total, ov.pid, ov.comm))
+		if (judge_add_stack(f, ok.stack_id,
+				    ok.flags & UCK_E_CHECKED && ok.flags & UCK_E_SAID_WITHIN ?
+				    JUDGE_STACK_CHECK : JUDGE_STACK_OVER, ov.count, ov.total, ov.pid,
+				    ov.comm))
 			return -ENOMEM;
-		if (ov.stack2 >= 0 && ck_add_stack(f, ov.stack2, UCK_SR_OVER, ov.count, ov.total,
-						ov.pid, ov.comm))
+		if (ov.stack2 >= 0 && judge_add_stack(f, ov.stack2, JUDGE_STACK_OVER, ov.count,
+						      ov.total, ov.pid, ov.comm))
 			return -ENOMEM;
 	}
 	return 0;

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_input.c - bound every quantity of check's input once, where it
+ * input.c - bound every quantity of check's input once, where it
  * enters the judge. Real counters, tallies and amounts are far below 2^40;
  * a corrupted map, or a counter a double uncharge drove far negative, can
  * hold anything, and the judge adds and subtracts thousands of them. With
  * each clamped to +-2^53 no sum or difference the judge makes can
- * overflow, so no site needs a check of its own (found by fuzz_check).
+ * overflow, so no site needs a check of its own.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check_judge.h"
+#include "judge_internal.h"
 
 #define BOUND (1LL << 53)
 
-long long ck_bound(long long v)
+long long judge_bound(long long v)
 {
 	return v > BOUND ? BOUND : v < -BOUND ? -BOUND : v;
 }
@@ -40,7 +40,7 @@ static void *dup_arr(const void *p, size_t n, size_t sz, int *err)
 	return q;
 }
 
-static void bound_capture(struct uck_capture *c, int *err)
+static void bound_capture(struct judge_capture *c, int *err)
 {
 	size_t i;
 	int t;
@@ -51,28 +51,28 @@ static void bound_capture(struct uck_capture *c, int *err)
 	if (*err)
 		return;
 	for (i = 0; i < c->nrecs; i++) {
-		for (t = 0; t < NT; t++) {
-			c->recs[i].r.value[t] = ck_bound(c->recs[i].r.value[t]);
-			c->recs[i].r.ns_max[t] = ck_bound(c->recs[i].r.ns_max[t]);
-			c->recs[i].tally[t] = ck_bound(c->recs[i].tally[t]);
+		for (t = 0; t < UCT_NTYPES; t++) {
+			c->recs[i].r.value[t] = judge_bound(c->recs[i].r.value[t]);
+			c->recs[i].r.ns_max[t] = judge_bound(c->recs[i].r.ns_max[t]);
+			c->recs[i].tally[t] = judge_bound(c->recs[i].tally[t]);
 		}
 	}
 	for (i = 0; i < c->ninv; i++)
 		c->inv[i].n = bound_u(c->inv[i].n);
 	for (i = 0; i < c->ntally; i++)
-		for (t = 0; t < NT; t++)
-			c->tally[i].v.net[t] = ck_bound(c->tally[i].v.net[t]);
+		for (t = 0; t < UCT_NTYPES; t++)
+			c->tally[i].v.net[t] = judge_bound(c->tally[i].v.net[t]);
 }
 
-int ck_input_bounded(const struct uck_input *in, struct uck_input *out)
+int judge_input_bounded(const struct judge_input *in, struct judge_input *out)
 {
-	struct uck_agg_kv *agg;
-	struct uck_item_kv *items;
-	struct uck_over_kv *over;
-	struct uck_pend_kv *pend;
-	struct uck_free_kv *freed;
-	struct uck_obj_kv *objs;
-	struct uck_rt_kv *pre, *gone;
+	struct judge_agg_kv *agg;
+	struct judge_item_kv *items;
+	struct judge_over_kv *over;
+	struct judge_pend_kv *pend;
+	struct judge_free_kv *freed;
+	struct judge_obj_kv *objs;
+	struct judge_rt_kv *pre, *gone;
 	size_t i;
 	int t, err = 0;
 
@@ -88,26 +88,26 @@ int ck_input_bounded(const struct uck_input *in, struct uck_input *out)
 	out->pre_rel = pre = dup_arr(in->pre_rel, in->npre_rel, sizeof(*pre), &err);
 	out->gone = gone = dup_arr(in->gone, in->ngone, sizeof(*gone), &err);
 	if (err) {
-		ck_input_free(out);
+		judge_input_free(out);
 		return err;
 	}
 	for (i = 0; i < in->nagg; i++) {
 		agg[i].v.count = bound_u(agg[i].v.count);
-		agg[i].v.total = ck_bound(agg[i].v.total);
-		agg[i].v.extreme = ck_bound(agg[i].v.extreme);
+		agg[i].v.total = judge_bound(agg[i].v.total);
+		agg[i].v.extreme = judge_bound(agg[i].v.extreme);
 	}
 	for (i = 0; i < in->nitems; i++)
-		items[i].k.f.amount = ck_bound(items[i].k.f.amount);
+		items[i].k.f.amount = judge_bound(items[i].k.f.amount);
 	for (i = 0; i < in->nover; i++) {
 		over[i].v.count = bound_u(over[i].v.count);
-		over[i].v.total = ck_bound(over[i].v.total);
-		over[i].v.value = ck_bound(over[i].v.value);
-		over[i].v.limit = ck_bound(over[i].v.limit);
+		over[i].v.total = judge_bound(over[i].v.total);
+		over[i].v.value = judge_bound(over[i].v.value);
+		over[i].v.limit = judge_bound(over[i].v.limit);
 	}
 	for (i = 0; i < in->npend; i++) {
-		pend[i].v.amount = ck_bound(pend[i].v.amount);
-		pend[i].v.value = ck_bound(pend[i].v.value);
-		pend[i].v.limit = ck_bound(pend[i].v.limit);
+		pend[i].v.amount = judge_bound(pend[i].v.amount);
+		pend[i].v.value = judge_bound(pend[i].v.value);
+		pend[i].v.limit = judge_bound(pend[i].v.limit);
 	}
 	for (i = 0; i < in->nfreed; i++) {
 		freed[i].v.count = bound_u(freed[i].v.count);
@@ -117,37 +117,48 @@ int ck_input_bounded(const struct uck_input *in, struct uck_input *out)
 			freed[i].v.level = UCT_MAX_LEVELS - 1;
 		if (freed[i].v.nanc > UCK_MAX_ANC)
 			freed[i].v.nanc = UCK_MAX_ANC;
-		for (t = 0; t < NT; t++)
-			freed[i].v.value[t] = ck_bound(freed[i].v.value[t]);
+		for (t = 0; t < UCT_NTYPES; t++)
+			freed[i].v.value[t] = judge_bound(freed[i].v.value[t]);
 	}
 	for (i = 0; i < in->nobjs; i++)
-		objs[i].v.amount = ck_bound(objs[i].v.amount);
+		objs[i].v.amount = judge_bound(objs[i].v.amount);
 	for (i = 0; i < in->npre_rel; i++) {
 		pre[i].v.count = bound_u(pre[i].v.count);
-		pre[i].v.total = ck_bound(pre[i].v.total);
+		pre[i].v.total = judge_bound(pre[i].v.total);
 	}
 	for (i = 0; i < in->ngone; i++) {
 		gone[i].v.count = bound_u(gone[i].v.count);
-		gone[i].v.total = ck_bound(gone[i].v.total);
+		gone[i].v.total = judge_bound(gone[i].v.total);
 	}
 	return 0;
 }
 
-void ck_input_free(struct uck_input *b)
+void judge_input_free_maps(struct judge_input *in)
 {
-	free(b->base.recs);
-	free(b->base.inv);
-	free(b->base.tally);
-	free(b->fin.recs);
-	free(b->fin.inv);
-	free(b->fin.tally);
-	free((void *)b->agg);
-	free((void *)b->items);
-	free((void *)b->over);
-	free((void *)b->pend);
-	free((void *)b->freed);
-	free((void *)b->objs);
-	free((void *)b->pre_rel);
-	free((void *)b->gone);
-	memset(b, 0, sizeof(*b));
+	free((void *)in->agg);
+	free((void *)in->items);
+	free((void *)in->over);
+	free((void *)in->pend);
+	free((void *)in->freed);
+	free((void *)in->objs);
+	free((void *)in->pre_rel);
+	free((void *)in->gone);
+	in->agg = NULL;
+	in->items = NULL;
+	in->over = NULL;
+	in->pend = NULL;
+	in->freed = NULL;
+	in->objs = NULL;
+	in->pre_rel = NULL;
+	in->gone = NULL;
+	in->nagg = in->nitems = in->nover = in->npend = 0;
+	in->nfreed = in->nobjs = in->npre_rel = in->ngone = 0;
+}
+
+void judge_input_free(struct judge_input *in)
+{
+	judge_capture_free(&in->base);
+	judge_capture_free(&in->fin);
+	judge_input_free_maps(in);
+	memset(in, 0, sizeof(*in));
 }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_capture.c - when two of check's captures saw the same state (see
- * check_model.h, uck_same_state()).
+ * capture.c - check's captures: when two saw the same state (see
+ * judge.h, judge_same_state()), and freeing one.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "check_model.h"
+#include "judge.h"
 
 static int rec_cmp(const void *a, const void *b)
 {
@@ -19,11 +19,11 @@ static int rec_cmp(const void *a, const void *b)
 
 static int inv_cmp(const void *a, const void *b)
 {
-	return memcmp(&((const struct uck_inv_kv *)a)->k, &((const struct uck_inv_kv *)b)->k,
+	return memcmp(&((const struct judge_inv_kv *)a)->k, &((const struct judge_inv_kv *)b)->k,
 		      sizeof(struct uck_inv_key));
 }
 
-bool uck_same_state(struct uck_capture *a, struct uck_capture *b)
+bool judge_same_state(struct judge_capture *a, struct judge_capture *b)
 {
 	size_t i;
 	int t;
@@ -47,4 +47,12 @@ bool uck_same_state(struct uck_capture *a, struct uck_capture *b)
 		if (inv_cmp(&a->inv[i], &b->inv[i]) || a->inv[i].n != b->inv[i].n)
 			return false;
 	return true;
+}
+
+void judge_capture_free(struct judge_capture *c)
+{
+	free(c->recs);
+	free(c->inv);
+	free(c->tally);
+	memset(c, 0, sizeof(*c));
 }
