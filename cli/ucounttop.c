@@ -23,6 +23,7 @@
 #include "model.h"
 #include "proc_limits.h"
 #include "opts.h"
+#include "sleep.h"
 #include "trace.h"
 #include "view_tty.h"
 #include "views.h"
@@ -52,15 +53,6 @@ static void install_signals(void)
 	sa.sa_handler = on_winch;
 	sigaction(SIGWINCH, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-}
-
-static void sleep_s(double secs)
-{
-	struct timespec ts = { .tv_sec = (time_t)secs,
-			       .tv_nsec = (long)((secs - (time_t)secs) * 1e9) };
-
-	/* interrupted by SIGINT/SIGTERM: return early */
-	nanosleep(&ts, NULL);
 }
 
 /* Render one iteration to f in the chosen non-tty format. */
@@ -292,7 +284,7 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 			if (uct_tty_wait(&tty, &m, &c, o->delay, &stop, &winch))
 				break;
 		} else {
-			sleep_s(o->delay);
+			uct_sleep_s(o->delay, false);	/* SIGINT/SIGTERM end it */
 		}
 	}
 	if (tty_mode)

@@ -66,10 +66,8 @@ static const struct check_frames *lookup(struct check_stacks *s, __s32 id)
 			fprintf(stderr, "ucounttop: cannot read /proc/kallsyms (%s): stacks show "
 				"addresses only\n", strerror(errno));
 	}
-	fr = uct_grow(s->cache, &s->capcache, s->ncache + 1, sizeof(*fr));
-	if (!fr)
+	if (uct_grow((void **)&s->cache, &s->capcache, s->ncache + 1, sizeof(*s->cache)))
 		return NULL;
-	s->cache = fr;
 	fr = &s->cache[s->ncache++];
 	memset(fr, 0, sizeof(*fr));
 	fr->id = id;

@@ -5,23 +5,12 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "grow.h"
 #include "mapdump.h"
 
 static int grow(struct uct_dump *d, size_t need)
 {
-	char *p;
-	size_t ncap = d->cap ? d->cap : 256;
-
-	if (need <= d->cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(d->elems, ncap * d->esz);
-	if (!p)
-		return -ENOMEM;
-	d->elems = p;
-	d->cap = ncap;
-	return 0;
+	return uct_grow((void **)&d->elems, &d->cap, need, d->esz);
 }
 
 static int grow_scratch(struct uct_dump *d, size_t entries, size_t ksz, size_t vsz)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <bpf/libbpf.h>
+#include "grow.h"
 #include "loader.h"
 #include "loader_internal.h"
 #include "ucounttop.skel.h"
@@ -39,21 +40,6 @@ void uct_evcache_start(struct uct_loader *l, bool free_attached)
 	l->evcache = p;
 	__atomic_store_n(&l->skel->bss->evcache_cpus, l->evcache_slots / UCT_EVCACHE_SLOTS,
 			 __ATOMIC_RELEASE);
-}
-
-/* Room for n elements of sz bytes at *buf, which holds *cap: 0 or -ENOMEM */
-static int reserve(void **buf, size_t *cap, size_t n, size_t sz)
-{
-	void *p;
-
-	if (n <= *cap)
-		return 0;
-	p = realloc(*buf, n * sz);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = n;
-	return 0;
 }
 
 static int kv_id_cmp(const void *a, const void *b)
@@ -105,7 +91,7 @@ static long collect_evcounts(struct uct_loader *l)
 	if (err)
 		return err;
 	cap = l->evcounts.n + l->evcache_slots;
-	if (reserve((void **)&l->evs, &l->evs_cap, cap, sizeof(*l->evs)))
+	if (uct_grow((void **)&l->evs, &l->evs_cap, cap, sizeof(*l->evs)))
 		return -ENOMEM;
 	for (i = 0; i < l->evcounts.n; i++) {
 		const char *e = l->evcounts.elems + i * l->evcounts.esz;
@@ -162,7 +148,7 @@ int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t
 			return (int)nev;
 	}
 	cnt = l->stats.n + (size_t)nev;
-	if (reserve((void **)&l->merged, &l->merged_cap, cnt, sizeof(*l->merged)))
+	if (uct_grow((void **)&l->merged, &l->merged_cap, cnt, sizeof(*l->merged)))
 		return -ENOMEM;
 	st = (const struct uct_stat_kv *)l->stats.elems;
 	memcpy(l->merged, st, l->stats.n * sizeof(*st));

@@ -6,11 +6,11 @@
 #include <stddef.h>
 
 /*
- * Room for n elements of sz bytes in buf, which holds *cap of them: buf
- * itself when it has room, else buf moved to a larger allocation (the
- * capacity doubled from 16 until n fit; *cap set). NULL when that fails,
- * buf and *cap then untouched.
+ * Room for n elements of sz bytes in *buf, which holds *cap of them:
+ * nothing to do when it has room, else *buf moved to a larger allocation
+ * (the capacity doubled from 16 until n fit; *cap set). 0, or -ENOMEM
+ * with *buf and *cap untouched.
  */
-void *uct_grow(void *buf, size_t *cap, size_t n, size_t sz);
+int uct_grow(void **buf, size_t *cap, size_t n, size_t sz);
 
 #endif /* UCT_GROW_H */

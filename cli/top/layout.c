@@ -278,7 +278,7 @@ static void mark_chain(struct uct_model *m)
 
 static int add_line(struct uct_model *m, bool is_ns, int index, int depth)
 {
-	if (uct_model_reserve((void **)&m->lines, &m->cap_lines, m->nlines + 1, sizeof(*m->lines)))
+	if (uct_grow((void **)&m->lines, &m->cap_lines, m->nlines + 1, sizeof(*m->lines)))
 		return -ENOMEM;
 	m->lines[m->nlines++] = (struct uct_line){ .is_ns = is_ns, .index = index,
 						   .depth = depth };

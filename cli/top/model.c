@@ -77,24 +77,6 @@ void uct_model_free(struct uct_model *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int uct_model_reserve(void **buf, size_t *cap, size_t n, size_t sz)
-{
-	size_t ncap;
-	void *p;
-
-	if (n <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 16;
-	while (ncap < n)
-		ncap *= 2;
-	p = realloc(*buf, ncap * sz);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = ncap;
-	return 0;
-}
-
 static int key_cmp(__u32 ans, __u32 auid, __u32 bns, __u32 buid)
 {
 	if (ans != bns)
@@ -184,7 +166,7 @@ static int add_ns(struct uct_model *m, const struct uct_rec *r)
 	struct uct_nsinfo *ns;
 	int t;
 
-	if (uct_model_reserve((void **)&m->ns, &m->cap_ns, m->nns + 1, sizeof(*m->ns)))
+	if (uct_grow((void **)&m->ns, &m->cap_ns, m->nns + 1, sizeof(*m->ns)))
 		return -ENOMEM;
 	ns = &m->ns[m->nns++];
 	memset(ns, 0, sizeof(*ns));
@@ -235,7 +217,7 @@ static int sort_input(struct uct_model *m, const struct uct_rec *recs, size_t nr
 	bool same = nrec == m->n_in;
 	size_t i;
 
-	if (uct_model_reserve((void **)&m->in_perm, &m->cap_in_perm, nrec, sizeof(*m->in_perm)))
+	if (uct_grow((void **)&m->in_perm, &m->cap_in_perm, nrec, sizeof(*m->in_perm)))
 		return -ENOMEM;
 	for (i = 1; same && i < nrec; i++)
 		same = in_cmp(recs, m->in_perm[i - 1], m->in_perm[i]) < 0;
@@ -266,7 +248,7 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 	err = sort_input(m, recs, nrec);
 	if (err)
 		return err;
-	if (uct_model_reserve((void **)&m->rows, &m->cap_rows, nrec, sizeof(*m->rows)))
+	if (uct_grow((void **)&m->rows, &m->cap_rows, nrec, sizeof(*m->rows)))
 		return -ENOMEM;
 	for (i = 0; i < nrec; i++) {
 		const struct uct_rec *r = &recs[m->in_perm[i]];
@@ -309,7 +291,7 @@ static int index_by_id(struct uct_model *m)
 	bool same = m->nrows == m->n_by_id;
 	size_t i;
 
-	if (uct_model_reserve((void **)&m->by_id, &m->cap_by_id, m->nrows ? m->nrows : 1,
+	if (uct_grow((void **)&m->by_id, &m->cap_by_id, m->nrows ? m->nrows : 1,
 		    sizeof(*m->by_id)))
 		return -ENOMEM;
 	for (i = 0; same && i < m->nrows; i++)
@@ -355,7 +337,7 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 	memset(m->total_denials, 0, sizeof(m->total_denials));
 	/* at most one per entry: rows point into it, it must not move */
 	if (stats && nstats &&
-	    uct_model_reserve((void **)&m->stats, &m->cap_stats, nstats, sizeof(*m->stats)))
+	    uct_grow((void **)&m->stats, &m->cap_stats, nstats, sizeof(*m->stats)))
 		return -ENOMEM;
 	for (i = 0; stats && i < nstats; i++) {
 		const struct uct_stat *st = &stats[i].st;
@@ -403,7 +385,7 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 			changed |= d[t] != 0;
 		}
 		if (changed) {
-			if (uct_model_reserve((void **)&m->deltas, &m->cap_deltas, m->ndeltas + 1,
+			if (uct_grow((void **)&m->deltas, &m->cap_deltas, m->ndeltas + 1,
 				    sizeof(*m->deltas)))
 				return -ENOMEM;
 			memcpy(m->deltas[m->ndeltas], d, sizeof(d));
@@ -437,7 +419,7 @@ static int build_ns(struct uct_model *m)
 
 	/* every namespace's rows and children are slices of one array each:
 	 * no allocation per namespace */
-	if (uct_model_reserve((void **)&m->ns_rows, &m->cap_ns_rows, m->nrows ? m->nrows : 1,
+	if (uct_grow((void **)&m->ns_rows, &m->cap_ns_rows, m->nrows ? m->nrows : 1,
 		    sizeof(*m->ns_rows)))
 		return -ENOMEM;
 	for (i = 0; i < m->nrows; i++) {
@@ -471,7 +453,7 @@ static int build_ns(struct uct_model *m)
 			}
 		}
 	}
-	if (uct_model_reserve((void **)&m->ns_children, &m->cap_ns_children, m->nns ? m->nns : 1,
+	if (uct_grow((void **)&m->ns_children, &m->cap_ns_children, m->nns ? m->nns : 1,
 		    sizeof(*m->ns_children)))
 		return -ENOMEM;
 	for (i = 0; i < m->nns; i++)
@@ -501,7 +483,7 @@ static int build_ns(struct uct_model *m)
 static struct uct_rowlim *row_lim(struct uct_model *m, struct uct_row *row)
 {
 	if (row->lim < 0) {
-		if (uct_model_reserve((void **)&m->lims, &m->cap_lims, m->nlims + 1, sizeof(*m->lims)))
+		if (uct_grow((void **)&m->lims, &m->cap_lims, m->nlims + 1, sizeof(*m->lims)))
 			return NULL;
 		m->lims[m->nlims] = uct_no_lim;
 		row->lim = (int)m->nlims++;
@@ -555,7 +537,7 @@ static int save_prev(struct uct_model *m)
 	size_t i, cap = m->cap_prev_stats;
 
 	m->nprev = 0;
-	if (uct_model_reserve((void **)&m->prev, &m->cap_prev, m->nrows, sizeof(*m->prev)))
+	if (uct_grow((void **)&m->prev, &m->cap_prev, m->nrows, sizeof(*m->prev)))
 		return -ENOMEM;
 	for (i = 0; i < m->nrows; i++) {
 		const struct uct_row *row = &m->rows[i];

@@ -7,11 +7,11 @@
 #ifndef UCT_MODEL_INTERNAL_H
 #define UCT_MODEL_INTERNAL_H
 
+#include "grow.h"
 #include "model.h"
 
-/* Grow *buf (of *cap elements of size sz) to hold n; 0 or -ENOMEM. The
- * arrays only grow: an update reuses the last one's memory. */
-int uct_model_reserve(void **buf, size_t *cap, size_t n, size_t sz);
+/* The model's arrays grow with uct_grow() and never shrink: an update
+ * reuses the last one's memory. */
 
 /* Whether the tty collapsed namespace inum (layout.c): a namespace of a
  * new snapshot starts as collapsed as the one of the same inum was */

@@ -121,7 +121,7 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 		m->ns[i].held = 0;
 	}
 	/* one name per namespace a process is in, at most: none moves */
-	if (uct_model_reserve((void **)&m->names, &m->cap_names, n < m->nns ? n : m->nns,
+	if (uct_grow((void **)&m->names, &m->cap_names, n < m->nns ? n : m->nns,
 		    sizeof(*m->names)))
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {

@@ -62,11 +62,10 @@ unsigned long long judge_missed_total(const unsigned long long missed[JUDGE_NMIS
 struct judge_finding *judge_add_finding(struct judge_result *r, enum judge_class cls,
 					const struct judge_row *w, int type)
 {
-	struct judge_finding *f = uct_grow(r->f, &r->cap, r->n + 1, sizeof(*f));
+	struct judge_finding *f;
 
-	if (!f)
+	if (uct_grow((void **)&r->f, &r->cap, r->n + 1, sizeof(*r->f)))
 		return NULL;
-	r->f = f;
 	f = &r->f[r->n++];
 	memset(f, 0, sizeof(*f));
 	f->cls = cls;

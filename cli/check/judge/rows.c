@@ -76,10 +76,8 @@ struct judge_row *judge_rows_get(struct judge_rows *rs, const struct uct_key *k)
 
 	if (idx >= 0)
 		return &rs->r[idx];
-	r = uct_grow(rs->r, &rs->cap, rs->n + 1, sizeof(*r));
-	if (!r)
+	if (uct_grow((void **)&rs->r, &rs->cap, rs->n + 1, sizeof(*rs->r)))
 		return NULL;
-	rs->r = r;
 	if ((rs->n + 1) * 2 > rs->hcap && rows_rehash(rs, rs->hcap ? rs->hcap * 2 : 128))
 		return NULL;
 	r = &rs->r[rs->n];
@@ -102,11 +100,8 @@ void judge_rows_free(struct judge_rows *rs)
 
 static int add_kid(struct judge_row *p, int kid)
 {
-	int *k = uct_grow(p->kids, &p->capkids, p->nkids + 1, sizeof(*k));
-
-	if (!k)
+	if (uct_grow((void **)&p->kids, &p->capkids, p->nkids + 1, sizeof(*p->kids)))
 		return -ENOMEM;
-	p->kids = k;
 	p->kids[p->nkids++] = kid;
 	return 0;
 }
