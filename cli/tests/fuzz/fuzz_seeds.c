@@ -567,9 +567,9 @@ static void check_seeds(void)
 }
 
 /*
- * Regressions of the fuzzers' first findings (corpus/known/README): a
- * delta between LLONG_MIN and LLONG_MAX, a circle of parent links,
- * counters at the ends of the range. Fixed; they stay in the corpus.
+ * Inputs that once made a target fail, kept as regressions
+ * (docs/testing.md): a delta between LLONG_MIN and LLONG_MAX, a circle
+ * of parent links, counters at the ends of the range.
  */
 static void known_seeds(void)
 {

@@ -84,7 +84,7 @@ static inline size_t base_snapshot(struct uct_rec *recs)
 }
 
 /*
- * uids as namespaces map them (issue 11): kuid 1000 creates namespace 10
+ * uids as namespaces map them: kuid 1000 creates namespace 10
  * and is uid 2000 in it ("2000 1000 1"), creates namespace 20 there and
  * is uid 3000 in it ("3000 2000 1"). Namespace 20 also has a row of kuid
  * 1500, which it does not map (a process that has not written its map
