@@ -2,7 +2,8 @@
 /*
  * fuzz_seeds.c - writes the seed corpora of the fuzz targets
  * (tests/corpus/fuzz_*): realistic command lines, the snapshots of
- * tests/snapshots.h and check scenarios like those of test_check_model.c,
+ * tests/snapshots.h and check scenarios of tests/judge_scenario.h (as
+ * test_check_model.c builds them),
  * each in the input format its target reads. `make -C cli fuzz-seeds`
  * rewrites them; the files are committed, so a change here shows in git.
  *
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "judge.h"
+#include "judge_scenario.h"
 #include "model.h"
 #include "fuzz_input.h"
 #include "snapshots.h"
@@ -319,129 +321,77 @@ static void model_seeds(void)
 
 /* ---- fuzz_check: struct hdr and arrays (see fuzz_check.c) ---- */
 
-/* A scenario: fixed arrays, as in test_check_model.c. */
-struct sc {
-	struct fuzz_check_hdr h;
-	struct uck_rec base[8], fin[8];
-	struct judge_inv_kv inv_b[8], inv_f[8];
-	struct judge_tally_kv tb[8], tf[8];
-	struct judge_agg_kv agg[8];
-	struct judge_item_kv items[8];
-	struct judge_over_kv over[4];
-	struct judge_pend_kv pend[2];
-	struct judge_free_kv freed[2];
-	struct judge_obj_kv objs[4];
-	struct judge_rt_kv pre[4], gone[2];
-};
-
-static void check_write(const char *name, const struct sc *s)
+/*
+ * A scenario of judge_scenario.h as fuzz_check reads it: the header
+ * from the input's counts and flags, then each array's elements in use.
+ * flags: what the input has no field for (FC_SMALL_IDS); status: CMD's
+ * wait status, for the reports.
+ */
+static void check_write_as(const char *name, const struct judge_scenario *s, uint8_t flags,
+			   int32_t status)
 {
+	const struct judge_input *in = &s->in;
 	const void *arr[FC_NARRAYS] = {
-		s->base, s->inv_b, s->tb, s->fin, s->inv_f, s->tf, s->agg, s->items, s->over,
-		s->pend, s->freed, s->objs, s->pre, s->gone,
+		in->base.recs, in->base.inv, in->base.tally, in->fin.recs, in->fin.inv,
+		in->fin.tally, in->agg, in->items, in->over, in->pend, in->freed, in->objs,
+		in->pre_rel, in->gone,
+	};
+	const size_t n[FC_NARRAYS] = {
+		in->base.nrecs, in->base.ninv, in->base.ntally, in->fin.nrecs, in->fin.ninv,
+		in->fin.ntally, in->nagg, in->nitems, in->nover, in->npend, in->nfreed, in->nobjs,
+		in->npre_rel, in->ngone,
 	};
 	const size_t sz[FC_NARRAYS] = {
-		sizeof(s->base[0]), sizeof(s->inv_b[0]), sizeof(s->tb[0]), sizeof(s->fin[0]),
-		sizeof(s->inv_f[0]), sizeof(s->tf[0]), sizeof(s->agg[0]), sizeof(s->items[0]),
-		sizeof(s->over[0]), sizeof(s->pend[0]), sizeof(s->freed[0]), sizeof(s->objs[0]),
-		sizeof(s->pre[0]), sizeof(s->gone[0]),
+		sizeof(*in->base.recs), sizeof(*in->base.inv), sizeof(*in->base.tally),
+		sizeof(*in->fin.recs), sizeof(*in->fin.inv), sizeof(*in->fin.tally),
+		sizeof(*in->agg), sizeof(*in->items), sizeof(*in->over), sizeof(*in->pend),
+		sizeof(*in->freed), sizeof(*in->objs), sizeof(*in->pre_rel), sizeof(*in->gone),
 	};
-	char buf[16384];
-	size_t len = sizeof(s->h), i;
+	struct fuzz_check_hdr h;
+	char buf[sizeof(h) + sizeof(*s)];	/* the arrays are in *s */
+	size_t len = sizeof(h), i;
 
-	memcpy(buf, &s->h, sizeof(s->h));
+	memset(&h, 0, sizeof(h));
+	for (i = 0; i < FC_NARRAYS; i++)
+		h.n[i] = (uint8_t)n[i];	/* no array of a scenario holds 256 */
+	h.flags = flags | (in->complete ? FC_COMPLETE : 0) | (in->have_free_tp ? FC_FREE_TP : 0) |
+		  (in->have_overlimit ? FC_OVERLIMIT : 0) | (in->have_mq_hooks ? FC_MQ : 0) |
+		  (in->have_shm_hooks ? FC_SHM : 0) | (in->fail_outstanding ? FC_FAIL_OUT : 0);
+	h.torn = (in->base.torn ? FC_TORN_BASE : 0) | (in->fin.torn ? FC_TORN_FIN : 0);
+	for (i = 0; i < UCK_NCOUNTERS; i++)
+		h.counters[i] = (uint8_t)in->counters[i];
+	for (i = 0; i < JUDGE_NMISS; i++)
+		h.missed[i] = (uint8_t)in->missed[i];
+	h.status = status;
+	memcpy(buf, &h, sizeof(h));
 	for (i = 0; i < FC_NARRAYS; i++) {
-		memcpy(buf + len, arr[i], s->h.n[i] * sz[i]);
-		len += s->h.n[i] * sz[i];
+		memcpy(buf + len, arr[i], n[i] * sz[i]);
+		len += n[i] * sz[i];
 	}
 	put("fuzz_check", name, buf, len);
 }
 
-static void crec(struct sc *s, bool fin, __u32 ns, __u32 level, __u32 uid, __u32 pns,
-		 __u32 puid, int type, long long value, long long tally)
+static void check_write(const char *name, const struct judge_scenario *s)
 {
-	struct uck_rec *r = fin ? &s->fin[s->h.n[FC_FIN_RECS]++] : &s->base[s->h.n[FC_BASE_RECS]++];
-
-	memset(r, 0, sizeof(*r));
-	r->r.id = test_id(ns, uid);
-	r->r.ns_inum = ns;
-	r->r.level = level;
-	r->r.uid = uid;
-	r->r.parent_ns_inum = pns;
-	r->r.parent_uid = puid;
-	r->r.owner_uid = 1000;
-	r->r.refcount = 2;
-	r->r.flags = UCT_REC_ITER | (pns ? 0 : UCT_REC_ROOT);
-	r->r.value[type] = value;
-	r->tally[type] = tally;
+	check_write_as(name, s, 0, 0);
 }
 
-/* ns 1 (init): uid 0, uid 1000; ns 100 L1 created by (1,1000): uid 1000 */
-static void tree(struct sc *s, long long b0, long long b1000, long long b100,
-		 long long f0, long long f1000, long long f100, long long t0, long long t1000,
-		 long long t100)
+/* As the seeds have always named rows and tasks (test_id(), two
+ * references, "sh" and "leak\ner"): the corpus is committed. */
+static struct judge_scenario *sc_new(void)
 {
-	crec(s, false, 1, 0, 0, 0, 0, UCT_NPROC, b0, 0);
-	crec(s, false, 1, 0, 1000, 0, 0, UCT_NPROC, b1000, 0);
-	crec(s, false, 100, 1, 1000, 1, 1000, UCT_NPROC, b100, 0);
-	crec(s, true, 1, 0, 0, 0, 0, UCT_NPROC, f0, t0);
-	crec(s, true, 1, 0, 1000, 0, 0, UCT_NPROC, f1000, t1000);
-	crec(s, true, 100, 1, 1000, 1, 1000, UCT_NPROC, f100, t100);
-}
+	struct judge_scenario *s = judge_scenario_new();
 
-static void tasks(struct sc *s, __u32 ns, __u32 uid, __u64 before, __u64 after)
-{
-	struct judge_inv_kv *b = &s->inv_b[s->h.n[FC_BASE_INV]++];
-	struct judge_inv_kv *f = &s->inv_f[s->h.n[FC_FIN_INV]++];
-
-	memset(b, 0, sizeof(*b));
-	b->k = (struct uck_inv_key){ .ns_inum = ns, .uid = uid, .kind = UCK_INV_TASK };
-	b->n = before;
-	*f = *b;
-	f->n = after;
-}
-
-static void agg(struct sc *s, __u32 ns, __u32 uid, int type, __u32 kind, __s32 sid,
-		__u64 count, long long total, long long extreme)
-{
-	struct judge_agg_kv *a = &s->agg[s->h.n[FC_AGG]++];
-
-	memset(a, 0, sizeof(*a));
-	a->k = (struct uck_agg_key){ .ns_inum = ns, .uid = uid, .type = type, .kind = kind,
-				     .stack_id = sid };
-	a->v.count = count;
-	a->v.total = total;
-	a->v.extreme = extreme;
-	a->v.pid = 42;
-	strcpy(a->v.comm, "sh");
-}
-
-static void item(struct sc *s, __u32 ns, __u32 uid, int type, long long amount, __u64 idx,
-		 __s32 sid)
-{
-	struct judge_item_kv *it = &s->items[s->h.n[FC_ITEMS]++];
-
-	memset(it, 0, sizeof(*it));
-	it->k.f = (struct uck_fifo_key){ .ns_inum = ns, .uid = uid, .type = type,
-					 .amount = amount };
-	it->k.idx = idx;
-	it->v.stack_id = sid;
-	it->v.pid = 7;
-	strcpy(it->v.comm, "leak\ner");
-}
-
-static struct sc *sc_new(void)
-{
-	struct sc *s = calloc(1, sizeof(*s));
-
-	/* complete snapshots, every hook */
-	s->h.flags = FC_ALL_HOOKS;
+	s->id_shift = 24;
+	s->refcount = 2;
+	s->agg_comm = "sh";
+	s->item_comm = "leak\ner";
 	return s;
 }
 
 static void check_seeds(void)
 {
-	struct sc *s;
+	struct judge_scenario *s;
 
 	/* clean: nothing changed */
 	s = sc_new();
@@ -452,32 +402,31 @@ static void check_seeds(void)
 	check_write("clean", s);
 
 	/* a. lost uncharge of 3 processes in ns 100 */
-	tree(memset(s, 0, sizeof(*s)), 30, 3, 2, 30, 6, 5, 0, 3, 3);
-	s->h.flags = FC_ALL_HOOKS;
+	judge_scenario_clear(s);
+	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
 	tasks(s, 1, 0, 29, 29);
 	tasks(s, 1, 1000, 1, 1);
 	tasks(s, 100, 1000, 2, 2);
 	item(s, 100, 1000, UCT_NPROC, 3, 0, 11);
 	agg(s, 100, 1000, UCT_NPROC, UCK_K_CHARGE, 11, 4, 4, 0);
 	agg(s, 100, 1000, UCT_NPROC, UCK_K_UNCHARGE, 12, 1, 1, 0);
-	s->h.status = 0;
-	s->h.counters[UCK_CNT_EVENTS] = 5;
+	s->in.counters[UCK_CNT_EVENTS] = 5;
 	check_write("lost-uncharge", s);
 
 	/* b. double uncharge, below zero */
-	tree(memset(s, 0, sizeof(*s)), 30, 3, 2, 30, 1, 0, 0, -2, -2);
-	s->h.flags = FC_ALL_HOOKS;
+	judge_scenario_clear(s);
+	tree(s, 30, 3, 2, 30, 1, 0, 0, -2, -2);
 	tasks(s, 1, 0, 29, 29);
 	tasks(s, 1, 1000, 1, 1);
 	tasks(s, 100, 1000, 2, 2);
 	agg(s, 100, 1000, UCT_NPROC, UCK_K_UNMATCHED, 3, 2, 2, 0);
 	agg(s, 100, 1000, UCT_NPROC, UCK_K_NEGATIVE, 3, 1, 1, -1);
-	s->h.status = 9;	/* killed by SIGKILL */
-	check_write("double-uncharge", s);
+	check_write_as("double-uncharge", s, 0, 9);	/* killed by SIGKILL */
 
 	/* c. freed while charged, with its ancestors; d. a direct write */
-	tree(memset(s, 0, sizeof(*s)), 30, 3, 2, 30, 5, 2, 0, 0, 0);
-	s->h.flags = FC_ALL_HOOKS | FC_FAIL_OUT;
+	judge_scenario_clear(s);
+	tree(s, 30, 3, 2, 30, 5, 2, 0, 0, 0);
+	s->in.fail_outstanding = true;
 	s->freed[0].k = (struct uck_free_key){ .ns_inum = 200, .uid = 1000, .stack_id = 5 };
 	s->freed[0].v.count = 1;
 	s->freed[0].v.value[UCT_NPROC] = 2;
@@ -486,17 +435,18 @@ static void check_seeds(void)
 	s->freed[0].v.anc[0] = (struct uct_key){ 100, 1000 };
 	s->freed[0].v.anc[1] = (struct uct_key){ 1, 1000 };
 	strcpy(s->freed[0].v.comm, "kworker/0:1");
-	s->h.n[FC_FREED] = 1;
+	s->in.nfreed = 1;
 	s->tf[0].k = (struct uct_key){ 200, 1000 };
 	s->tf[0].v.net[UCT_NPROC] = 2;
 	s->tf[0].v.parent = (struct uct_key){ 100, 1000 };
 	s->tf[0].v.level = 2;
-	s->h.n[FC_FIN_TALLY] = 1;
+	s->in.fin.ntally = 1;
 	check_write("freed-direct-write", s);
 
 	/* e. admitted over limit, pending at the end; objects and releases */
-	tree(memset(s, 0, sizeof(*s)), 30, 3, 2, 30, 3, 2, 0, 0, 0);
-	s->h.flags = FC_ALL_HOOKS & ~FC_FREE_TP;
+	judge_scenario_clear(s);
+	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
+	s->in.have_free_tp = false;
 	s->over[0].k = (struct uck_over_key){ .ns_inum = 100, .uid = 1000, .type = UCT_NPROC,
 					      .flags = UCK_E_CHECKED | UCK_E_SAID_WITHIN |
 						       UCK_E_LEVEL, .stack_id = 4 };
@@ -505,63 +455,65 @@ static void check_seeds(void)
 					  .pid = 61 };
 	s->over[1] = s->over[0];
 	s->over[1].k.flags = UCK_E_ROLLED_BACK;
-	s->h.n[FC_OVER] = 2;
+	s->in.nover = 2;
 	s->pend[0].tid = 62;
 	s->pend[0].v = (struct uck_pend){ .ns_inum = 100, .uid = 1000, .type = UCT_MSGQUEUE,
 					  .flags = UCK_E_CALLER_CMP, .amount = 1024, .value = 9000,
 					  .limit = 8192, .at_level = 1, .stack_id = -14,
 					  .pid = 62 };
-	s->h.n[FC_PEND] = 1;
+	s->in.npend = 1;
 	s->objs[0].id = 77;
 	s->objs[0].v = (struct uck_obj){ .ns_inum = 100, .uid = 1000, .type = UCT_MSGQUEUE,
 					 .kind = UCK_OBJ_MQUEUE, .amount = 1024, .pid = 62 };
-	s->h.n[FC_OBJS] = 1;
+	s->in.nobjs = 1;
 	s->pre[0].k = (struct uck_rt_key){ .ns_inum = 100, .uid = 1000, .type = UCT_MEMLOCK };
 	s->pre[0].v = (struct uck_sum){ .count = 1, .total = 4 };
-	s->h.n[FC_PRE_REL] = 1;
+	s->in.npre_rel = 1;
 	s->gone[0] = s->pre[0];
-	s->h.n[FC_GONE] = 1;
-	s->h.counters[UCK_CNT_OVER_FULL] = 1;
-	s->h.counters[UCK_CNT_STACK_ERR] = 2;
+	s->in.ngone = 1;
+	s->in.counters[UCK_CNT_OVER_FULL] = 1;
+	s->in.counters[UCK_CNT_STACK_ERR] = 2;
 	check_write("admitted-objects", s);
 
 	/* the task iterator: incomplete snapshots, rows known from tallies */
-	tree(memset(s, 0, sizeof(*s)), 30, 3, 2, 30, 3, 4, 0, 0, 2);
-	s->h.flags = FC_OVERLIMIT | FC_SMALL_IDS;
+	judge_scenario_clear(s);
+	tree(s, 30, 3, 2, 30, 3, 4, 0, 0, 2);
+	s->in.complete = s->in.have_free_tp = false;
+	s->in.have_mq_hooks = s->in.have_shm_hooks = false;	/* FC_OVERLIMIT only */
 	s->tb[0].k = (struct uct_key){ 7, 3 };
 	s->tb[0].v.parent = (struct uct_key){ 100, 1000 };
 	s->tb[0].v.level = 2;
-	s->h.n[FC_BASE_TALLY] = 1;
+	s->in.base.ntally = 1;
 	s->tf[0] = s->tb[0];
 	s->tf[0].v.net[UCT_SIGPENDING] = 3;
-	s->h.n[FC_FIN_TALLY] = 1;
+	s->in.fin.ntally = 1;
 	s->inv_f[0].k = (struct uck_inv_key){ .ns_inum = 7, .uid = 3, .kind = UCK_INV_SIGQ };
 	s->inv_f[0].n = 3;
-	s->h.n[FC_FIN_INV] = 1;
-	s->h.counters[UCK_CNT_INV_TRUNC] = 1;
-	s->h.counters[UCK_CNT_RACED] = 3;
-	s->h.torn = FC_TORN_FIN;	/* the final counters never settled */
-	check_write("task-iter-small-ids", s);
+	s->in.fin.ninv = 1;
+	s->in.counters[UCK_CNT_INV_TRUNC] = 1;
+	s->in.counters[UCK_CNT_RACED] = 3;
+	s->in.fin.torn = true;	/* the final counters never settled */
+	check_write_as("task-iter-small-ids", s, FC_SMALL_IDS, 0);
 
 	/* runs the kernel skipped (debug kernel, 71-stress-nproc): a fork
 	 * refused by the check whose uncharge nobody saw, a direct write
 	 * at ns 100 and a queue whose destruction nobody saw */
-	tree(memset(s, 0, sizeof(*s)), 30, 3, 2, 30, 3, 3, 0, 0, 0);
-	s->h.flags = FC_ALL_HOOKS;
+	judge_scenario_clear(s);
+	tree(s, 30, 3, 2, 30, 3, 3, 0, 0, 0);
 	s->over[0].k = (struct uck_over_key){ .ns_inum = 100, .uid = 1000, .type = UCT_NPROC,
 					      .flags = UCK_E_CHECKED | UCK_E_CHECK_OVER |
 						       UCK_E_LEVEL, .stack_id = 4 };
 	s->over[0].v = (struct uck_over){ .count = 1, .total = 1, .value = 322, .limit = 320,
 					  .at_ns = 1, .at_uid = 1000, .at_level = 0, .stack2 = -1,
 					  .pid = 71 };
-	s->h.n[FC_OVER] = 1;
+	s->in.nover = 1;
 	s->objs[0].id = 78;
 	s->objs[0].v = (struct uck_obj){ .ns_inum = 100, .uid = 1000, .type = UCT_MSGQUEUE,
 					 .kind = UCK_OBJ_MQUEUE, .amount = 1024, .pid = 71 };
-	s->h.n[FC_OBJS] = 1;
-	s->h.missed[JUDGE_MISS_CHARGE] = 3;
-	s->h.missed[JUDGE_MISS_LIMIT] = 1;
-	s->h.missed[JUDGE_MISS_MQ] = 1;
+	s->in.nobjs = 1;
+	s->in.missed[JUDGE_MISS_CHARGE] = 3;
+	s->in.missed[JUDGE_MISS_LIMIT] = 1;
+	s->in.missed[JUDGE_MISS_MQ] = 1;
 	check_write("missed-events", s);
 	free(s);
 }
@@ -576,7 +528,7 @@ static void known_seeds(void)
 	struct uct_rec recs[2];
 	struct uct_stat_kv none = { 0 };
 	struct fuzz_model_hdr h;
-	struct sc *s = sc_new();
+	struct judge_scenario *s = sc_new();
 
 	/* model.c: a counter from LLONG_MIN to LLONG_MAX between refreshes,
 	 * the delta overflows (and so does the child sum, and |delta|) */
@@ -589,23 +541,21 @@ static void known_seeds(void)
 	 * reuse can make them, under them (4,1) and under that (5,1), whose
 	 * counter dropped by 5 with no uncharge. (4,1) is left with W = +5
 	 * that no level above takes: judge_find_hierarchy() climbs the cycle for ever */
-	s->h.flags = FC_ALL_HOOKS;
-	crec(s, false, 2, 1, 1, 3, 1, UCT_NPROC, 0, 0);
-	crec(s, false, 3, 0, 1, 2, 1, UCT_NPROC, 0, 0);
-	crec(s, false, 4, 2, 1, 2, 1, UCT_NPROC, 0, 0);
-	crec(s, false, 5, 3, 1, 4, 1, UCT_NPROC, 5, 0);
-	crec(s, true, 2, 1, 1, 3, 1, UCT_NPROC, 0, 0);
-	crec(s, true, 3, 0, 1, 2, 1, UCT_NPROC, 0, 0);
-	crec(s, true, 4, 2, 1, 2, 1, UCT_NPROC, 0, 0);
-	crec(s, true, 5, 3, 1, 4, 1, UCT_NPROC, 0, 0);
+	rec(s, &s->in.base, 2, 1, 1, 3, 1, UCT_NPROC, 0, 0);
+	rec(s, &s->in.base, 3, 0, 1, 2, 1, UCT_NPROC, 0, 0);
+	rec(s, &s->in.base, 4, 2, 1, 2, 1, UCT_NPROC, 0, 0);
+	rec(s, &s->in.base, 5, 3, 1, 4, 1, UCT_NPROC, 5, 0);
+	rec(s, &s->in.fin, 2, 1, 1, 3, 1, UCT_NPROC, 0, 0);
+	rec(s, &s->in.fin, 3, 0, 1, 2, 1, UCT_NPROC, 0, 0);
+	rec(s, &s->in.fin, 4, 2, 1, 2, 1, UCT_NPROC, 0, 0);
+	rec(s, &s->in.fin, 5, 3, 1, 4, 1, UCT_NPROC, 0, 0);
 	check_write("known-cycle-hang", s);
 
 	/* judge.c: counters at the ends of the range, D = F - B
 	 * overflows */
-	memset(s, 0, sizeof(*s));
-	s->h.flags = FC_ALL_HOOKS;
-	crec(s, false, 1, 0, 0, 0, 0, UCT_NPROC, -INF - 1, 0);
-	crec(s, true, 1, 0, 0, 0, 0, UCT_NPROC, INF, 0);
+	judge_scenario_clear(s);
+	rec(s, &s->in.base, 1, 0, 0, 0, 0, UCT_NPROC, -INF - 1, 0);
+	rec(s, &s->in.fin, 1, 0, 0, 0, 0, UCT_NPROC, INF, 0);
 	check_write("known-wide-counter-overflow", s);
 	free(s);
 }

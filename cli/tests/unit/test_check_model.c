@@ -19,6 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "judge.h"
+#include "judge_scenario.h"
 #include "check_report.h"
 #include "opts.h"
 
@@ -27,161 +28,13 @@
 #define SP UCT_SIGPENDING
 #define ML UCT_MEMLOCK
 
-/* A scenario under construction: fixed-size arrays, plenty for the tests. */
-struct sc {
-	struct judge_input in;
-	struct uck_rec base[8], fin[8];
-	struct judge_inv_kv inv_b[16], inv_f[16];
-	struct judge_tally_kv tb[8], tf[8];
-	struct judge_agg_kv agg[16];
-	struct judge_item_kv items[16];
-	struct judge_over_kv over[8];
-	struct judge_pend_kv pend[4];
-	struct judge_free_kv freed[4];
-	struct judge_obj_kv objs[8];
-	struct judge_rt_kv pre[8];
-	struct judge_result r;
-};
-
-static struct sc *sc_new(void)
-{
-	struct sc *s = calloc(1, sizeof(*s));
-
-	s->in.base.recs = s->base;
-	s->in.fin.recs = s->fin;
-	s->in.base.inv = s->inv_b;
-	s->in.fin.inv = s->inv_f;
-	s->in.base.tally = s->tb;
-	s->in.fin.tally = s->tf;
-	s->in.agg = s->agg;
-	s->in.items = s->items;
-	s->in.over = s->over;
-	s->in.pend = s->pend;
-	s->in.freed = s->freed;
-	s->in.objs = s->objs;
-	s->in.pre_rel = s->pre;
-	s->in.complete = true;
-	s->in.have_free_tp = true;
-	s->in.have_overlimit = true;
-	s->in.have_mq_hooks = true;
-	s->in.have_shm_hooks = true;
-	return s;
-}
-
-static void sc_free(struct sc *s)
+static void sc_free(struct judge_scenario *s)
 {
 	judge_result_free(&s->r);
 	free(s);
 }
 
-/* A row in a capture; values and tally for one type (others 0). */
-static struct uck_rec *rec(struct judge_capture *c, __u32 ns, __u32 level, __u32 uid,
-			   __u32 pns, __u32 puid, int type, long long value, long long tally)
-{
-	struct uck_rec *r = &c->recs[c->nrecs++];
-
-	memset(r, 0, sizeof(*r));
-	r->r.id = 0xffff888000000000ULL | ((__u64)ns << 20 | uid);
-	r->r.ns_inum = ns;
-	r->r.level = level;
-	r->r.uid = uid;
-	r->r.parent_ns_inum = pns;
-	r->r.parent_uid = puid;
-	r->r.owner_uid = 1000;
-	r->r.flags = UCT_REC_ITER | (pns ? 0 : UCT_REC_ROOT);
-	r->r.value[type] = value;
-	r->tally[type] = tally;
-	return r;
-}
-
-/* The standard tree with NPROC values (baseline, final) and final tallies. */
-static void tree(struct sc *s, long long b0, long long b1000, long long b100_1000,
-		 long long f0, long long f1000, long long f100_1000,
-		 long long t0, long long t1000, long long t100_1000)
-{
-	rec(&s->in.base, 1, 0, 0, 0, 0, NP, b0, 0);
-	rec(&s->in.base, 1, 0, 1000, 0, 0, NP, b1000, 0);
-	rec(&s->in.base, 100, 1, 1000, 1, 1000, NP, b100_1000, 0);
-	rec(&s->in.fin, 1, 0, 0, 0, 0, NP, f0, t0);
-	rec(&s->in.fin, 1, 0, 1000, 0, 0, NP, f1000, t1000);
-	rec(&s->in.fin, 100, 1, 1000, 1, 1000, NP, f100_1000, t100_1000);
-}
-
-static void inv(struct judge_capture *c, __u32 ns, __u32 uid, __u32 kind, __u64 n)
-{
-	struct judge_inv_kv *v = &c->inv[c->ninv++];
-
-	memset(v, 0, sizeof(*v));
-	v->k.ns_inum = ns;
-	v->k.uid = uid;
-	v->k.kind = kind;
-	v->n = n;
-}
-
-/* The same task counts in both captures. */
-static void tasks(struct sc *s, __u32 ns, __u32 uid, __u64 before, __u64 after)
-{
-	inv(&s->in.base, ns, uid, UCK_INV_TASK, before);
-	inv(&s->in.fin, ns, uid, UCK_INV_TASK, after);
-}
-
-static void agg(struct sc *s, __u32 ns, __u32 uid, int type, __u32 kind, __s32 sid,
-		__u64 count, long long total, long long extreme)
-{
-	struct judge_agg_kv *a = &s->agg[s->in.nagg++];
-
-	memset(a, 0, sizeof(*a));
-	a->k.ns_inum = ns;
-	a->k.uid = uid;
-	a->k.type = type;
-	a->k.kind = kind;
-	a->k.stack_id = sid;
-	a->v.count = count;
-	a->v.total = total;
-	a->v.extreme = extreme;
-	a->v.pid = 42;
-	strcpy(a->v.comm, "test");
-}
-
-static void item(struct sc *s, __u32 ns, __u32 uid, int type, long long amount, __u64 idx,
-		 __s32 sid)
-{
-	struct judge_item_kv *it = &s->items[s->in.nitems++];
-
-	memset(it, 0, sizeof(*it));
-	it->k.f.ns_inum = ns;
-	it->k.f.uid = uid;
-	it->k.f.type = type;
-	it->k.f.amount = amount;
-	it->k.idx = idx;
-	it->v.stack_id = sid;
-	it->v.pid = 7;
-	strcpy(it->v.comm, "leaker");
-}
-
-static struct judge_over_kv *over(struct sc *s, __u32 ns, __u32 uid, int type, __u32 flags,
-				  __s32 sid, long long value, long long limit)
-{
-	struct judge_over_kv *o = &s->over[s->in.nover++];
-
-	memset(o, 0, sizeof(*o));
-	o->k.ns_inum = ns;
-	o->k.uid = uid;
-	o->k.type = type;
-	o->k.flags = flags;
-	o->k.stack_id = sid;
-	o->v.count = 1;
-	o->v.total = 1;
-	o->v.value = value;
-	o->v.limit = limit;
-	o->v.at_ns = ns;
-	o->v.at_uid = uid;
-	o->v.at_level = 0;
-	o->v.stack2 = -1;
-	return o;
-}
-
-static void judge(struct sc *s)
+static void judge(struct judge_scenario *s)
 {
 	assert_int_equal(judge_run(&s->in, &s->r), 0);
 }
@@ -212,7 +65,7 @@ static bool has_stack(const struct judge_finding *f, __u32 kind, __s32 sid)
 
 static void test_clean(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	int c;
 
 	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
@@ -237,11 +90,11 @@ static void test_clean(void **state)
  */
 static void test_parent_circle_and_huge_counters(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
-	rec(&s->in.base, 2, 1, 1, 3, 1, NP, 0x7fffffffffffff00LL, 0);
-	rec(&s->in.fin, 3, 1, 1, 2, 1, NP, -0x7fffffffffffff00LL, 0);
-	rec(&s->in.fin, 2, 1, 1, 3, 1, NP, 0x7fffffffffffff00LL, 0x7fffffffffffff00LL);
+	rec(s, &s->in.base, 2, 1, 1, 3, 1, NP, 0x7fffffffffffff00LL, 0);
+	rec(s, &s->in.fin, 3, 1, 1, 2, 1, NP, -0x7fffffffffffff00LL, 0);
+	rec(s, &s->in.fin, 2, 1, 1, 3, 1, NP, 0x7fffffffffffff00LL, 0x7fffffffffffff00LL);
 	judge(s);
 	assert_non_null(strstr(s->r.notes, "formed a circle"));
 	sc_free(s);
@@ -277,7 +130,7 @@ static void test_confirm_needs_two_captures(void **state)
 
 static void test_clean_churn(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
 	tree(s, 30, 3, 2, 30, 4, 3, 0, 1, 1);
 	tasks(s, 1, 0, 29, 29);
@@ -297,7 +150,7 @@ static void test_clean_churn(void **state)
  * open charge's stack, not at (1, 1000) which it also reached. */
 static void test_lost_uncharge(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
@@ -326,7 +179,7 @@ static void test_lost_uncharge(void **state)
 /* The same counters, explained by 3 new live tasks: outstanding. */
 static void test_outstanding_tasks(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
@@ -353,7 +206,7 @@ static void test_outstanding_tasks(void **state)
  * workload's: not outstanding either. */
 static void test_kthreads_not_outstanding(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
 	tree(s, 30, 3, 2, 32, 3, 2, 2, 0, 0);
 	tasks(s, 1, 0, 20, 20);
@@ -370,7 +223,7 @@ static void test_kthreads_not_outstanding(void **state)
  * uncharge that had no open charge. */
 static void test_double_uncharge(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 1, 0, 0, -2, -2);
@@ -393,7 +246,7 @@ static void test_double_uncharge(void **state)
  * their uncharges had no charge since attach, and that is fine. */
 static void test_preexisting_release(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
 	tree(s, 30, 3, 2, 30, 1, 0, 0, -2, -2);
 	tasks(s, 1, 0, 29, 29);
@@ -409,7 +262,7 @@ static void test_preexisting_release(void **state)
  * where it began. */
 static void test_negative(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
@@ -430,7 +283,7 @@ static void test_negative(void **state)
  * keeps are not a lost uncharge of the parent. */
 static void test_freed_while_charged(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	const struct judge_finding *f;
 	struct judge_free_kv *fr = &s->freed[s->in.nfreed++];
 	struct judge_tally_kv *t = &s->tf[s->in.fin.ntally++];
@@ -472,7 +325,7 @@ static void test_freed_while_charged(void **state)
 
 static void test_freed_skipped_without_tracepoint(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
 	s->in.have_free_tp = false;
 	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
@@ -487,7 +340,7 @@ static void test_freed_skipped_without_tracepoint(void **state)
 /* +3 written at (100, 1000) with no charge, not reaching (1, 1000). */
 static void test_hierarchy_skiplevel(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 3, 5, 0, 0, 0);
@@ -510,7 +363,7 @@ static void test_hierarchy_skiplevel(void **state)
  * with no object behind it, it is a lost uncharge of the leaf. */
 static void test_untracked_propagated(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
 	tree(s, 30, 3, 2, 30, 5, 4, 0, 0, 0);
 	tasks(s, 1, 0, 29, 29);
@@ -529,7 +382,7 @@ static void test_untracked_propagated(void **state)
  * other 1 its own process's charge, gone with nothing released (b). */
 static void test_hierarchy_below_children(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	const struct judge_finding *f;
 
 	tree(s, 30, 3, 2, 30, 1, 2, 0, 0, 0);
@@ -549,7 +402,7 @@ static void test_hierarchy_below_children(void **state)
 /* Shortfalls present at the baseline are not the workload's. */
 static void test_hierarchy_preexisting(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
 	tree(s, 30, 1, 2, 30, 1, 2, 0, 0, 0);
 	judge(s);
@@ -559,7 +412,7 @@ static void test_hierarchy_preexisting(void **state)
 
 static void test_admitted_said_within(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	const struct judge_finding *f;
 	struct judge_over_kv *o;
 
@@ -583,7 +436,7 @@ static void test_admitted_said_within(void **state)
 /* What the kernel did about over-limit charges decides class e. */
 static void test_admitted_flags(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	struct judge_pend_kv *p = &s->pend[s->in.npend++];
 
 	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
@@ -621,13 +474,13 @@ static void test_admitted_flags(void **state)
  * baseline removed by the workload is no double uncharge. */
 static void test_mqueue_evidence(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	struct judge_obj_kv *o = &s->objs[s->in.nobjs++];
 	struct judge_rt_kv *p = &s->pre[s->in.npre_rel++];
 	const struct judge_finding *f;
 
-	rec(&s->in.base, 1, 0, 0, 0, 0, MQ, 5000, 0);
-	rec(&s->in.fin, 1, 0, 0, 0, 0, MQ, 6408, 1408);
+	rec(s, &s->in.base, 1, 0, 0, 0, 0, MQ, 5000, 0);
+	rec(s, &s->in.fin, 1, 0, 0, 0, 0, MQ, 6408, 1408);
 	memset(o, 0, sizeof(*o));
 	o->id = 0xffff888000001000ULL;
 	o->v.ns_inum = 1;
@@ -660,10 +513,10 @@ static void test_mqueue_evidence(void **state)
 /* Signals: pending on live tasks explain SIGPENDING. */
 static void test_sigpending_evidence(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
-	rec(&s->in.base, 1, 0, 1000, 0, 0, SP, 0, 0);
-	rec(&s->in.fin, 1, 0, 1000, 0, 0, SP, 3, 3);
+	rec(s, &s->in.base, 1, 0, 1000, 0, 0, SP, 0, 0);
+	rec(s, &s->in.fin, 1, 0, 1000, 0, 0, SP, 3, 3);
 	inv(&s->in.fin, 1, 1000, UCK_INV_SIGQ, 2);
 	inv(&s->in.fin, 1, 1000, UCK_INV_TIMER, 1);
 	judge(s);
@@ -675,7 +528,7 @@ static void test_sigpending_evidence(void **state)
 /* Inventory lost to a full map: no a/b verdict on nproc, and a note. */
 static void test_inventory_full(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
 	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
 	s->in.counters[UCK_CNT_INV_FULL] = 1;
@@ -689,14 +542,14 @@ static void test_inventory_full(void **state)
  * still gets the verdict, inferred from its events. */
 static void test_incomplete_snapshot(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	struct judge_tally_kv *t = &s->tf[s->in.fin.ntally++];
 	const struct judge_finding *f;
 
 	s->in.complete = false;
 	s->in.have_free_tp = false;
-	rec(&s->in.base, 1, 0, 1000, 0, 0, NP, 3, 0);
-	rec(&s->in.fin, 1, 0, 1000, 0, 0, NP, 6, 3);
+	rec(s, &s->in.base, 1, 0, 1000, 0, 0, NP, 3, 0);
+	rec(s, &s->in.fin, 1, 0, 1000, 0, 0, NP, 6, 3);
 	tasks(s, 1, 1000, 3, 3);
 	memset(t, 0, sizeof(*t));
 	t->k.ns_inum = 100;
@@ -724,7 +577,7 @@ static void test_incomplete_snapshot(void **state)
  */
 static void test_missed_events_leave_e_unjudged(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	int m;
 
 	tree(s, 30, 3, 2, 30, 3, 2, 0, 0, 0);
@@ -774,7 +627,7 @@ static void test_missed_events_leave_e_unjudged(void **state)
  */
 static void test_missed_charges_unjudge_the_tally(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
 	tree(s, 30, 3, 2, 30, 3, 5, 0, 0, 0);
 	tasks(s, 1, 0, 29, 29);
@@ -810,11 +663,11 @@ static void test_missed_charges_unjudge_the_tally(void **state)
  * is claimed; a free seen charged still is class c. */
 static void test_missed_object_events(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	struct judge_obj_kv *o = &s->objs[s->in.nobjs++];
 
-	rec(&s->in.base, 1, 0, 0, 0, 0, MQ, 5000, 0);
-	rec(&s->in.fin, 1, 0, 0, 0, 0, MQ, 7408, 2408);
+	rec(s, &s->in.base, 1, 0, 0, 0, 0, MQ, 5000, 0);
+	rec(s, &s->in.fin, 1, 0, 0, 0, 0, MQ, 7408, 2408);
 	memset(o, 0, sizeof(*o));
 	o->v.ns_inum = 1;
 	o->v.type = MQ;
@@ -852,7 +705,7 @@ static size_t fake_frames(void *ctx, __s32 id, const char **out, size_t max)
 static char *const default_argv[] = { "sh", "-c", "echo \"x\"", NULL };
 static char *const *report_argv = default_argv;
 
-static char *report(struct sc *s, bool json, size_t *len)
+static char *report(struct judge_scenario *s, bool json, size_t *len)
 {
 	char *buf = NULL;
 	char *const *argv = report_argv;
@@ -873,9 +726,9 @@ static char *report(struct sc *s, bool json, size_t *len)
 	return buf;
 }
 
-static struct sc *lost_scenario(void)
+static struct judge_scenario *lost_scenario(void)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
 	tree(s, 30, 3, 2, 30, 6, 5, 0, 3, 3);
 	tasks(s, 1, 0, 29, 29);
@@ -889,7 +742,7 @@ static struct sc *lost_scenario(void)
 /* Every line is a KTAP diagnostic, so it nests in kselftest output. */
 static void test_report_text(void **state)
 {
-	struct sc *s = lost_scenario();
+	struct judge_scenario *s = lost_scenario();
 	size_t len;
 	char *t = report(s, false, &len), *line;
 
@@ -909,7 +762,7 @@ static void test_report_text(void **state)
  * CHECK_REPORT_STACKS, then how many more; JSON lists them all. */
 static void test_report_stacks_capped(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	size_t len, n = 0;
 	char *t, *j, *p;
 	int i;
@@ -941,7 +794,7 @@ static void test_report_stacks_capped(void **state)
 static void test_report_text_escapes(void **state)
 {
 	static char *const argv[] = { "sh", "-c", "echo a\necho b\t\x01", NULL };
-	struct sc *s = lost_scenario();
+	struct judge_scenario *s = lost_scenario();
 	size_t len, i;
 	char *t, *line;
 
@@ -961,7 +814,7 @@ static void test_report_text_escapes(void **state)
 
 static void test_report_json(void **state)
 {
-	struct sc *s = lost_scenario();
+	struct judge_scenario *s = lost_scenario();
 	size_t len;
 	char *j = report(s, true, &len);
 
@@ -986,7 +839,7 @@ static void test_report_json(void **state)
  * unjudged say so in both reports. */
 static void test_report_missed(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 	size_t len;
 	char *t, *j;
 
@@ -1085,12 +938,12 @@ static void test_check_opts(void **state)
  */
 static void test_same_state_compares_counters_and_tallies(void **state)
 {
-	struct sc *s = sc_new();
+	struct judge_scenario *s = judge_scenario_new();
 
 	(void)state;
-	rec(&s->in.base, 1, 0, 0, 0, 0, NP, 59, 3);
+	rec(s, &s->in.base, 1, 0, 0, 0, 0, NP, 59, 3);
 	inv(&s->in.base, 1, 0, UCK_INV_TASK, 54);
-	rec(&s->in.fin, 1, 0, 0, 0, 0, NP, 58, 2);
+	rec(s, &s->in.fin, 1, 0, 0, 0, 0, NP, 58, 2);
 	inv(&s->in.fin, 1, 0, UCK_INV_TASK, 54);
 	assert_false(judge_same_state(&s->in.base, &s->in.fin));
 	/* the same counter and tally, another inventory: not one state */
@@ -1100,8 +953,8 @@ static void test_same_state_compares_counters_and_tallies(void **state)
 	assert_false(judge_same_state(&s->in.base, &s->in.fin));
 	/* all three the same: one state, in any order of rows */
 	s->inv_f[0].n = 54;
-	rec(&s->in.base, 1, 0, 1000, 0, 0, NP, 2, 0);
-	rec(&s->in.fin, 1, 0, 1000, 0, 0, NP, 2, 0);
+	rec(s, &s->in.base, 1, 0, 1000, 0, 0, NP, 2, 0);
+	rec(s, &s->in.fin, 1, 0, 1000, 0, 0, NP, 2, 0);
 	s->fin[2] = s->fin[0];
 	s->fin[0] = s->fin[1];
 	s->fin[1] = s->fin[2];
