@@ -81,7 +81,6 @@ static void test_clean(void **state)
 	sc_free(s);
 }
 
-/* Balanced churn (fork + exit) with tasks matching: still clean. */
 /*
  * Namespace inodes are reused: the baseline links (2, 1) below (3, 1),
  * the final capture (3, 1) below (2, 1). The judge must end, cut the
@@ -128,6 +127,7 @@ static void test_confirm_needs_two_captures(void **state)
 	judge_result_free(&prev);
 }
 
+/* Balanced churn (fork + exit) with tasks matching: still clean. */
 static void test_clean_churn(void **state)
 {
 	struct judge_scenario *s = judge_scenario_new();
