@@ -348,9 +348,9 @@ int main(int argc, char **argv)
 	if (o.output == UCT_OUT_TTY && o.cmd == UCT_CMD_TOP && !isatty(STDOUT_FILENO))
 		o.output = UCT_OUT_BATCH;
 
-	if ((rc = uct_check_privileges(msg, sizeof(msg))) ||
-	    (rc = uct_check_btf(msg, sizeof(msg))) ||
-	    (o.pin_dir && (rc = uct_check_bpffs(o.pin_dir, msg, sizeof(msg))))) {
+	if ((rc = uct_probe_privileges(msg, sizeof(msg))) ||
+	    (rc = uct_probe_btf(msg, sizeof(msg))) ||
+	    (o.pin_dir && (rc = uct_probe_bpffs(o.pin_dir, msg, sizeof(msg))))) {
 		fprintf(stderr, "ucounttop: %s\n", msg);
 		return rc;
 	}

@@ -31,7 +31,7 @@
 #endif
 
 
-int uct_check_privileges(char *msg, size_t len)
+int uct_probe_privileges(char *msg, size_t len)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = {};
@@ -53,7 +53,7 @@ int uct_check_privileges(char *msg, size_t len)
 	return UCT_EXIT_PRIV;
 }
 
-int uct_check_btf(char *msg, size_t len)
+int uct_probe_btf(char *msg, size_t len)
 {
 	if (access(BTF_PATH, R_OK) == 0)
 		return UCT_EXIT_OK;
@@ -64,7 +64,7 @@ int uct_check_btf(char *msg, size_t len)
 	return UCT_EXIT_KERNEL;
 }
 
-int uct_check_bpffs(const char *dir, char *msg, size_t len)
+int uct_probe_bpffs(const char *dir, char *msg, size_t len)
 {
 	char parent[PATH_MAX];
 	struct statfs st;
@@ -116,7 +116,7 @@ static bool has_member(const struct btf *btf, const char *sname, const char *mna
 	return false;
 }
 
-int uct_check_kernel_layout(const struct btf *btf, char *msg, size_t len)
+int uct_probe_kernel_layout(const struct btf *btf, char *msg, size_t len)
 {
 	static const struct { const char *s, *m; } need[] = {
 		{ "ucounts", "rlimit" },
@@ -219,7 +219,7 @@ int uct_probe_features(struct uct_features *f, char *msg, size_t len)
 			 strerror(errno));
 		return UCT_EXIT_KERNEL;
 	}
-	if (uct_check_kernel_layout(btf, msg, len)) {
+	if (uct_probe_kernel_layout(btf, msg, len)) {
 		btf__free(btf);
 		return UCT_EXIT_KERNEL;
 	}

@@ -20,9 +20,9 @@ struct btf;
  * Each returns UCT_EXIT_OK or an exit code with a message (what is wrong and
  * what to do) in msg.
  */
-int uct_check_privileges(char *msg, size_t len);
-int uct_check_btf(char *msg, size_t len);
-int uct_check_bpffs(const char *dir, char *msg, size_t len);
+int uct_probe_privileges(char *msg, size_t len);
+int uct_probe_btf(char *msg, size_t len);
+int uct_probe_bpffs(const char *dir, char *msg, size_t len);
 
 /* What the running kernel offers. */
 struct uct_features {
@@ -44,7 +44,7 @@ struct uct_features {
  * user_namespace.rlimit_max[] (the per-namespace rlimit counters in their
  * 6.1 layout). 0, or -1 with what is missing in msg.
  */
-int uct_check_kernel_layout(const struct btf *btf, char *msg, size_t len);
+int uct_probe_kernel_layout(const struct btf *btf, char *msg, size_t len);
 
 /* Can a tracing program of this kind attach to name? kind: "fentry",
  * "fexit" (functions) or "tp_btf" (tracepoints). */

@@ -2,7 +2,7 @@
 /*
  * judge_scenario.h - synthetic inputs for check's judge: a struct
  * judge_input over fixed arrays, and builders for its rows, inventory
- * and events. The unit tests (test_check_model.c) judge them; the seed
+ * and events. The unit tests (test_judge.c) judge them; the seed
  * writer (fuzz_seeds.c) writes them in fuzz_check's input format.
  *
  * The standard tree (inums small for readability):

@@ -3,7 +3,7 @@
  * fuzz_seeds.c - writes the seed corpora of the fuzz targets
  * (tests/corpus/fuzz_*): realistic command lines, the snapshots of
  * tests/snapshots.h and check scenarios of tests/judge_scenario.h (as
- * test_check_model.c builds them),
+ * test_judge.c builds them),
  * each in the input format its target reads. `make -C cli fuzz-seeds`
  * rewrites them; the files are committed, so a change here shows in git.
  *

@@ -45,7 +45,7 @@ static void test_layout_6_1(void **state)
 	struct btf *btf = kernel("rlimit", "rlimit_max");
 	char msg[512] = "";
 
-	assert_int_equal(uct_check_kernel_layout(btf, msg, sizeof(msg)), 0);
+	assert_int_equal(uct_probe_kernel_layout(btf, msg, sizeof(msg)), 0);
 	btf__free(btf);
 }
 
@@ -54,7 +54,7 @@ static void test_layout_without_rlimit(void **state)
 	struct btf *btf = kernel("ucount", "rlimit_max");
 	char msg[512] = "";
 
-	assert_int_equal(uct_check_kernel_layout(btf, msg, sizeof(msg)), -1);
+	assert_int_equal(uct_probe_kernel_layout(btf, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "struct ucounts has no member rlimit"));
 	assert_non_null(strstr(msg, "6.1 is the oldest tested"));
 	btf__free(btf);
@@ -65,7 +65,7 @@ static void test_layout_without_rlimit_max(void **state)
 	struct btf *btf = kernel("rlimit", "ucount_max");
 	char msg[512] = "";
 
-	assert_int_equal(uct_check_kernel_layout(btf, msg, sizeof(msg)), -1);
+	assert_int_equal(uct_probe_kernel_layout(btf, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "struct user_namespace has no member rlimit_max"));
 	btf__free(btf);
 }
@@ -78,7 +78,7 @@ static void test_bpffs_not_bpffs(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(pin, sizeof(pin), "%s/a/b", dir);
-	assert_int_equal(uct_check_bpffs(pin, msg, sizeof(msg)), UCT_EXIT_KERNEL);
+	assert_int_equal(uct_probe_bpffs(pin, msg, sizeof(msg)), UCT_EXIT_KERNEL);
 	assert_non_null(strstr(msg, pin));
 	assert_non_null(strstr(msg, " is not on a BPF filesystem"));
 	assert_int_equal(rmdir(dir), 0);
@@ -96,7 +96,7 @@ static void test_bpffs_through_a_file(void **state)
 	assert_non_null(f);
 	fclose(f);
 	snprintf(pin, sizeof(pin), "%s/pins", file);
-	assert_int_equal(uct_check_bpffs(pin, msg, sizeof(msg)), UCT_EXIT_FAIL);
+	assert_int_equal(uct_probe_bpffs(pin, msg, sizeof(msg)), UCT_EXIT_FAIL);
 	assert_non_null(strstr(msg, "--pin "));
 	assert_int_equal(unlink(file), 0);
 	assert_int_equal(rmdir(dir), 0);
