@@ -4,30 +4,37 @@
 # outside the repository.
 
 CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ucounttop
-KSRC_TARBALL ?= /usr/src/linux-source-6.1.tar.xz
 ACCEL ?= tcg
-export CACHE_DIR KSRC_TARBALL ACCEL
+# The kernel tree the kernel targets build and `make run`/`shell` boot:
+# Debian's linux-source-6.1 or linux-source-6.12, each with its series
+# in patches/KTREE. `make test` builds and tests both.
+KTREE ?= 6.1
+TREES := 6.1 6.12
+export CACHE_DIR ACCEL KTREE
 
 # userspace outputs, per checkout (see guest/lib.sh)
 OUT := $(CACHE_DIR)/out/$(shell printf %s "$(CURDIR)" | sha256sum | cut -c1-12)
 UCT_OUT := $(OUT)
 export UCT_OUT
-VMLINUX := $(CACHE_DIR)/kbuild/vmlinux
+# ucounttop is compiled against the 6.1 guest kernel's BTF, whatever the
+# tree: CO-RE relocates it on the kernel it loads on
+VMLINUX := $(CACHE_DIR)/tree-6.1/kbuild/vmlinux
 
 .PHONY: help deps kernel kernel-debug selftests modules tools initramfs guest run shell test bench check-patches check-series clean distclean
 
 help:
 	@echo 'make run         boot the guest into the live ucounttop demo (builds everything first)'
 	@echo 'make shell       boot the guest to a shell on the serial console'
-	@echo 'make test        host checks + one guest boot running all tests'
-	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount), into docs/performance.md'
+	@echo 'make test        host checks + guests of both trees, the debug and stock kernels'
+	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount)'
 	@echo 'make kernel      extract, patch, configure and build the guest kernel'
-	@echo 'make kernel-debug   the same tree with KASAN, lockdep, kmemleak, UBSAN... (make test boots it)'
+	@echo 'make kernel-debug   the same tree with KASAN, lockdep, kmemleak, UBSAN... (make test boots 6.12's)'
 	@echo 'make guest       kernel + selftests + tools + initramfs'
-	@echo 'make check-patches  checkpatch --strict every patch in patches/series'
-	@echo 'make check-series   build every prefix of the series, W=1 on touched files (slow)'
+	@echo 'make check-patches  checkpatch --strict every patch of both series'
+	@echo 'make check-series   build every prefix of both series, W=1 on touched files (slow)'
 	@echo 'make clean       remove userspace outputs ($(OUT))'
 	@echo 'make distclean   remove the whole cache ($(CACHE_DIR))'
+	@echo 'KTREE=6.12 make ...  the same on the 6.12 tree (default 6.1)'
 	@echo 'guest/run --help run any command inside the guest'
 
 deps:
@@ -48,7 +55,9 @@ selftests: kernel
 modules: kernel
 	@guest/build-modules.sh
 
+# the tool needs the 6.1 kernel's BTF (VMLINUX) whichever tree is built
 tools: kernel
+	@[ "$(KTREE)" = 6.1 ] || $(MAKE) -s kernel KTREE=6.1
 	@$(MAKE) -s -C cli OUT=$(OUT) VMLINUX=$(VMLINUX)
 	@$(MAKE) -s -C guest/tools OUT=$(OUT)
 
@@ -63,16 +72,19 @@ run: guest
 shell: guest
 	@guest/run --interactive
 
-# The debug kernel is built for make test only: run, shell and bench do
-# not boot it.
-test: guest kernel-debug
+# Both trees' guests, and the debug kernel of the 6.12 tree (the debug
+# kernel is built for make test only: run, shell and bench do not boot it).
+test:
+	@$(MAKE) -s guest KTREE=6.1
+	@$(MAKE) -s guest KTREE=6.12
+	@$(MAKE) -s kernel-debug KTREE=6.12
 	@tests/run.sh
 
 # Overhead as ratios of guest time in one -icount run (not a timed test).
 # The run's tables replace the generated block of docs/performance.md
 # (guest/bench-to-doc.sh), so that its figures are never typed; the whole
 # console stays in $(BENCH_LOG).
-BENCH_LOG := $(CACHE_DIR)/logs/bench.console
+BENCH_LOG := $(CACHE_DIR)/logs/$(KTREE)/bench.console
 bench: guest
 	@guest/deps.sh --bench
 	@layer=$$(guest/build-bench-layer.sh) && \
@@ -82,12 +94,13 @@ bench: guest
 	[ "$$(cat $(BENCH_LOG).rc)" = 0 ] && \
 	guest/bench-to-doc.sh $(BENCH_LOG) docs/performance.md
 
-check-patches: kernel
+check-patches: deps
+	@for t in $(TREES); do $(MAKE) -s kernel KTREE=$$t || exit 1; done
 	@tests/host/checkpatch.sh
 
-# Not part of `make test`: a kernel build per prefix of the series.
+# Not part of `make test`: a kernel build per prefix of each tree's series.
 check-series: deps
-	@guest/check-series.sh
+	@rc=0; for t in $(TREES); do KTREE=$$t guest/check-series.sh || rc=1; done; exit $$rc
 
 clean:
 	rm -rf $(OUT)

@@ -482,7 +482,9 @@ int BPF_PROG(ucounts_overlimit_exit, struct ucounts *uc, enum rlimit_type type,
 	return on_overlimit(ctx, uc, type, rlimit, (__u8)ret_reg);
 }
 
-/* Our series: one event per refused request, where it is refused. */
+/* Our series: one event per refused request, where it is refused. level is
+ * the namespace level of the counter that refused; the leaf (the task's own
+ * rlimit) is uc's own level (v3) or -1 (v2 kernels). */
 SEC("tp_btf/ucounts_rlimit_refused")
 int BPF_PROG(tp_refused, struct ucounts *uc, int type, int level, long value, long max)
 {
@@ -569,8 +571,8 @@ int tp_uncharge(__u64 *ctx)
 }
 
 /* Stock kernels: the four charge functions themselves. */
-SEC("fexit/inc_rlimit_ucounts")
-int BPF_PROG(inc_exit, struct ucounts *uc, enum rlimit_type type, long v, long ret)
+static __always_inline int on_inc(void *ctx, struct ucounts *uc, enum rlimit_type type, long v,
+				  long ret)
 {
 	struct over_at o = { .level = -1 };
 
@@ -592,6 +594,21 @@ int BPF_PROG(inc_exit, struct ucounts *uc, enum rlimit_type type, long v, long r
 		check_caller_limit(ctx, uc, type, ret);
 	}
 	return 0;
+}
+
+SEC("fexit/inc_rlimit_ucounts")
+int BPF_PROG(inc_exit, struct ucounts *uc, enum rlimit_type type, long v, long ret)
+{
+	return on_inc(ctx, uc, type, v, ret);
+}
+
+/* Our series (v3) with --no-tracepoints: inc_rlimit_ucounts() is an inline
+ * wrapper of this one */
+SEC("fexit/inc_rlimit_ucounts_over")
+int BPF_PROG(inc_over_exit, struct ucounts *uc, enum rlimit_type type, long v, void *over,
+	     long ret)
+{
+	return on_inc(ctx, uc, type, v, ret);
 }
 
 SEC("fexit/dec_rlimit_ucounts")

@@ -575,6 +575,17 @@ int BPF_PROG(ck_inc, struct ucounts *uc, enum rlimit_type type, long v, long ret
 	return 0;
 }
 
+/* Our series (v3): inc_rlimit_ucounts() is an inline wrapper of this one,
+ * which also says where a level was over (over, may be NULL) */
+SEC("fexit/inc_rlimit_ucounts_over")
+int BPF_PROG(ck_inc_over, struct ucounts *uc, enum rlimit_type type, long v, void *over,
+	     long ret)
+{
+	on_charge(ctx, uc, type, v, ret == UCT_LONG_MAX ? -1 : ret, ret == UCT_LONG_MAX, true);
+	window_end(&changing, type, 1);
+	return 0;
+}
+
 SEC("fexit/dec_rlimit_ucounts")
 int BPF_PROG(ck_dec, struct ucounts *uc, enum rlimit_type type, long v, __u64 ret_reg)
 {
@@ -621,6 +632,13 @@ int BPF_PROG(ck_dec_put_ret, struct ucounts *uc, enum rlimit_type type)
 
 SEC("fentry/inc_rlimit_ucounts")
 int BPF_PROG(ck_inc_in, struct ucounts *uc, enum rlimit_type type)
+{
+	window_open(&changing, type, 1);
+	return 0;
+}
+
+SEC("fentry/inc_rlimit_ucounts_over")
+int BPF_PROG(ck_inc_over_in, struct ucounts *uc, enum rlimit_type type)
 {
 	window_open(&changing, type, 1);
 	return 0;

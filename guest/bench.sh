@@ -17,7 +17,12 @@ out=/tmp/bench.txt
 
 # The four charge functions, as every tool here sees them (one probe each:
 # bpftrace takes several attach points only when their arguments agree).
-FUNCS="inc_rlimit_ucounts dec_rlimit_ucounts inc_rlimit_get_ucounts dec_rlimit_put_ucounts"
+# The series makes inc_rlimit_ucounts() an inline wrapper of
+# inc_rlimit_ucounts_over(): hook whichever the kernel has.
+inc=inc_rlimit_ucounts
+grep -qx inc_rlimit_ucounts_over /sys/kernel/tracing/available_filter_functions 2> /dev/null &&
+	inc=inc_rlimit_ucounts_over
+FUNCS="$inc dec_rlimit_ucounts inc_rlimit_get_ucounts dec_rlimit_put_ucounts"
 bt_each() { # bt_each ACTION: the same action on each of the four
 	for fn in $FUNCS; do printf 'kfunc:%s { %s }\n' "$fn" "$1"; done
 }

@@ -8,7 +8,7 @@
 # tests.h that lists only the chosen tests, one static binary.
 #
 # BPF_SELFTESTS: the prog_tests/<name>.c files to build (default: the
-# ucounts iterator's). Output: $UCT_OUT/selftests/bpf/test_progs, the
+# ucounts iterator's). Output: $TOUT/selftests/bpf/test_progs, the
 # guest's /uct/selftests/bpf/test_progs.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,8 +19,8 @@ KOUT=${BPF_KOUT:-$KOUT}
 TESTS=${BPF_SELFTESTS:-ucounts_iter}
 PROGS=${BPF_SELFTEST_PROGS:-bpf_iter_ucounts}
 SRC=$KSRC/tools/testing/selftests/bpf
-OUT=$UCT_OUT/selftests/bpf
-B=$UCT_OUT/bpf-selftests-build
+OUT=$TOUT/selftests/bpf
+B=$TOUT/bpf-selftests-build
 LOG=$LOGDIR/bpf-selftests.log
 [ -n "${BPF_KSRC:-}" ] || [ -f "$KSRC/.uct-tree" ] || die "no patched tree at $KSRC (run 'make kernel' first)"
 [ -f "$KOUT/vmlinux" ] || die "no $KOUT/vmlinux (run 'make kernel' first)"
@@ -38,7 +38,12 @@ run make -s -C "$KSRC/tools/lib/bpf" OUTPUT="$B/libbpf/" CC="ccache gcc" \
 run make -s -C "$KSRC/tools/lib/bpf" OUTPUT="$B/libbpf/" DESTDIR="$B/root" prefix= \
 	install_headers
 INC=(-I"$B" -I"$B/root/include" -I"$KSRC/tools/include" -I"$KSRC/tools/include/uapi"
-	-I"$SRC" -I"$KSRC/tools/testing/selftests")
+	-I"$SRC" -I"$KSRC/tools/testing/selftests" -I"$KSRC/tools/lib")
+# test_progs.c and the helpers it links with, which grew after 6.1
+HELPERS=(test_progs.c cgroup_helpers.c trace_helpers.c network_helpers.c testing_helpers.c
+	btf_helpers.c cap_helpers.c test_loader.c)
+[ "$KTREE" = 6.1 ] || HELPERS+=(unpriv_helpers.c netlink_helpers.c jit_disasm_helpers.c xsk.c
+	disasm.c disasm_helpers.c json_writer.c)
 
 # vmlinux.h of the guest kernel; BPF objects and skeletons
 bpftool btf dump file "$KOUT/vmlinux" format c > "$B/vmlinux.h.tmp"
@@ -58,9 +63,7 @@ for t in $TESTS; do
 done | sort > "$B/prog_tests/tests.h"
 
 run ccache gcc -static -g -O2 -Wall -D_GNU_SOURCE "${INC[@]}" -o "$OUT/test_progs.tmp" \
-	"$SRC/test_progs.c" "$SRC/cgroup_helpers.c" "$SRC/trace_helpers.c" \
-	"$SRC/network_helpers.c" "$SRC/testing_helpers.c" "$SRC/btf_helpers.c" \
-	"$SRC/cap_helpers.c" "$SRC/test_loader.c" \
+	"${HELPERS[@]/#/$SRC/}" \
 	$(for t in $TESTS; do echo "$SRC/prog_tests/$t.c"; done) \
 	"$B/libbpf/libbpf.a" -lelf -lz -lpthread
 mv "$OUT/test_progs.tmp" "$OUT/test_progs"

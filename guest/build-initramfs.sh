@@ -6,12 +6,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# ucounttop, the tools and the BPF objects are the same for every tree;
+# the kselftests and the test module are built from $KTREE's tree
 OUT=$UCT_OUT
-IMG=$OUT/initramfs/base.cpio
-mkdir -p "$OUT/initramfs"
+IMG=$TOUT/initramfs/base.cpio
+mkdir -p "$TOUT/initramfs"
 # Staged privately and renamed into place: several checkouts (CI, helpers'
 # guest/run calls) may rebuild it at once.
-ROOT=$(mktemp -d "$OUT/initramfs/root.XXXXXX")
+ROOT=$(mktemp -d "$TOUT/initramfs/root.XXXXXX")
 trap 'rm -rf "$ROOT"' EXIT
 mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,uct/bin,uct/bpf,uct/tests,uct/selftests,etc}
 
@@ -41,8 +43,8 @@ for t in "$UCT_ROOT"/guest/tests/*.sh; do
 done
 # helpers the tests source (a subdirectory: /uct/run-tests runs only *.sh)
 cp -r "$UCT_ROOT/guest/tests/lib" "$ROOT/uct/tests/lib"
-if [ -d "$OUT/selftests" ]; then
-	cp -a "$OUT/selftests/." "$ROOT/uct/selftests/"
+if [ -d "$TOUT/selftests" ]; then
+	cp -a "$TOUT/selftests/." "$ROOT/uct/selftests/"
 fi
 # ucounttop links libbpf dynamically, and --listen dlopen()s libmicrohttpd
 # (and so GnuTLS), which ldd does not list: cli/Makefile, cli/http/mhd.h
@@ -65,9 +67,9 @@ if command -v groff > /dev/null; then
 	LC_ALL=C groff -man -Tascii -P-cbou "$UCT_ROOT/cli/ucounttop.8" \
 		> "$ROOT/usr/share/man/cat8/ucounttop.8"
 fi
-if [ -d "$OUT/modules" ]; then
+if [ -d "$TOUT/modules" ]; then
 	mkdir -p "$ROOT/uct/modules"
-	cp -a "$OUT/modules/." "$ROOT/uct/modules/"
+	cp -a "$TOUT/modules/." "$ROOT/uct/modules/"
 fi
 
 (cd "$ROOT" && find . -mindepth 1 | LC_ALL=C sort |

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Extract linux-source-6.1, apply patches/ in series order, configure from
-# guest/kernel.config on top of allnoconfig and build bzImage with ccache.
+# Extract linux-source-$KTREE, apply patches/$KTREE in series order,
+# configure from guest/kernel.config on top of allnoconfig and build
+# bzImage with ccache. KTREE (guest/lib.sh) picks the tree, 6.1 by default.
 # Each step is redone only when its inputs changed (content-keyed stamps).
 #
 # --debug: the debug kernel instead. Same patched tree (step 1 is shared),
@@ -11,7 +12,8 @@ set -euo pipefail
 
 FRAGMENTS=("$UCT_ROOT/guest/kernel.config")
 TARGETS=(bzImage modules)
-LABEL=kernel
+LABEL=kernel-$KTREE
+DEBUG=0
 LOGSUFFIX=
 case "${1:-}" in
 '') ;;
@@ -20,44 +22,57 @@ case "${1:-}" in
 	TARGETS=(bzImage)
 	KOUT=$KOUT_DEBUG
 	BZIMAGE=$BZIMAGE_DEBUG
-	LABEL=kernel-dbg
+	LABEL=kdebug-$KTREE
+	DEBUG=1
 	LOGSUFFIX=-debug
 	;;
 *) die "usage: guest/build-kernel.sh [--debug]" ;;
 esac
 
-[ -f "$KSRC_TARBALL" ] || die "$KSRC_TARBALL not found (install linux-source-6.1, or run 'make deps')"
-
-# Only one kernel build at a time on this machine: others wait here.
-exec 9> "$CACHE_DIR/kernel.lock"
-flock 9
+[ -f "$KSRC_TARBALL" ] || die "$KSRC_TARBALL not found (install linux-source-$KTREE, or run 'make deps')"
 
 TREE_KEY=$(tree_key)
 CONFIG_KEY=$(config_key "${FRAGMENTS[@]}")
+
+# up_to_date: this exact tree and configuration were built before
+up_to_date() {
+	[ "$(cat "$KSRC/.uct-tree" 2>/dev/null)" = "$TREE_KEY" ] &&
+		[ "$(cat "$KOUT/.uct-built" 2>/dev/null)" = "$CONFIG_KEY" ] && [ -f "$BZIMAGE" ] &&
+		{ [ "$DEBUG" = 1 ] || [ -f "$KOUT/Module.symvers" ]; }
+}
+# Nothing to do needs no lock: a no-change run does not wait for a build
+# of another tree (or another checkout) to finish.
+if up_to_date; then
+	stage "$LABEL" "up to date: $BZIMAGE"
+	exit 0
+fi
+# Only one kernel build at a time on this machine: others wait here.
+exec 9> "$CACHE_DIR/kernel.lock"
+flock 9
 
 # 1. Source tree. A pristine copy of the tarball is extracted once; the
 # files the series touches are patched in a scratch directory, and only
 # those whose content differs from the tree's are written. Everything else
 # keeps its mtime, so changing one patch rebuilds what that patch changes,
 # not everything that includes a header some patch touches.
-PRISTINE=$CACHE_DIR/pristine
+PRISTINE=$KDIR/pristine
 PRISTINE_KEY=$(stat -c '%n %s %Y' "$KSRC_TARBALL" | hash_stdin)
 if [ "$(cat "$KSRC/.uct-tree" 2>/dev/null)" != "$TREE_KEY" ]; then
 	if [ "$(cat "$PRISTINE/.uct-pristine" 2>/dev/null)" != "$PRISTINE_KEY" ]; then
-		stage kernel "extracting $(basename "$KSRC_TARBALL") into $PRISTINE"
+		stage "$LABEL" "extracting $(basename "$KSRC_TARBALL") into $PRISTINE"
 		rm -rf "$PRISTINE" "$KSRC"
 		mkdir -p "$PRISTINE"
 		tar -xJf "$KSRC_TARBALL" -C "$PRISTINE" --strip-components=1
 		echo "$PRISTINE_KEY" > "$PRISTINE/.uct-pristine"
 	fi
 	if [ ! -f "$KSRC/.uct-touched" ]; then
-		stage kernel "copying the pristine tree to $KSRC"
+		stage "$LABEL" "copying the pristine tree to $KSRC"
 		rm -rf "$KSRC"
 		cp -a "$PRISTINE" "$KSRC"
 		rm -f "$KSRC/.uct-pristine"
 		: > "$KSRC/.uct-touched"
 	fi
-	scratch=$CACHE_DIR/patching
+	scratch=$KDIR/patching
 	rm -rf "$scratch"
 	mkdir -p "$scratch"
 	# the files the new series touches, as they are in the tarball
@@ -66,7 +81,7 @@ if [ "$(cat "$KSRC/.uct-tree" 2>/dev/null)" != "$TREE_KEY" ]; then
 		[ -e "$PRISTINE/$f" ] && install -D -p -m "$(stat -c %a "$PRISTINE/$f")" "$PRISTINE/$f" "$scratch/$f"
 	done
 	while read -r p; do
-		stage kernel "applying $(basename "$p")"
+		stage "$LABEL" "applying $(basename "$p")"
 		if ! patch -d "$scratch" -p1 -F0 -N --batch --no-backup-if-mismatch \
 			-s -i "$p" > "$LOGDIR/patch.log" 2>&1; then
 			cat "$LOGDIR/patch.log" >&2
@@ -92,7 +107,7 @@ if [ "$(cat "$KSRC/.uct-tree" 2>/dev/null)" != "$TREE_KEY" ]; then
 	done
 	printf '%s\n' $touched > "$KSRC/.uct-touched"
 	rm -rf "$scratch"
-	stage kernel "series applied: $changed files changed in $KSRC"
+	stage "$LABEL" "series applied: $changed files changed in $KSRC"
 	echo "$TREE_KEY" > "$KSRC/.uct-tree"
 fi
 
@@ -127,14 +142,13 @@ $missing"
 fi
 
 # 3. Build. Skipped outright when this exact tree+config was built before.
-if [ "$(cat "$KOUT/.uct-built" 2>/dev/null)" = "$CONFIG_KEY" ] && [ -f "$BZIMAGE" ] &&
-	{ [ "$LABEL" != kernel ] || [ -f "$KOUT/Module.symvers" ]; }; then
+if up_to_date; then
 	stage "$LABEL" "up to date: $BZIMAGE"
 	exit 0
 fi
 export CCACHE_DIR=$CACHE_DIR/ccache CCACHE_BASEDIR=$CACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}
 export KBUILD_BUILD_TIMESTAMP='2023-01-01' KBUILD_BUILD_USER=ucounttop KBUILD_BUILD_HOST=guest
-if [ "$LABEL" = kernel ]; then
+if [ "$DEBUG" = 0 ]; then
 	what="bzImage (+ Module.symvers for test modules)" cold="~10 min"
 else
 	what="the debug bzImage" cold="36 CPU-minutes of compiling"

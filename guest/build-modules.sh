@@ -6,8 +6,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$KOUT/Module.symvers" ] || die "no built kernel at $KOUT (run 'make kernel' first)"
-build=$UCT_OUT/modules-build/uct_fault
-mkdir -p "$build" "$UCT_OUT/modules"
+build=$TOUT/modules-build/uct_fault
+mkdir -p "$build" "$TOUT/modules"
 # Copy the sources, with fresh mtimes, when they differ from those of the
 # last build (recorded by hash): an unchanged module is not rebuilt, a
 # changed one always is. (cp -p kept the source's mtime, which can be older
@@ -29,5 +29,5 @@ make -C "$KSRC" O="$KOUT" M="$build" CC="ccache gcc" modules \
 	tail -n 30 "$LOGDIR/modules.log" >&2
 	die "building guest/fault/uct_fault.ko failed (log: $LOGDIR/modules.log)"
 }
-cp "$build/uct_fault.ko" "$UCT_OUT/modules/"
-stage modules "uct_fault.ko"
+cp "$build/uct_fault.ko" "$TOUT/modules/"
+stage modules "uct_fault.ko for $KTREE"

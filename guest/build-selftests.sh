@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the kselftest programs the guest runs, from the patched tree, as
 # static binaries (the guest has busybox but no libc), into
-# $UCT_OUT/selftests/<target>/ (the guest's /uct/selftests/<target>/).
+# $TOUT/selftests/<target>/ (the guest's /uct/selftests/<target>/).
 #
 # SELFTEST_TARGETS is a list of TARGET or TARGET:PROG[,PROG...]. A bare
 # TARGET builds everything its Makefile builds; listed programs are built
@@ -23,7 +23,11 @@ for spec in $TARGETS; do
 	t=${spec%%:*}
 	progs=
 	[ "$spec" = "$t" ] || progs=${spec#*:}
-	out=$UCT_OUT/selftests/$t
+	out=$TOUT/selftests/$t
+	# selftests/vm became selftests/mm in 6.3: built from there, installed
+	# where the guest tests look for it
+	src=$KSRC/tools/testing/selftests/$t
+	[ "$t" = vm ] && [ ! -d "$src" ] && src=$KSRC/tools/testing/selftests/mm
 	mkdir -p "$out"
 	goals=()
 	for p in ${progs//,/ }; do
@@ -32,7 +36,7 @@ for spec in $TARGETS; do
 	extra=()
 	# mq_perf_tests' -lpopt is in the target's LDLIBS; mq_open_tests needs none of it
 	[ "$t" = mqueue ] && [ -n "$progs" ] && extra+=("LDLIBS=-lrt -lpthread")
-	make -s -C "$KSRC/tools/testing/selftests/$t" OUTPUT="$out" \
+	make -s -C "$src" OUTPUT="$out" \
 		CC="ccache gcc" LDFLAGS=-static "${extra[@]}" "${goals[@]}" \
 		> "$LOGDIR/selftests-$t.log" 2>&1 || {
 		tail -n 30 "$LOGDIR/selftests-$t.log" >&2

@@ -1,7 +1,8 @@
 #!/bin/bash
-# make check-series: every prefix of patches/series builds on its own.
+# make check-series: every prefix of patches/$KTREE/series builds on its
+# own (make check-series runs it for every tree).
 #
-# In a tree of its own ($CACHE_DIR/series/linux, built in series/kbuild,
+# In a tree of its own (tree-$KTREE/series/linux, built in series/kbuild,
 # laid out like linux/ and kbuild/ so that ccache shares their objects),
 # apply the patches one at a time and after each one:
 #   - configure allnoconfig + guest/kernel.config (options a later patch
@@ -17,7 +18,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-S=$CACHE_DIR/series
+S=$KDIR/series
 T=$S/linux
 O=$S/kbuild
 LOG=$LOGDIR/check-series.log
@@ -54,7 +55,7 @@ make -s -C "$T" O="$O" KCONFIG_ALLCONFIG="$UCT_ROOT/guest/kernel.config" allnoco
 
 n=0 failed=0
 while read -r p; do
-	name=$(basename "$p")
+	name=$KTREE/${p#"$PATCHES"/}
 	n=$((n + 1))
 	why=
 	stage series "$n: $name"
@@ -78,7 +79,7 @@ while read -r p; do
 	if [ -z "$why" ]; then
 		for t in $(echo "$files" | sed -n 's|^tools/testing/selftests/\([a-z_]*\)/.*|\1|p' | sort -u); do
 			if [ "$t" = bpf ]; then
-				BPF_KSRC=$T BPF_KOUT=$O UCT_OUT=$S/out "$UCT_ROOT/guest/build-bpf-selftests.sh" \
+				BPF_KSRC=$T BPF_KOUT=$O TOUT=$S/out "$UCT_ROOT/guest/build-bpf-selftests.sh" \
 					>> "$LOG" 2>&1 || why="the bpf selftest does not build"
 			else
 				mkdir -p "$S/out/selftests/$t"

@@ -7,7 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 PACKAGES=(
-	linux-source-6.1                          # the kernel tree we patch
+	linux-source-6.1 linux-source-6.12         # the kernel trees we patch (KTREE)
 	build-essential flex bison bc libssl-dev libelf-dev dwarves ccache
 	cpio xz-utils patch rsync kmod perl       # kernel build, checkpatch, initramfs
 	qemu-system-x86 busybox-static            # the guest

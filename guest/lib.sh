@@ -3,20 +3,36 @@
 
 UCT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 : "${CACHE_DIR:=${XDG_CACHE_HOME:-$HOME/.cache}/ucounttop}"
-: "${KSRC_TARBALL:=/usr/src/linux-source-6.1.tar.xz}"
 : "${JOBS:=$(nproc)}"
-KSRC=$CACHE_DIR/linux            # extracted + patched tree
-KOUT=$CACHE_DIR/kbuild           # O= build directory
+# The kernel trees Debian installs and patches/ has a series for: KTREE
+# picks one (default 6.1). Everything built from a tree is kept apart.
+KTREES="6.1 6.12"
+: "${KTREE:=6.1}"
+case " $KTREES " in
+*" $KTREE "*) ;;
+*) echo "error: KTREE='$KTREE': the trees are $KTREES" >&2; exit 2 ;;
+esac
+KSRC_TARBALL=/usr/src/linux-source-$KTREE.tar.xz   # Debian's linux-source-$KTREE
+PATCHES=$UCT_ROOT/patches/$KTREE # the series for that tree (PATCHES/series)
+KDIR=$CACHE_DIR/tree-$KTREE
+KSRC=$KDIR/linux                 # extracted + patched tree
+KOUT=$KDIR/kbuild                # O= build directory
 BZIMAGE=$KOUT/arch/x86/boot/bzImage
 # The debug kernel (guest/kernel-debug.config on top): same tree, own O=
-KOUT_DEBUG=$CACHE_DIR/kbuild-debug
+KOUT_DEBUG=$KDIR/kbuild-debug
 BZIMAGE_DEBUG=$KOUT_DEBUG/arch/x86/boot/bzImage
-LOGDIR=$CACHE_DIR/logs
+LOGDIR=$CACHE_DIR/logs/$KTREE
+# The BTF ucounttop and its BPF objects are compiled against: the 6.1
+# guest kernel's, whatever KTREE is (CO-RE relocates them on any kernel).
+TOOL_VMLINUX=$CACHE_DIR/tree-6.1/kbuild/vmlinux
 # Userspace outputs, one directory per checkout: make decides by mtimes,
 # so objects built from another checkout's sources must never be reused.
-# The Makefile computes the same path from its $(CURDIR).
+# The Makefile computes the same path from its $(CURDIR). What is built
+# from a tree (kselftests, the test module, the initramfs that carries
+# them) goes to TOUT, below it.
 : "${UCT_OUT:=$CACHE_DIR/out/$(printf %s "$UCT_ROOT" | sha256sum | cut -c1-12)}"
-export CACHE_DIR KSRC_TARBALL JOBS UCT_OUT
+: "${TOUT:=$UCT_OUT/tree-$KTREE}"
+export CACHE_DIR KTREE JOBS UCT_OUT
 mkdir -p "$CACHE_DIR" "$LOGDIR"
 
 UCT_T0=${UCT_T0:-$(date +%s)}
@@ -37,15 +53,15 @@ hash_stdin() {
 	sha256sum | cut -d' ' -f1
 }
 
-# The patches listed in patches/series, in order, as paths (comments and
-# blank lines skipped). Fails when a listed patch is missing.
+# The patches listed in patches/$KTREE/series, in order, as paths
+# (comments and blank lines skipped). Fails when a listed patch is missing.
 series_patches() {
-	local series=$UCT_ROOT/patches/series p
+	local series=$PATCHES/series p
 	[ -f "$series" ] || return 0
 	while read -r p _; do
 		case "$p" in ''|'#'*) continue ;; esac
-		[ -f "$UCT_ROOT/patches/$p" ] || die "patches/series lists '$p' but patches/$p does not exist"
-		echo "$UCT_ROOT/patches/$p"
+		[ -f "$PATCHES/$p" ] || die "patches/$KTREE/series lists '$p' but patches/$KTREE/$p does not exist"
+		echo "$PATCHES/$p"
 	done < "$series"
 }
 
@@ -54,7 +70,7 @@ tree_key() {
 	{
 		stat -c '%n %s %Y' "$KSRC_TARBALL"
 		series_patches | while read -r p; do
-			echo "$(basename "$p") $(sha256sum < "$p")"
+			echo "${p#"$PATCHES"/} $(sha256sum < "$p")"
 		done
 	} | hash_stdin
 }

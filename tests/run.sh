@@ -61,8 +61,8 @@ tally_suite() {
 
 # Three chains at once, so that a rerun takes about as long as the guest
 # suite (the longest chain) and not the sum: the host suites, then the
-# debug kernel's guest and make run; the stock kernel's guest; our guest
-# in front. The two background chains run niced: the guest suite is the
+# debug kernel's guest (6.12 tree) and make run; the stock kernel's guest,
+# then our 6.12 guest; our 6.1 guest in front. The two background chains run niced: the guest suite is the
 # critical path, and they share what it leaves of this machine's two
 # cores (guest-runner boots small guests too).
 host_suites=(checkpatch splat-scan guest-runner)
@@ -76,21 +76,21 @@ host_suites=(checkpatch splat-scan guest-runner)
 		# parser and the exit codes (runs the host build, never loads BPF)
 		suite manpage "$UCT_ROOT/tests/host/manpage.sh"
 		suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
-			make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
+			make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
 		# the same suites under ASan+UBSan: any report fails the suite
 		suite cli-unit-asan \
-			make -s -C "$UCT_ROOT/cli" test-asan OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
+			make -s -C "$UCT_ROOT/cli" test-asan OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
 		# libFuzzer: options, the live view's model and views, check's
 		# judge; a fixed seed and number of runs each, at most FUZZ_SECS
 		# (6 s) each
 		suite cli-fuzz \
-			make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux"
+			make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
 	fi
 	# the host suites take under two minutes: the debug kernel's guest
 	# follows them here, so that this chain and the stock kernel's end
 	# about when our guest does (with DEBUG_STRESS=1, as in CI, this
 	# chain is the longest)
-	suite debug-kernel "$UCT_ROOT/tests/host/debug-kernel.sh"
+	suite debug-kernel env KTREE=6.12 "$UCT_ROOT/tests/host/debug-kernel.sh"
 	# `make run` in a tmux pane: the demo read off the screen, q quits
 	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
 } &
@@ -100,6 +100,9 @@ host_pid=$!
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
 	suite stock-kernel "$UCT_ROOT/tests/host/stock-kernel.sh"
+	# our 6.12 kernel with its series: the series' tests, or all of them
+	# with TREE_TESTS=all (CI)
+	suite guest-6.12 env KTREE=6.12 "$UCT_ROOT/tests/host/tree-guest.sh"
 } &
 guests_pid=$!
 
@@ -123,6 +126,7 @@ cat "$tmp/guest.time" >> "$tmp/guest.tap"
 tally guest "$tmp/guest.tap" "$rc"
 tally_suite openmetrics-endpoint
 tally_suite stock-kernel
+tally_suite guest-6.12
 tally_suite debug-kernel
 tally_suite make-run
 

@@ -16,8 +16,8 @@
 /* Attached in this order: every return (fexit) before its entry (fentry),
  * so that no entry is counted without its return (see window_open()). */
 enum {
-	P_INC, P_DEC, P_INC_GET, P_DEC_PUT_RET, P_INC_IN, P_DEC_IN, P_INC_GET_IN, P_DEC_PUT,
-	P_OVERLIMIT, P_OVERLIMIT_IN, P_UCOUNTS_OVERLIMIT, P_UCOUNTS_OVERLIMIT_IN, P_FREE,
+	P_INC, P_INC_OVER, P_DEC, P_INC_GET, P_DEC_PUT_RET, P_INC_IN, P_INC_OVER_IN, P_DEC_IN,
+	P_INC_GET_IN, P_DEC_PUT, P_OVERLIMIT, P_OVERLIMIT_IN, P_UCOUNTS_OVERLIMIT, P_UCOUNTS_OVERLIMIT_IN, P_FREE,
 	P_MQ_NEW, P_MQ_EVICT, P_SHM_LOCK_IN, P_SHM_LOCK_OUT, P_USER_SHM_LOCK,
 	P_USER_SHM_UNLOCK, P_SHM_EVICT, P_SNAP_UCOUNTS, P_SNAP_TASK, P_INVENTORY, P_COUNT
 };
@@ -33,11 +33,14 @@ static void prog_table(struct check_bpf *b)
 	size_t i;
 
 #define PROG(i, name, w) (p[i] = (struct uct_prog){ s->progs.name, &s->links.name, (w) })
-	PROG(P_INC, ck_inc, true);
+	/* our series (v3): inc_rlimit_ucounts() is inline, its callee charges */
+	PROG(P_INC, ck_inc, !f->fn_inc_over);
+	PROG(P_INC_OVER, ck_inc_over, f->fn_inc_over);
 	PROG(P_DEC, ck_dec, true);
 	PROG(P_INC_GET, ck_inc_get, true);
 	PROG(P_DEC_PUT_RET, ck_dec_put_ret, true);
-	PROG(P_INC_IN, ck_inc_in, true);
+	PROG(P_INC_IN, ck_inc_in, !f->fn_inc_over);
+	PROG(P_INC_OVER_IN, ck_inc_over_in, f->fn_inc_over);
 	PROG(P_DEC_IN, ck_dec_in, true);
 	PROG(P_INC_GET_IN, ck_inc_get_in, true);
 	PROG(P_DEC_PUT, ck_dec_put, true);
@@ -71,9 +74,9 @@ static void prog_table(struct check_bpf *b)
 static int miss_group(size_t i)
 {
 	switch (i) {
-	case P_INC: case P_DEC: case P_INC_GET: case P_DEC_PUT:
+	case P_INC: case P_INC_OVER: case P_DEC: case P_INC_GET: case P_DEC_PUT:
 		return JUDGE_MISS_CHARGE;
-	case P_DEC_PUT_RET: case P_INC_IN: case P_DEC_IN: case P_INC_GET_IN:
+	case P_DEC_PUT_RET: case P_INC_IN: case P_INC_OVER_IN: case P_DEC_IN: case P_INC_GET_IN:
 	case P_OVERLIMIT: case P_OVERLIMIT_IN: case P_UCOUNTS_OVERLIMIT:
 	case P_UCOUNTS_OVERLIMIT_IN:
 		return JUDGE_MISS_LIMIT;
@@ -122,7 +125,7 @@ static void dropped(struct check_bpf *b)
  * check needs both. */
 static int kernel_can(const struct uct_features *f, char *msg, size_t len)
 {
-	if (!f->fn_inc || !f->fn_dec || !f->fn_inc_get || !f->fn_dec_put) {
+	if ((!f->fn_inc && !f->fn_inc_over) || !f->fn_dec || !f->fn_inc_get || !f->fn_dec_put) {
 		snprintf(msg, len, "the kernel cannot trace the four rlimit charge functions "
 			 "(inc_rlimit_ucounts and friends: %s), which check hooks",
 			 f->refused[0] ? "the verifier refused a tracing program" :

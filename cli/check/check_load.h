@@ -14,7 +14,7 @@
 #include "judge.h"
 #include "loader.h"
 
-#define CHECK_PROGS_MAX	24	/* programs in ucounttop_check.bpf.c, at most */
+#define CHECK_PROGS_MAX	26	/* programs in ucounttop_check.bpf.c, at most */
 
 struct ucounttop_check_bpf;
 

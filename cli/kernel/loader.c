@@ -24,8 +24,8 @@
 
 enum {
 	P_SNAP_UCOUNTS, P_SNAP_TASK, P_OVERLIMIT, P_UCOUNTS_OVERLIMIT, P_REFUSED, P_ALLOC,
-	P_FREE, P_CHARGE, P_UNCHARGE, P_INC, P_DEC, P_INC_GET, P_DEC_PUT, P_SIG_GENERATE,
-	P_TASK_LIMITS, P_COUNT
+	P_FREE, P_CHARGE, P_UNCHARGE, P_INC, P_INC_OVER, P_DEC, P_INC_GET, P_DEC_PUT,
+	P_SIG_GENERATE, P_TASK_LIMITS, P_COUNT
 };
 
 /* Every program of ucounttop.bpf.c, none chosen yet. */
@@ -45,6 +45,7 @@ static void prog_table(struct uct_loader *l)
 	PROG(P_CHARGE, tp_charge);
 	PROG(P_UNCHARGE, tp_uncharge);
 	PROG(P_INC, inc_exit);
+	PROG(P_INC_OVER, inc_over_exit);
 	PROG(P_DEC, dec_exit);
 	PROG(P_INC_GET, inc_get_exit);
 	PROG(P_DEC_PUT, dec_put_entry);
@@ -129,7 +130,8 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 			want(l, P_CHARGE, false, NULL);
 			want(l, P_UNCHARGE, false, NULL);
 		} else {
-			const char *missing = !f->fn_inc ? "inc_rlimit_ucounts" :
+			const char *missing = !f->fn_inc && !f->fn_inc_over ?
+					      "inc_rlimit_ucounts" :
 					      !f->fn_dec ? "dec_rlimit_ucounts" :
 					      !f->fn_inc_get ? "inc_rlimit_get_ucounts" :
 					      !f->fn_dec_put ? "dec_rlimit_put_ucounts" : NULL;
@@ -140,7 +142,7 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 					 "tracing program for it" : "not in its BTF");
 				return UCT_EXIT_KERNEL;
 			}
-			want(l, P_INC, false, NULL);
+			want(l, f->fn_inc_over ? P_INC_OVER : P_INC, false, NULL);
 			want(l, P_DEC, false, NULL);
 			want(l, P_INC_GET, false, NULL);
 			want(l, P_DEC_PUT, false, NULL);

@@ -226,7 +226,11 @@ int uct_probe_features(struct uct_features *f, char *msg, size_t len)
 	/* An iterator target "x" is registered with a BTF func bpf_iter_x. */
 	f->iter_ucounts = has(btf, "bpf_iter_ucounts", BTF_KIND_FUNC);
 	f->iter_task = has(btf, "bpf_iter_task", BTF_KIND_FUNC);
-	f->fn_inc = probe(f, btf, "fexit", "inc_rlimit_ucounts");
+	/* our series (v3) makes inc_rlimit_ucounts() an inline wrapper */
+	f->fn_inc_over = probe(f, btf, "fexit", "inc_rlimit_ucounts_over") &&
+			 probe(f, btf, "fentry", "inc_rlimit_ucounts_over");
+	if (!f->fn_inc_over)
+		f->fn_inc = probe(f, btf, "fexit", "inc_rlimit_ucounts");
 	f->fn_dec = probe(f, btf, "fexit", "dec_rlimit_ucounts");
 	f->fn_inc_get = probe(f, btf, "fexit", "inc_rlimit_get_ucounts");
 	f->fn_dec_put = probe(f, btf, "fentry", "dec_rlimit_put_ucounts");

@@ -31,6 +31,7 @@ struct uct_features {
 	/* functions that take fentry/fexit programs */
 	bool fn_inc, fn_dec, fn_inc_get, fn_dec_put, fn_overlimit;
 	bool fn_ucounts_overlimit;	/* our series: is_rlimit_overlimit() calls it */
+	bool fn_inc_over;		/* our series (v3): inc_rlimit_ucounts() calls it */
 	bool fn_mqueue;			/* mqueue_get_inode, mqueue_evict_inode */
 	bool fn_shm;			/* shmem_lock, user_(un)shm_lock, shmem_evict_inode */
 	/* tracepoints that take tp_btf programs */

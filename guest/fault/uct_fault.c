@@ -52,12 +52,22 @@
 #define ADMIT_HOLD_MS 200
 
 static long (*fn_inc_rlimit_ucounts)(struct ucounts *, enum rlimit_type, long);
+/* our series (v3): inc_rlimit_ucounts() is an inline wrapper of this one */
+static long (*fn_inc_rlimit_ucounts_over)(struct ucounts *, enum rlimit_type, long, void *);
 static bool (*fn_dec_rlimit_ucounts)(struct ucounts *, enum rlimit_type, long);
 static struct ucounts *(*fn_alloc_ucounts)(struct user_namespace *, kuid_t);
 static void (*fn_put_ucounts)(struct ucounts *);
 static bool (*fn_is_rlimit_overlimit)(struct ucounts *, enum rlimit_type, unsigned long);
 /* our series: is_rlimit_overlimit() is an inline wrapper of this one */
 static bool (*fn_ucounts_overlimit)(struct ucounts *, enum rlimit_type, unsigned long, void *);
+
+/* The kernel's charge, through the function tools hook */
+static long inc_rlimit(struct ucounts *uc, enum rlimit_type type, long v)
+{
+	if (fn_inc_rlimit_ucounts_over)
+		return fn_inc_rlimit_ucounts_over(uc, type, v, NULL);
+	return fn_inc_rlimit_ucounts(uc, type, v);
+}
 
 /* The kernel's limit check, through the function tools hook */
 static bool overlimit(struct ucounts *uc, enum rlimit_type type, unsigned long lim)
@@ -137,7 +147,7 @@ static void repair(void)
 		else if (f->delta > 0)
 			fn_dec_rlimit_ucounts(f->ucounts, f->type, f->delta);
 		else
-			fn_inc_rlimit_ucounts(f->ucounts, f->type, -f->delta);
+			inc_rlimit(f->ucounts, f->type, -f->delta);
 		fn_put_ucounts(f->ucounts);
 		list_del(&f->node);
 		kfree(f);
@@ -184,7 +194,7 @@ static int admit(struct ucounts *uc, enum rlimit_type type, long amount)
 
 	if (!a)
 		return -ENOMEM;
-	fn_inc_rlimit_ucounts(uc, type, amount);
+	inc_rlimit(uc, type, amount);
 	/* the buggy check: too large a limit, so it never refuses */
 	if (overlimit(uc, type, lim > LONG_MAX - amount ? lim : lim + amount)) {
 		fn_dec_rlimit_ucounts(uc, type, amount);
@@ -208,7 +218,7 @@ static int inject(const char *op, enum rlimit_type type, long amount)
 	struct ucounts *uc = current_ucounts();
 
 	if (!strcmp(op, "leak")) {
-		fn_inc_rlimit_ucounts(uc, type, amount);
+		inc_rlimit(uc, type, amount);
 		return hold(uc, type, amount, true);
 	}
 	if (!strcmp(op, "double")) {
@@ -229,7 +239,7 @@ static int inject(const char *op, enum rlimit_type type, long amount)
 		uc = fn_alloc_ucounts(current_user_ns(), uid);
 		if (!uc)
 			return -ENOMEM;
-		fn_inc_rlimit_ucounts(uc, type, amount);
+		inc_rlimit(uc, type, amount);
 		/* what the levels above keep, for "repair" */
 		parent = uc->ns->ucounts;
 		if (parent)
@@ -280,14 +290,16 @@ static const struct file_operations inject_fops = {
 
 static int __init uct_fault_init(void)
 {
-	fn_inc_rlimit_ucounts = lookup("inc_rlimit_ucounts");
+	fn_inc_rlimit_ucounts_over = lookup("inc_rlimit_ucounts_over");
+	if (!fn_inc_rlimit_ucounts_over)
+		fn_inc_rlimit_ucounts = lookup("inc_rlimit_ucounts");
 	fn_dec_rlimit_ucounts = lookup("dec_rlimit_ucounts");
 	fn_alloc_ucounts = lookup("alloc_ucounts");
 	fn_put_ucounts = lookup("put_ucounts");
 	fn_ucounts_overlimit = lookup("ucounts_overlimit");
 	if (!fn_ucounts_overlimit)
 		fn_is_rlimit_overlimit = lookup("is_rlimit_overlimit");
-	if (!fn_inc_rlimit_ucounts || !fn_dec_rlimit_ucounts ||
+	if ((!fn_inc_rlimit_ucounts && !fn_inc_rlimit_ucounts_over) || !fn_dec_rlimit_ucounts ||
 	    !fn_alloc_ucounts || !fn_put_ucounts ||
 	    (!fn_ucounts_overlimit && !fn_is_rlimit_overlimit)) {
 		pr_err("uct_fault: ucounts functions not found (kprobes?)\n");

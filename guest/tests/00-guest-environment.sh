@@ -17,7 +17,11 @@ t() { # t NAME CMD...
 echo "KTAP version 1"
 echo "1..9"
 t "kernel BTF at /sys/kernel/btf/vmlinux" test -s /sys/kernel/btf/vmlinux
-for f in inc_rlimit_ucounts dec_rlimit_ucounts inc_rlimit_get_ucounts dec_rlimit_put_ucounts; do
+# The series makes inc_rlimit_ucounts() an inline wrapper of
+# inc_rlimit_ucounts_over(): either is the charge function hooked
+t "inc_rlimit_ucounts or inc_rlimit_ucounts_over is traceable (fentry/fexit target)" \
+	grep -qxE 'inc_rlimit_ucounts(_over)?' /sys/kernel/tracing/available_filter_functions
+for f in dec_rlimit_ucounts inc_rlimit_get_ucounts dec_rlimit_put_ucounts; do
 	t "$f is traceable (fentry/fexit target)" \
 		grep -qx "$f" /sys/kernel/tracing/available_filter_functions
 done

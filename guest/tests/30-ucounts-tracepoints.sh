@@ -1,6 +1,6 @@
 #!/bin/sh
-# The "ucounts" trace events (patches 0005, 0006): they exist with the
-# fixed ABI, known workloads produce exactly the expected events and
+# The "ucounts" trace events (the tracepoints series, v3): they exist with
+# the fixed ABI, known workloads produce exactly the expected events and
 # fields, and every refused request gives exactly one refusal event.
 # Every workload runs as its own uid (20xx) in a new user namespace, and an
 # event filter keeps only uids 2000-2999, so nothing else in the guest
@@ -67,26 +67,33 @@ has_fields() {
 for e in $EVENTS; do
 	has_fields "$e" ucounts ns_inum ns_level uid || { fail "$e has ucounts ns_inum ns_level uid"; continue; }
 	case $e in
-	ucounts_free) has_fields $e nproc msgqueue sigpending memlock ;;
-	ucounts_rlimit_charge|ucounts_rlimit_uncharge) has_fields $e type delta value result level ;;
+	ucounts_free) has_fields $e 'rlimit\[[0-9]+\]' ;;
+	ucounts_rlimit_charge) has_fields $e type delta value result level ;;
+	ucounts_rlimit_uncharge) has_fields $e type delta value ;;
 	ucounts_rlimit_refused) has_fields $e type level value max ;;
 	esac && pass "$e fields" || fail "$e fields"
 done
-# charge and uncharge share one class, laid out without holes: every field
-# starts where the previous one ends
-f=$E/ucounts_rlimit_charge/format
-holes=$(sed -n 's/.*field:[^;]*;[[:space:]]*offset:\([0-9]*\);[[:space:]]*size:\([0-9]*\);.*/\1 \2/p' "$f" |
-	awk 'NR > 1 && $1 != end { h++ } { end = $1 + $2 } END { print h + 0 }')
-expect "charge/uncharge layout has no holes" "$holes" 0
-expect "charge and uncharge have the same format (one event class)" \
-	"$(grep -v '^\(name\|ID\):' $E/ucounts_rlimit_uncharge/format | md5sum)" \
-	"$(grep -v '^\(name\|ID\):' $E/ucounts_rlimit_charge/format | md5sum)"
+# every record is laid out without holes: every field starts where the
+# previous one ends
+for e in $EVENTS; do
+	holes=$(sed -n 's/.*field:[^;]*;[[:space:]]*offset:\([0-9]*\);[[:space:]]*size:\([0-9]*\);.*/\1 \2/p' \
+		"$E/$e/format" | awk 'NR > 1 && $1 != end { h++ } { end = $1 + $2 } END { print h + 0 }')
+	expect "$e layout has no holes" "$holes" 0
+done
+# no field that never varies: an uncharge has no result and no level
+f=$E/ucounts_rlimit_uncharge/format
+expect "uncharge has no result or level field" \
+	"$(grep -cE 'field:[^;]* (result|level);' "$f")" 0
+# the free event's counters are an array of UCOUNT_RLIMIT_COUNTS longs,
+# with the enum resolved for parsers
+expect "free: rlimit is long[4] (enum rlimit_type)" \
+	"$(grep -oE 'field:long rlimit\[[^]]*\];' $E/ucounts_free/format)" "field:long rlimit[4];"
 
 # __print_symbolic with TRACE_DEFINE_ENUM: the enum names are numbers in
 # the format, so perf/libtraceevent can decode the type.
 f=$E/ucounts_rlimit_charge/format
 if grep -q '{ 0, "nproc" }, { 1, "msgqueue" }, { 2, "sigpending" }, { 3, "memlock" }' "$f" &&
-	grep -q '{ 0, "charged" }, { 1, "charged_over" }, { 2, "refused" }, { 3, "no_ref" }, { 4, "uncharged" }' "$f" &&
+	grep -q '{ 0, "charged" }, { 1, "charged_over" }, { 2, "refused" }, { 3, "no_ref" })' "$f" &&
 	! grep -q 'UCOUNT_RLIMIT_\|UCOUNTS_' "$f"; then
 	pass "rlimit type and result printed symbolically, enum values exported"
 else
@@ -122,11 +129,11 @@ expect "nproc: charges have delta=1, result=charged, level=-1" \
 expect "nproc: uncharge events (unshare, $K exits, shell exit)" \
 	"$(vals ucounts_rlimit_uncharge "$U" ns_level) / $(vals ucounts_rlimit_uncharge "$U" value)" \
 	"0 $(seq $((K + 1)) | sed 's/.*/1/' | tr '\n' ' ')/ $(seq $((K + 1)) | sed 's/.*/1/' | tr '\n' ' ')0"
-expect "nproc: uncharges have result=uncharged, level=-1" \
-	"$(count ucounts_rlimit_uncharge "$U delta=1 value=[0-9]+ result=uncharged level=-1$")" $((K + 2))
+expect "nproc: uncharges have delta=1 and end with the value" \
+	"$(count ucounts_rlimit_uncharge "$U delta=1 value=[0-9]+$")" $((K + 2))
 expect "nproc: one ucounts_alloc per level" "$(vals ucounts_alloc uid=2001 ns_level)" "0 1"
 expect "nproc: both freed with all four counters at 0" \
-	"$(vals ucounts_free uid=2001 ns_level) $(count ucounts_free 'uid=2001 nproc=0 msgqueue=0 sigpending=0 memlock=0$')" "1 0 2"
+	"$(vals ucounts_free uid=2001 ns_level) $(count ucounts_free 'uid=2001 rlimit=\{0x0,0x0,0x0,0x0\}$')" "1 0 2"
 expect "nproc: no refusal events" "$(count ucounts_rlimit_refused)" 0
 ns1=$(vals ucounts_alloc 'ns_level=1 uid=2001' ns)
 expect "nproc: level-1 events all name the new namespace" \
@@ -198,7 +205,7 @@ expect "msgqueue: one charge of $bytes bytes" \
 	"ns_level=1 uid=2003 type=msgqueue delta=$bytes value=$bytes result=charged level=-1"
 expect "msgqueue: one uncharge of $bytes bytes at unlink" \
 	"$(ev ucounts_rlimit_uncharge 'uid=2003 type=msgqueue' | sed 's/.*: ucounts=[^ ]* ns=[0-9]* //')" \
-	"ns_level=1 uid=2003 type=msgqueue delta=$bytes value=0 result=uncharged level=-1"
+	"ns_level=1 uid=2003 type=msgqueue delta=$bytes value=0"
 
 # --- fork refused by the leaf's RLIMIT_NPROC -----------------------------
 start_trace
@@ -209,9 +216,9 @@ U="uid=2004 type=nproc"
 expect "leaf limit: the fork is refused" "$rc $(grep -c "can't fork" /tmp/deny1.err)" "2 1"
 expect "leaf limit: charges (setuid, unshare, refused fork) all under every ns max" \
 	"$(vals ucounts_rlimit_charge "$U" value) / $(vals ucounts_rlimit_charge "$U" result)" "1 1 2 / charged charged charged"
-expect "leaf limit: one refusal, over the task's own RLIMIT_NPROC (level -1)" \
+expect "leaf limit: one refusal, over the task's own RLIMIT_NPROC (level = ns_level)" \
 	"$(ev ucounts_rlimit_refused "$U" | sed 's/.*: ucounts=[^ ]* ns=[0-9]* //')" \
-	"ns_level=1 uid=2004 type=nproc level=-1 value=2 max=1"
+	"ns_level=1 uid=2004 type=nproc level=1 value=2 max=1"
 expect "leaf limit: uncharges (unshare, refused fork, exit)" \
 	"$(vals ucounts_rlimit_uncharge "$U" ns_level) / $(vals ucounts_rlimit_uncharge "$U" value)" "0 1 1 / 1 1 0"
 
@@ -247,9 +254,9 @@ rc=$?
 stop_trace deny-exec
 [ -s /tmp/exec.sleep ] && kill -KILL "$(cat /tmp/exec.sleep)"
 expect "execve: refused with EAGAIN" "$rc $(grep -c 'Resource temporarily unavailable' /tmp/exec.err)" "127 1"
-expect "execve: one refusal, level -1, the 2 processes over the limit of 0" \
+expect "execve: one refusal, at the leaf (level = ns_level), the 2 processes over the limit of 0" \
 	"$(ev ucounts_rlimit_refused 'uid=2008' | sed 's/.*: ucounts=[^ ]* ns=[0-9]* //')" \
-	"ns_level=0 uid=2008 type=nproc level=-1 value=2 max=0"
+	"ns_level=0 uid=2008 type=nproc level=0 value=2 max=0"
 
 # --- one refusal event per refused request, all four types -----------------
 # uct-workload --denials: uid 1005 in namespace D1 (created by 1004 with
@@ -270,20 +277,25 @@ for t in nproc sigpending msgqueue memlock; do
 	expect "refusals: $t: one event per refusal the workload counted ($want)" \
 		"$(count ucounts_rlimit_refused "type=$t ")" "${want:-missing}"
 done
-# where: NPROC and SIGPENDING fill (init, 1004), the level above D1, first;
-# the mqueue and SHM_LOCK charges go over 1005's own rlimits first
+# where: NPROC and SIGPENDING fill (init, 1004), the level above D1, first.
+# The mqueue and SHM_LOCK charges go over 1005's own rlimits and D1's max
+# (the same values) at once: the charge reports the level above over, and
+# the kernel then refuses without comparing the leaf with the rlimit, so
+# level 0 refused (v2 walked again from the leaf and said the leaf)
 expect "refusals: nproc at level 0, value 4 over max 3" \
 	"$(ev ucounts_rlimit_refused 'type=nproc ' | sed 's/.*: ucounts=[^ ]* //' | sort -u)" \
 	"ns=$d1 ns_level=1 uid=1005 type=nproc level=0 value=4 max=3"
 expect "refusals: sigpending at level 0, value 5 over max 4" \
 	"$(ev ucounts_rlimit_refused 'type=sigpending ' | sed 's/.*: ucounts=[^ ]* //' | sort -u)" \
 	"ns=$d1 ns_level=1 uid=1005 type=sigpending level=0 value=5 max=4"
-expect "refusals: msgqueue over the task's own limit (level -1)" \
+expect "refusals: msgqueue over D1's max, at level 0 (the decision's level)" \
 	"$(ev ucounts_rlimit_refused 'type=msgqueue ' | sed 's/.*: ucounts=[^ ]* //')" \
-	"ns=$d1 ns_level=1 uid=1005 type=msgqueue level=-1 value=$((2 * mqb)) max=$((mqb + mqb / 2))"
-expect "refusals: memlock over the task's own limit (level -1), in pages" \
+	"ns=$d1 ns_level=1 uid=1005 type=msgqueue level=0 value=$((2 * mqb)) max=$((mqb + mqb / 2))"
+expect "refusals: memlock over D1's max, at level 0 (the decision's level), in pages" \
 	"$(ev ucounts_rlimit_refused 'type=memlock ' | sed 's/.*: ucounts=[^ ]* //')" \
-	"ns=$d1 ns_level=1 uid=1005 type=memlock level=-1 value=3 max=2"
+	"ns=$d1 ns_level=1 uid=1005 type=memlock level=0 value=3 max=2"
+expect "refusals: their charges said charged_over at level 0" \
+	"$(count ucounts_rlimit_charge "uid=1005 type=(msgqueue|memlock) .*result=charged_over level=0$")" 2
 expect "refusals: no other refusal events" "$(count ucounts_rlimit_refused)" 7
 # the SIGPENDING refusals are decided in inc_rlimit_get_ucounts(): their
 # charge events say so too, and leave nothing charged

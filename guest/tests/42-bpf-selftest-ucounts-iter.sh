@@ -1,7 +1,9 @@
 #!/bin/sh
-# The BPF selftest of the ucounts iterator (patch 0009), run by test_progs
-# built with only that test (guest/build-bpf-selftests.sh): one result per
-# subtest (exact, small_reads_under_churn, scoped), its log as comments.
+# The BPF selftest of the ucounts iterator (bpf-iter/ patch 2), run by
+# test_progs built with only that test (guest/build-bpf-selftests.sh): one
+# result per subtest (exact, small_reads_under_churn, scoped: two sibling
+# subtrees read at once, no_ref_across_reads: a stalled reader keeps no
+# namespace alive), its log as comments.
 TP=/uct/selftests/bpf/test_progs
 log=/tmp/test_progs-ucounts.log
 
@@ -13,7 +15,7 @@ sed 's/^/# /' "$log"
 n=0
 fails=0
 # "#12/1    ucounts_iter/exact:OK"
-for sub in exact small_reads_under_churn scoped; do
+for sub in exact small_reads_under_churn scoped no_ref_across_reads; do
 	n=$((n + 1))
 	if grep -qE "^#[0-9]+/[0-9]+ +ucounts_iter/$sub:OK\$" "$log"; then
 		echo "ok $n ucounts_iter/$sub"
@@ -23,8 +25,8 @@ for sub in exact small_reads_under_churn scoped; do
 	fi
 done
 n=$((n + 1))
-if [ "$rc" -eq 0 ] && grep -q '^Summary: 1/3 PASSED, 0 SKIPPED, 0 FAILED' "$log"; then
-	echo "ok $n test_progs -t ucounts_iter: exit 0, 1/3 PASSED"
+if [ "$rc" -eq 0 ] && grep -q '^Summary: 1/4 PASSED, 0 SKIPPED, 0 FAILED' "$log"; then
+	echo "ok $n test_progs -t ucounts_iter: exit 0, 1/4 PASSED"
 else
 	echo "not ok $n test_progs -t ucounts_iter: exit $rc"
 	fails=$((fails + 1))

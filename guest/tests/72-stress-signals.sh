@@ -5,13 +5,14 @@
 # initial namespace's row, shared by all 8) and running with 16, 24, ... 72
 # (the leaf limits, 352 in all), block SIGRTMIN; 32 senders of the same uid, each in a namespace
 # of its own, sigqueue() 16 signals to every receiver, all at once: 4096
-# requests, refused with EAGAIN either at a receiver's own limit (level -1)
-# or at the shared row (level 0). Queued signals are the counters (and SigQ
-# in /proc/PID/status), refusals are DENY and ucounts_rlimit_refused
-# events on the receiver's row, the limits held, and --events counted
-# exactly queued + refused-at-the-leaf charges and refused-at-the-leaf
-# uncharges per receiver (a namespace-level refusal is never charged). All
-# under `ucounttop check`. KTAP. The debug boot has 8 senders (1024 requests).
+# requests, refused with EAGAIN either at a receiver's own limit (the
+# event's level is the receiver's own, ns_level) or at the shared row
+# (level 0). Queued signals are the counters (and SigQ in
+# /proc/PID/status), refusals are DENY and ucounts_rlimit_refused events on
+# the receiver's row, the limits held, and --events counted exactly queued
+# + refused-at-the-leaf charges and refused-at-the-leaf uncharges per
+# receiver (a namespace-level refusal is never charged). All under
+# `ucounttop check`. KTAP. The debug boot has 8 senders (1024 requests).
 . /uct/tests/lib/ktap.sh
 . /uct/tests/lib/stress.sh
 U=$((0x70200000))
@@ -43,7 +44,7 @@ if workload_ready $U $((U + 1)); then
 	# refused at its own limit, uncharges = refused at its own limit
 	awk 'NR == FNR { if ($1 == "EXPECT" && $3 == 1) q[$2] = $7; next }
 	     { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-	       if (f["level"] == -1) leaf[f["ns"]]++ }
+	       if (f["level"] == f["ns_level"]) leaf[f["ns"]]++ }
 	     END { for (ns in q) print ns, q[ns] + leaf[ns], leaf[ns] + 0 }' "$WL" "$T/refused.trace" | sort > "$T/want.charges"
 	awk -v u=$U -v init="$INIT_NS" '$1 == "ROW" && $4 == u && $2 != init { print $2, $29, $30 }' "$T/events.flat" | sort > "$T/got.charges"
 	expect "--events: sigpending charges = queued + refused at the receiver's limit, uncharges = refused there, per receiver" \

@@ -1,15 +1,19 @@
 #!/bin/bash
-# Every patch in patches/series: checkpatch --strict clean, well-formed
-# Fixes: tags, and signed off by the project identity. TAP, three results
-# per patch.
+# Every patch of every tree's series (patches/*/series): checkpatch
+# --strict clean by that tree's own checkpatch.pl, well-formed Fixes:
+# tags, and signed off by the project identity. TAP, three results per
+# patch.
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
 ident='ucounttop developers <dev@ucounttop.invalid>'
-[ -x "$KSRC/scripts/checkpatch.pl" ] || die "no kernel tree at $KSRC (run 'make kernel')"
 n=0
+for KTREE in $KTREES; do
+PATCHES=$UCT_ROOT/patches/$KTREE
+KSRC=$CACHE_DIR/tree-$KTREE/linux
+[ -x "$KSRC/scripts/checkpatch.pl" ] || die "no $KTREE tree at $KSRC (run 'KTREE=$KTREE make kernel')"
 while read -r p; do
-	name=$(basename "$p")
+	name=$KTREE/${p#"$PATCHES"/}
 	n=$((n + 1))
 	# UNKNOWN_COMMIT_ID: the tree is a tarball, without the upstream history
 	# checkpatch looks Fixes: ids up in; their form is checked below
@@ -38,5 +42,6 @@ while read -r p; do
 		echo "not ok $n author and Signed-off-by are '$ident': $name"
 	fi
 done < <(series_patches)
-[ "$n" = 0 ] && { n=1; echo "ok 1 checkpatch # SKIP patches/series lists no patches"; }
+done
+[ "$n" = 0 ] && { n=1; echo "ok 1 checkpatch # SKIP no series lists a patch"; }
 echo "1..$n"

@@ -54,7 +54,7 @@ finish() {
 # ---- the binary, and a way to run it that can never load BPF ----------------
 bin=${UCT_BIN:-$UCT_OUT/cli/ucounttop}
 if [ -z "${UCT_BIN:-}" ]; then
-	if make -s -C "$UCT_ROOT/cli" OUT="$UCT_OUT" VMLINUX="$KOUT/vmlinux" > "$tmp/build" 2>&1; then
+	if make -s -C "$UCT_ROOT/cli" OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX" > "$tmp/build" 2>&1; then
 		ok "ucounttop builds on the host"
 	else
 		nok "ucounttop builds on the host"

@@ -344,9 +344,10 @@ json_join() {
 denials_of() { json_join 2 "$T/want.denials" "$1"; }
 expected_denials() { awk '$1 == "DENY" { print $2, $3, $4, $5 }' "$WL"; }
 
-# The refusal events, as the row over its limit: level -1 is the charged
-# row itself, level L the row of level L up its chain (workload NS lines;
-# the initial namespace is level 0) -> "ns uid type hits"
+# The refusal events, as the row over its limit: level L is the row of
+# level L up the charged row's chain, the charged row itself when L is its
+# own level (workload NS lines; the initial namespace is level 0) ->
+# "ns uid type hits"
 trace_hits() {
 	awk -v init="$INIT_NS" '
 	FILENAME == ARGV[1] { if ($1 == "NS") { lvl[$2] = $3; parent[$2] = $4; creator[$2] = $5 }; next }

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Our kernel of another tree (KTREE, e.g. 6.12) with its own series:
+# the guest tests that drive the series' kernel code (00, the rlimits
+# selftests, KUnit, tracepoints, the iterator and its BPF selftest, the
+# ground truth and the denials) or, with TREE_TESTS=all (CI), every
+# guest test, as in the 6.1 guest. TAP, each result named with the tree.
+set -uo pipefail
+. "$(dirname "$0")/../../guest/lib.sh"
+
+smp=${TREE_GUEST_SMP:-4}
+case "${TREE_TESTS:-series}" in
+all) tests=$(cd "$UCT_ROOT/guest/tests" && ls ./*.sh) ;;
+series) tests=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 10-*.sh 20-*.sh 30-*.sh 4[0-2]-*.sh 50-*.sh 51-*.sh) ;;
+*) tests=$TREE_TESTS ;;
+esac
+tests=$(echo "$tests" | tr ' ' '\n' | sed '/^$/d; s|^\./||; /^\//!s|^|/uct/tests/|' | tr '\n' ' ')
+if [ ! -f "$BZIMAGE" ]; then
+	echo "not ok 1 $KTREE: kernel built ($BZIMAGE missing: run 'KTREE=$KTREE make guest')"
+	exit 1
+fi
+tap=$(mktemp)
+trap 'rm -f "$tap"' EXIT
+rc=0
+"$UCT_ROOT/guest/run" -q --smp "$smp" --timeout "${TREE_GUEST_TIMEOUT:-2700}" \
+	--results "$tap" --console "$LOGDIR/guest-tests.console" -- /uct/run-tests $tests || rc=$?
+sed -E 's/^(not ok|ok) ([0-9]+) /\1 \2 '"$KTREE"': /' "$tap"
+[ "$rc" = 0 ] || echo "# guest exited $rc (console: $LOGDIR/guest-tests.console)"
+exit "$rc"
