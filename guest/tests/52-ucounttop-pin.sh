@@ -48,8 +48,19 @@ wait $u
 rc=$?
 check "SIGINT: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "pins removed on exit" [ ! -e $P ]
-$BPFTOOL prog show > $T/progs2 2>&1
-check "programs detached on exit" [ -z "$(grep -E 'tp_refused|overlimit_exit|inc_exit|snap_task|snap_ucounts' $T/progs2)" ]
+# The kernel frees a program whose last link and fd are gone from RCU
+# callbacks and a workqueue, after ucounttop has exited: wait for that
+# (at most 30 s), then look.
+ours_listed() {
+	$BPFTOOL prog show > $T/progs2 2>&1
+	grep -qE 'tp_refused|overlimit_exit|inc_exit|inc_over_exit|snap_task|snap_ucounts' $T/progs2
+}
+i=0
+while ours_listed && [ $i -lt 300 ]; do
+	usleep 100000
+	i=$((i + 1))
+done
+check "programs detached on exit" [ -z "$(grep -E 'tp_refused|overlimit_exit|inc_exit|inc_over_exit|snap_task|snap_ucounts' $T/progs2)" ]
 
 $UCT --pin $P --keep-pinned -b -n 1 > /dev/null 2> $T/keep.err
 rc=$?
