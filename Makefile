@@ -26,7 +26,7 @@ help:
 	@echo 'make run         boot the guest into the live ucounttop demo (builds everything first)'
 	@echo 'make shell       boot the guest to a shell on the serial console'
 	@echo 'make test        host checks + guests of both trees, the debug and stock kernels'
-	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount)'
+	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount), into docs/performance.md'
 	@echo 'make kernel      extract, patch, configure and build the guest kernel'
 	@echo 'make kernel-debug   the same tree with KASAN, lockdep, kmemleak, UBSAN... (make test boots 6.12's)'
 	@echo 'make guest       kernel + selftests + tools + initramfs'

@@ -62,9 +62,10 @@ tally_suite() {
 # Three chains at once, so that a rerun takes about as long as the guest
 # suite (the longest chain) and not the sum: the host suites, then the
 # debug kernel's guest (6.12 tree) and make run; the stock kernel's guest,
-# then our 6.12 guest; our 6.1 guest in front. The two background chains run niced: the guest suite is the
-# critical path, and they share what it leaves of this machine's two
-# cores (guest-runner boots small guests too).
+# then our 6.12 guest; our 6.1 guest in front. The two background chains
+# run niced: the 6.1 guest suite is the critical path, and they share what
+# it leaves of this machine's two cores (guest-runner boots small guests
+# too).
 host_suites=(checkpatch splat-scan guest-runner)
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
