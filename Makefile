@@ -28,7 +28,7 @@ help:
 	@echo 'make test        host checks + guests of both trees, the debug and stock kernels'
 	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount), into docs/performance.md'
 	@echo 'make kernel      extract, patch, configure and build the guest kernel'
-	@echo 'make kernel-debug   the same tree with KASAN, lockdep, kmemleak, UBSAN... (make test boots 6.12's)'
+	@echo 'make kernel-debug   the same tree with KASAN, lockdep, kmemleak, UBSAN... (make test boots the 6.12 one)'
 	@echo 'make guest       kernel + selftests + tools + initramfs'
 	@echo 'make check-patches  checkpatch --strict every patch of both series'
 	@echo 'make check-series   build every prefix of both series, W=1 on touched files (slow)'
