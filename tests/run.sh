@@ -66,9 +66,10 @@ tally_suite() {
 # run niced: the 6.1 guest suite is the critical path, and they share what
 # it leaves of this machine's two cores (guest-runner boots small guests
 # too).
-host_suites=(checkpatch splat-scan guest-runner)
+host_suites=(make-help checkpatch splat-scan guest-runner)
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
+	suite make-help "$UCT_ROOT/tests/host/make-help.sh"
 	suite checkpatch "$UCT_ROOT/tests/host/checkpatch.sh"
 	suite splat-scan "$UCT_ROOT/tests/host/splat-scan-test.sh"
 	suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
