@@ -9,7 +9,7 @@ set -euo pipefail
 PACKAGES=(
 	linux-source-6.1 linux-source-6.12         # the kernel trees we patch (KTREE)
 	build-essential flex bison bc libssl-dev libelf-dev dwarves ccache
-	cpio xz-utils patch rsync kmod perl       # kernel build, checkpatch, initramfs
+	cpio xz-utils zstd patch rsync kmod perl       # kernel build, checkpatch, initramfs
 	qemu-system-x86 busybox-static            # the guest
 	clang llvm bpftool libbpf-dev zlib1g-dev libzstd-dev   # BPF + ucounttop
 	libmicrohttpd-dev                         # ucounttop --listen (linked dynamically: cli/Makefile)
