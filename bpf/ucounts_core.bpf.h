@@ -14,33 +14,15 @@
  * and defines the SEC() programs itself (a program's name is its object's),
  * the two snapshot programs with UCT_SNAPSHOT_PROGRAMS().
  *
- * Kernel layout: ucounts->rlimit[] and user_namespace->rlimit_max[] exist
- * since 5.19 (de399236e240 split them out of ucount[]/ucount_max[]); user
- * space refuses older kernels before loading (uct_check_kernel_layout()).
- * Fields whose type changed later are read as raw bytes, noted where read.
+ * Whatever differs between kernels is read through core_fixes.bpf.h.
  */
 #ifndef UCOUNTS_CORE_BPF_H
 #define UCOUNTS_CORE_BPF_H
 
+#include "core_fixes.bpf.h"
+
 #define UCT_LONG_MAX		0x7fffffffffffffffLL
 #define UCT_RLIM_INF		(~0UL)
-/* enum values of RLIMIT_* and CAP_* (uapi, stable) */
-#define RLIMIT_NPROC_		6
-#define RLIMIT_MEMLOCK_		8
-#define RLIMIT_SIGPENDING_	11
-#define RLIMIT_MSGQUEUE_	12
-#define CAP_IPC_LOCK_		14
-#define CAP_SYS_ADMIN_		21
-#define CAP_SYS_RESOURCE_	24
-/*
- * Context of our series' iterator, declared with a ___uct flavour so the
- * objects build against any vmlinux.h; CO-RE matches it to the kernel's
- * struct bpf_iter__ucounts at load time.
- */
-struct bpf_iter__ucounts___uct {
-	struct bpf_iter_meta *meta;
-	struct ucounts *ucounts;
-} __attribute__((preserve_access_index));
 
 const volatile __u32 page_shift = 12;	/* set by user space */
 
@@ -168,11 +150,8 @@ static __always_inline bool cur_capable(int cap)
 {
 	struct task_struct *t = (void *)bpf_get_current_task();
 	const struct cred *c = BPF_CORE_READ(t, cred);
-	__u64 caps = 0;
 
-	/* kernel_cap_t: u32 cap[2] on 6.1, u64 val from 6.3; same bytes */
-	bpf_core_read(&caps, sizeof(caps), &c->cap_effective);
-	return BPF_CORE_READ(c, user_ns, level) == 0 && (caps & (1ULL << cap));
+	return BPF_CORE_READ(c, user_ns, level) == 0 && (uct_cap_effective(c) & (1ULL << cap));
 }
 
 /* Where a walk up the chain found a level over its limit. */
@@ -349,8 +328,8 @@ static __always_inline void fill_rec(struct uct_rec *r, struct ucounts *uc, __u3
 	r->uid = uc->uid.val;
 	r->level = ns->level;
 	r->owner_uid = ns->owner.val;
-	/* atomic_t on 6.1 (rcuref_t later): the raw 32 bits of either */
-	r->refcount = *(__u32 *)&uc->count;
+	/* atomic_t, or rcuref_t from 6.15: the raw 32 bits of either */
+	r->refcount = uct_refs_from_raw(*(__u32 *)&uc->count);
 	r->flags = flags;
 	if (parent) {
 		r->parent_ns_inum = parent->ns->ns.inum;

@@ -13,18 +13,17 @@
 #include <bpf/bpf_core_read.h>
 #include "ucounttop.h"
 
-/* Our series' charge tracepoint: results from "refused" on counted nothing */
-#define UCOUNTS_REFUSED_	2
-/* enum trace_signal_result: stable since 3.x */
-#define TRACE_SIGNAL_OVERFLOW_FAIL_	3
-#define TRACE_SIGNAL_LOSE_INFO_		4
-
 /* --- configuration, set by user space before load --------------------- */
 const volatile bool emit_events = false;	/* trace: fill the ring buffer */
 const volatile bool want_stack = false;		/* trace --stack */
 const volatile __u32 filter_ns = 0;		/* trace --ns (0: all) */
 const volatile __s64 filter_uid = -1;		/* trace --uid (-1: all) */
 const volatile __s32 filter_type = -1;		/* trace -t (-1: all) */
+/* copy_process()'s text, from /proc/kallsyms (0, 0: unknown): on a
+ * kernel without our series it tells a fork's RLIMIT_NPROC check from
+ * execve()'s and set*uid()'s */
+const volatile __u64 copy_process_start = 0;
+const volatile __u64 copy_process_end = 0;
 /* trace: wake the reader only once this much is queued (0: every event);
  * it polls on its own every 100 ms, which bounds the delay */
 const volatile __u32 wakeup_bytes = 0;
@@ -317,25 +316,37 @@ static __always_inline void note_limit_hit(struct ucounts *at, __u32 type)
 }
 
 /*
- * Leaf-limit refusals after a successful hierarchical charge: mqueue and
- * SHM_LOCK compare the returned leaf value with the caller's own rlimit
- * (ipc/mqueue.c, mm/mlock.c). NPROC is enforced by is_rlimit_overlimit()
- * and SIGPENDING refusals are seen in signal_generate.
+ * Refusals of an inc_rlimit_ucounts() charge, decided by its caller from
+ * the returned leaf value: mqueue_get_inode() refuses LONG_MAX (a level
+ * over its limit) or a value over the caller's RLIMIT_MSGQUEUE;
+ * user_shm_lock() the same against RLIMIT_MEMLOCK in pages, unless the
+ * caller has CAP_IPC_LOCK. NPROC charges are not refused here (fork
+ * checks with is_rlimit_overlimit()) and SIGPENDING charges go through
+ * inc_rlimit_get_ucounts().
  */
-static __always_inline void check_caller_limit(void *ctx, struct ucounts *uc, __u32 type,
-					       long value)
+static __always_inline void inc_refusal(void *ctx, struct ucounts *uc, __u32 type, long ret)
 {
+	struct over_at o = { .level = -1 };
 	long lim;
 
 	if (type != UCT_MSGQUEUE && type != UCT_MEMLOCK)
 		return;
 	lim = leaf_limit(type);
-	if (value <= lim)
+	if (ret != UCT_LONG_MAX && ret <= lim)
 		return;
-	/* user_shm_lock() lets CAP_IPC_LOCK holders past the limit */
 	if (type == UCT_MEMLOCK && cur_capable(CAP_IPC_LOCK_))
 		return;
-	note_denied(ctx, uc, type, value, uc_level(uc), lim);
+	if (ret != UCT_LONG_MAX) {
+		note_denied(ctx, uc, type, ret, uc_level(uc), lim);
+		return;
+	}
+	/* which level is over: still charged here, the caller undoes it
+	 * after we return */
+	first_over(uc, type, UCT_LONG_MAX, 0, &o);
+	if (!o.uc)
+		o.level = -2;
+	note_limit_hit(o.uc, type);
+	note_denied(ctx, uc, type, uc_value(uc, type), o.level, o.limit);
 }
 
 /* ---- snapshot programs ---------------------------------------------------- */
@@ -445,13 +456,59 @@ int task_limits(struct bpf_iter__task *ctx)
 
 /* ---- cheap hooks: rare events only ------------------------------------------ */
 
-/* fork/execve/set*uid() limit checks (NPROC): over means over a limit. */
+/* Is a return address inside copy_process()? The fexit program's own
+ * frames come first: look a few frames up. */
+static __always_inline bool called_from_fork(void *ctx)
+{
+	__u64 stack[6] = {};
+	long n;
+	int i;
+
+	n = bpf_get_stack(ctx, stack, sizeof(stack), 0);
+	for (i = 0; i < 6; i++)
+		if (i * 8 < n && stack[i] >= copy_process_start && stack[i] < copy_process_end)
+			return true;
+	return false;
+}
+
+/*
+ * Was an RLIMIT_NPROC check that found a level over the limit a refusal?
+ * Its three callers decide differently (kernel/fork.c, fs/exec.c,
+ * kernel/sys.c):
+ *  - set*uid() (flag_nproc_exceeded()) checks the new cred's ucounts, not
+ *    the caller's, and only flags the task for its next execve(): never;
+ *  - copy_process() refuses unless the user is root's or the caller has
+ *    CAP_SYS_RESOURCE or CAP_SYS_ADMIN;
+ *  - execve() refuses, whoever calls it (the flag is never set for root).
+ * Without copy_process()'s address (kallsyms hidden), a task is taken to
+ * be in fork() unless it is flagged (then execve()), and a check of
+ * another cred's ucounts to be set*uid()'s: a clone(CLONE_NEWUSER) that
+ * is refused is then missed.
+ */
+static __always_inline bool nproc_refused(void *ctx, struct ucounts *uc)
+{
+	struct task_struct *t = (void *)bpf_get_current_task();
+	const struct cred *c = BPF_CORE_READ(t, cred);
+	bool mine = BPF_CORE_READ(c, ucounts) == uc, fork;
+
+	if (copy_process_end)
+		fork = called_from_fork(ctx);
+	else
+		fork = mine && !(BPF_CORE_READ(t, flags) & PF_NPROC_EXCEEDED_);
+	if (!fork)
+		return mine;
+	return BPF_CORE_READ(c, user, uid.val) != 0 && !cur_capable(CAP_SYS_RESOURCE_) &&
+	       !cur_capable(CAP_SYS_ADMIN_);
+}
+
+/* fork/execve/set*uid() limit checks (NPROC): over means over a limit,
+ * a refusal only where the caller refuses. */
 static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlimit_type type,
 					unsigned long rlimit, bool over)
 {
 	struct over_at o;
 
-	if (!over || !uc)
+	if (!over || !uc || type != UCT_NPROC || !nproc_refused(ctx, uc))
 		return 0;
 	/* The leaf is compared with the caller's rlimit argument. */
 	first_over(uc, type, rlimit > UCT_LONG_MAX ? UCT_LONG_MAX : rlimit, 0, &o);
@@ -540,7 +597,7 @@ static __always_inline void on_tp_count(__u64 *ctx, bool charge)
 	if (!uc || type >= UCT_NTYPES)
 		return;
 	/* result (ctx[4]) refused or no reference: nothing was counted */
-	if (charge && (int)ctx[4] >= UCOUNTS_REFUSED_)
+	if (charge && (int)ctx[4] >= uct_result_refused())
 		return;
 	/* a literal each: ev_count() is inlined here before charge is
 	 * known, and each program keeps the code it would have alone */
@@ -578,21 +635,17 @@ static __always_inline int on_inc(void *ctx, struct ucounts *uc, enum rlimit_typ
 
 	if (!uc || type >= UCT_NTYPES)
 		return 0;
-	if (ret == UCT_LONG_MAX) {
-		/* Which level is over: rare path, walk the chain. */
-		first_over(uc, type, UCT_LONG_MAX, 0, &o);
-		if (!o.uc)
-			o.level = -2;
-	}
 	ev_count(uc, type, v, true);
-	if (emit_events)
+	if (emit_events) {
+		if (ret == UCT_LONG_MAX) {
+			/* which level is over: rare path, walk the chain */
+			first_over(uc, type, UCT_LONG_MAX, 0, &o);
+			if (!o.uc)
+				o.level = -2;
+		}
 		emit(ctx, uc, UCT_EV_CHARGE, type, v, uc_value(uc, type), o.level, -1);
-	if (ret == UCT_LONG_MAX && (type == UCT_MSGQUEUE || type == UCT_MEMLOCK)) {
-		note_limit_hit(o.uc, type);
-		note_denied(ctx, uc, type, uc_value(uc, type), o.level, o.limit);
-	} else if (ret != UCT_LONG_MAX) {
-		check_caller_limit(ctx, uc, type, ret);
 	}
+	inc_refusal(ctx, uc, type, ret);
 	return 0;
 }
 
@@ -611,6 +664,25 @@ int BPF_PROG(inc_over_exit, struct ucounts *uc, enum rlimit_type type, long v, v
 	return on_inc(ctx, uc, type, v, ret);
 }
 
+/* The live view without --events: only the refusals of mq_open() and
+ * SHM_LOCK, which no tracepoint of a stock kernel reports. */
+SEC("fexit/inc_rlimit_ucounts")
+int BPF_PROG(inc_refusal_exit, struct ucounts *uc, enum rlimit_type type, long v, long ret)
+{
+	if (uc && (type == UCT_MSGQUEUE || type == UCT_MEMLOCK))
+		inc_refusal(ctx, uc, type, ret);
+	return 0;
+}
+
+SEC("fexit/inc_rlimit_ucounts_over")
+int BPF_PROG(inc_over_refusal_exit, struct ucounts *uc, enum rlimit_type type, long v,
+	     void *over, long ret)
+{
+	if (uc && (type == UCT_MSGQUEUE || type == UCT_MEMLOCK))
+		inc_refusal(ctx, uc, type, ret);
+	return 0;
+}
+
 SEC("fexit/dec_rlimit_ucounts")
 int BPF_PROG(dec_exit, struct ucounts *uc, enum rlimit_type type, long v, __u64 ret_reg)
 {
@@ -622,19 +694,25 @@ int BPF_PROG(dec_exit, struct ucounts *uc, enum rlimit_type type, long v, __u64 
 	return 0;
 }
 
+/* The return value through bpf_get_func_ret(): its position in ctx
+ * depends on the kernel (core_fixes.bpf.h). */
 SEC("fexit/inc_rlimit_get_ucounts")
-int BPF_PROG(inc_get_exit, struct ucounts *uc, enum rlimit_type type, __u64 override_reg,
-	     long ret)
+int inc_get_exit(__u64 *ctx)
 {
+	struct ucounts *uc = (void *)ctx[0];
+	__u32 type = ctx[1];
+	long ret = uct_func_ret(ctx);
+
 	if (!uc || type >= UCT_NTYPES)
 		return 0;
-	/* ret 0: a level refused and the charge was unwound; the refusal
-	 * itself is counted in signal_generate (it also sees the caller's
-	 * own RLIMIT_SIGPENDING). */
+	/* ret 0: a level refused and the kernel unwound the charge itself:
+	 * nothing changed. The refusal is counted in signal_generate, which
+	 * also sees the caller's own RLIMIT_SIGPENDING. */
+	if (!ret)
+		return 0;
 	ev_count(uc, type, 1, true);
 	if (emit_events)
-		emit(ctx, uc, UCT_EV_CHARGE, type, 1, ret ? ret : uc_value(uc, type),
-		     ret ? -1 : -2, -1);
+		emit(ctx, uc, UCT_EV_CHARGE, type, 1, ret, -1, -1);
 	return 0;
 }
 
@@ -658,7 +736,7 @@ int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_str
 {
 	struct ucounts *uc;
 
-	if (result != TRACE_SIGNAL_OVERFLOW_FAIL_ && result != TRACE_SIGNAL_LOSE_INFO_)
+	if (!uct_signal_overflowed(result))
 		return 0;
 	/* loaded, not probe-read: emit() needs a BTF pointer */
 	uc = task->real_cred->ucounts;

@@ -18,8 +18,6 @@
 #include <bpf/bpf_core_read.h>
 #include "ucounttop_check.h"
 
-#define PF_KTHREAD_		0x00200000
-#define SIGQUEUE_PREALLOC_	1
 #define MQ_PRIO_MAX_		32768
 #define S_IFMT_			00170000
 #define S_IFREG_		0100000
@@ -594,10 +592,14 @@ int BPF_PROG(ck_dec, struct ucounts *uc, enum rlimit_type type, long v, __u64 re
 	return 0;
 }
 
+/* Arguments from ctx, the return value through bpf_get_func_ret(): its
+ * position in ctx depends on the kernel (core_fixes.bpf.h). */
 SEC("fexit/inc_rlimit_get_ucounts")
-int BPF_PROG(ck_inc_get, struct ucounts *uc, enum rlimit_type type, __u64 override_reg,
-	     long ret)
+int ck_inc_get(__u64 *ctx)
 {
+	struct ucounts *uc = (void *)ctx[0];
+	__u32 type = ctx[1];
+	long ret = uct_func_ret(ctx);
 	struct uct_key k;
 	__s32 sid;
 
@@ -615,9 +617,9 @@ int BPF_PROG(ck_inc_get, struct ucounts *uc, enum rlimit_type type, __u64 overri
 		window_end(&changing, type, 1);
 		return 0;
 	}
-	/* ret: the leaf's new value; override_rlimit (bool, low byte): no
-	 * level is compared */
-	on_charge(ctx, uc, type, 1, ret, false, !(__u8)override_reg);
+	/* ret: the leaf's new value; with override_rlimit no level is
+	 * compared */
+	on_charge(ctx, uc, type, 1, ret, false, !uct_inc_get_override(ctx));
 	window_end(&changing, type, 1);
 	return 0;
 }
@@ -1038,7 +1040,7 @@ static __always_inline void inv_add(struct ucounts *uc, __u32 kind)
 
 struct lw_ctx {
 	__u64 pos;
-	__u64 head;
+	__u64 end;	/* the list's head, or 0 for an hlist */
 	__u32 kind;
 	__u32 done;
 };
@@ -1048,7 +1050,7 @@ static long lw_step(__u32 i, struct lw_ctx *c)
 	struct list_head *p = (void *)c->pos;
 	struct ucounts *uc = NULL;
 
-	if (!c->pos || c->pos == c->head) {
+	if (!c->pos || c->pos == c->end) {
 		c->done = 1;
 		return 1;
 	}
@@ -1062,15 +1064,11 @@ static long lw_step(__u32 i, struct lw_ctx *c)
 		if (uc)
 			inv_add(uc, UCK_INV_SIGQ);
 	} else {
-		struct k_itimer *t = (void *)p - bpf_core_field_offset(struct k_itimer, list);
-		struct sigqueue *q = BPF_CORE_READ(t, sigq);
-
-		if (q)
-			uc = BPF_CORE_READ(q, ucounts);
+		uc = uct_timer_ucounts(uct_timer_of(c->pos));
 		if (uc)
 			inv_add(uc, UCK_INV_TIMER);
 	}
-	c->pos = (__u64)BPF_CORE_READ(p, next);
+	c->pos = uct_node_next(c->pos);
 	/* Unlinked by list_del_init() while we walked (the task exiting or
 	 * dequeuing, no lock held here): it points at itself and the head is
 	 * out of reach. Stop now; the list counts as cut. */
@@ -1079,11 +1077,11 @@ static long lw_step(__u32 i, struct lw_ctx *c)
 	return 0;
 }
 
-static __always_inline void walk_list(struct list_head *head, __u32 kind)
+/* Walk a list from its first node to end (its head; 0 for an hlist). */
+static __always_inline void walk_list(__u64 first, __u64 end, __u32 kind)
 {
-	struct lw_ctx c = { .head = (__u64)head, .kind = kind };
+	struct lw_ctx c = { .pos = first, .end = end, .kind = kind };
 
-	c.pos = (__u64)BPF_CORE_READ(head, next);
 	bpf_loop(sig_walk_max, lw_step, &c, 0);
 	if (!c.done)
 		count(UCK_CNT_INV_TRUNC);
@@ -1095,6 +1093,7 @@ int ck_inventory(struct bpf_iter__task *ctx)
 	struct task_struct *task = ctx->task;
 	struct signal_struct *sig;
 	struct ucounts *uc;
+	__u64 first, end;
 
 	if (!task)
 		return 0;
@@ -1102,15 +1101,19 @@ int ck_inventory(struct bpf_iter__task *ctx)
 	if (uc)
 		inv_add(uc, (BPF_CORE_READ(task, flags) & PF_KTHREAD_) ? UCK_INV_KTHREAD :
 								      UCK_INV_TASK);
-	walk_list(&task->pending.list, LW_SIGQUEUE);
+	walk_list(uct_node_next((__u64)&task->pending.list), (__u64)&task->pending.list,
+		  LW_SIGQUEUE);
 	if (BPF_CORE_READ(task, group_leader) != task)
 		return 0;
 	/* once per thread group: shared signals, POSIX timers */
 	sig = BPF_CORE_READ(task, signal);
 	if (!sig)
 		return 0;
-	walk_list(&sig->shared_pending.list, LW_SIGQUEUE);
-	walk_list(&sig->posix_timers, LW_TIMER);
+	walk_list(uct_node_next((__u64)&sig->shared_pending.list),
+		  (__u64)&sig->shared_pending.list, LW_SIGQUEUE);
+	/* a list_head or an hlist_head, by kernel (core_fixes.bpf.h) */
+	uct_timers_walk(sig, &first, &end);
+	walk_list(first, end, LW_TIMER);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ksyms.c - kernel addresses to names, from /proc/kallsyms. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,4 +100,32 @@ const char *uct_ksyms_lookup(const struct uct_ksyms *k, unsigned long long addr,
 	}
 	*off = addr - k->syms[lo].addr;
 	return k->syms[lo].name;
+}
+
+/* name itself, or a compiler's clone of it ("name.isra.0", "name.cold") */
+static bool is_function(const char *sym, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(sym, name, n) && (sym[n] == 0 || (sym[n] == '.' && strcmp(sym + n, ".cold")));
+}
+
+int uct_ksyms_range(const struct uct_ksyms *k, const char *name, unsigned long long *start,
+		    unsigned long long *end)
+{
+	size_t i, j;
+
+	for (i = 0; k && i < k->n; i++) {
+		if (!is_function(k->syms[i].name, name))
+			continue;
+		/* it ends where the next symbol at a higher address starts */
+		for (j = i + 1; j < k->n && k->syms[j].addr == k->syms[i].addr; j++)
+			;
+		if (j == k->n)
+			return -1;
+		*start = k->syms[i].addr;
+		*end = k->syms[j].addr;
+		return 0;
+	}
+	return -1;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* ksyms.h - kernel addresses to names, from /proc/kallsyms (trace --stack). */
+/* ksyms.h - kernel addresses to names, from /proc/kallsyms (trace --stack,
+ * check's stacks), and functions' address ranges (the live view). */
 #ifndef UCT_KSYMS_H
 #define UCT_KSYMS_H
 
@@ -11,5 +12,11 @@ void uct_ksyms_free(struct uct_ksyms *k);
 /* Name of the symbol containing addr and the offset into it; NULL if none. */
 const char *uct_ksyms_lookup(const struct uct_ksyms *k, unsigned long long addr,
 			     unsigned long long *off);
+
+/* The address range [start, end) of function name (or of its compiler
+ * clone name.isra.N and the like, not name.cold): from its address to the
+ * next symbol's. -1 when there is no such function. */
+int uct_ksyms_range(const struct uct_ksyms *k, const char *name, unsigned long long *start,
+		    unsigned long long *end);
 
 #endif /* UCT_KSYMS_H */

@@ -19,14 +19,36 @@
 #include <bpf/libbpf.h>
 #include "common.h"
 #include "loader.h"
+#include "ksyms.h"
 #include "loader_internal.h"
 #include "ucounttop.skel.h"
 
 enum {
 	P_SNAP_UCOUNTS, P_SNAP_TASK, P_OVERLIMIT, P_UCOUNTS_OVERLIMIT, P_REFUSED, P_ALLOC,
-	P_FREE, P_CHARGE, P_UNCHARGE, P_INC, P_INC_OVER, P_DEC, P_INC_GET, P_DEC_PUT,
-	P_SIG_GENERATE, P_TASK_LIMITS, P_COUNT
+	P_FREE, P_CHARGE, P_UNCHARGE, P_INC, P_INC_OVER, P_INC_REFUSAL, P_INC_OVER_REFUSAL,
+	P_DEC, P_INC_GET, P_DEC_PUT, P_SIG_GENERATE, P_TASK_LIMITS, P_COUNT
 };
+
+/*
+ * copy_process()'s addresses, which tell the NPROC checks of fork() from
+ * those of execve() and set*uid() on a kernel without our series
+ * (bpf/ucounttop.bpf.c, nproc_refused()). Hidden addresses (kptr_restrict)
+ * cost a guess, said in degraded:.
+ */
+static void set_fork_range(struct uct_loader *l, char *deg, size_t dlen)
+{
+	struct uct_ksyms *k = uct_ksyms_load("/proc/kallsyms");
+	unsigned long long start, end;
+
+	if (k && !uct_ksyms_range(k, "copy_process", &start, &end)) {
+		l->skel->rodata->copy_process_start = start;
+		l->skel->rodata->copy_process_end = end;
+	} else {
+		uct_degraded_add(deg, dlen, "copy_process not in /proc/kallsyms: a refused "
+				 "clone(CLONE_NEWUSER) is not counted as a denial");
+	}
+	uct_ksyms_free(k);
+}
 
 /* Every program of ucounttop.bpf.c, none chosen yet. */
 static void prog_table(struct uct_loader *l)
@@ -46,12 +68,15 @@ static void prog_table(struct uct_loader *l)
 	PROG(P_UNCHARGE, tp_uncharge);
 	PROG(P_INC, inc_exit);
 	PROG(P_INC_OVER, inc_over_exit);
+	PROG(P_INC_REFUSAL, inc_refusal_exit);
+	PROG(P_INC_OVER_REFUSAL, inc_over_refusal_exit);
 	PROG(P_DEC, dec_exit);
 	PROG(P_INC_GET, inc_get_exit);
 	PROG(P_DEC_PUT, dec_put_entry);
 	PROG(P_SIG_GENERATE, sig_generate);
 	PROG(P_TASK_LIMITS, task_limits);
 #undef PROG
+	_Static_assert(P_COUNT <= ARRAY_SIZE(l->progs), "struct uct_loader: progs[] too short");
 	l->nprogs = P_COUNT;
 }
 
@@ -99,7 +124,10 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 		want(l, P_TASK_LIMITS, true, "leaf limits read from /proc/PID/limits, two files "
 		     "per process per refresh; namespaces not named by their processes");
 
-	/* refusals: exact from our series, else the NPROC checks */
+	/* refusals: exact from our series; else where each caller decides:
+	 * fork, execve (is_rlimit_overlimit), mq_open and SHM_LOCK (the value
+	 * inc_rlimit_ucounts returns; --events' program sees it too) and
+	 * signals (signal_generate) */
 	if (use_tp_refused) {
 		want(l, P_REFUSED, true, "no denials counted");
 	} else {
@@ -107,11 +135,14 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 			want(l, P_UCOUNTS_OVERLIMIT, true, "no nproc denials counted");
 		else if (f->fn_overlimit)
 			want(l, P_OVERLIMIT, true, "no nproc denials counted");
-		uct_degraded_add(deg, dlen, "no ucounts_rlimit_refused tracepoint: %s",
-				 f->fn_ucounts_overlimit || f->fn_overlimit ?
-				 "exact for nproc only (--events adds the others, at a per-charge "
-				 "cost)" : "no denials counted (--events counts them, at a "
-				 "per-charge cost)");
+		if (!o->events && (f->fn_inc_over || f->fn_inc))
+			want(l, f->fn_inc_over ? P_INC_OVER_REFUSAL : P_INC_REFUSAL, true,
+			     "no msgqueue or memlock denials counted");
+		if (f->tp_signal_generate)
+			want(l, P_SIG_GENERATE, true, "no sigpending denials counted");
+		uct_degraded_add(deg, dlen, "no ucounts_rlimit_refused tracepoint: denials read "
+				 "from the callers' checks; a sigpending denial names no level");
+		set_fork_range(l, deg, dlen);
 	}
 
 	/* lifetime: a freed object's statistics go with it */
@@ -147,8 +178,6 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 			want(l, P_INC_GET, false, NULL);
 			want(l, P_DEC_PUT, false, NULL);
 		}
-		if (!use_tp_refused && f->tp_signal_generate)
-			want(l, P_SIG_GENERATE, true, "no sigpending denials counted");
 	}
 	if (f->refused[0])
 		uct_degraded_add(deg, dlen, "refused by the verifier: %s", f->refused);
@@ -188,12 +217,10 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 	bpf_map__set_max_entries(l->skel->maps.stats, o->max_entries);
 	/* only --events counts charges: keep the map tiny otherwise */
 	bpf_map__set_max_entries(l->skel->maps.evcounts, o->events ? o->max_entries : 1);
-	/* without ucounts_free nothing deletes a dead object's entry: let the
-	 * least recently used go first when the map is full */
-	if (!l->progs[P_FREE].want) {
-		bpf_map__set_type(l->skel->maps.stats, BPF_MAP_TYPE_LRU_HASH);
-		bpf_map__set_type(l->skel->maps.evcounts, BPF_MAP_TYPE_LRU_PERCPU_HASH);
-	}
+	/* Without ucounts_free nothing deletes a dead object's entry, and the
+	 * maps can fill: they stay plain hashes, so that a full map refuses
+	 * the new entry and counts it (stats_full, shown as drops), where an
+	 * LRU map would evict a live row's counts without a trace. */
 	/* the slots in front of evcounts, one set per CPU (up to a bound) */
 	if (o->events && l->progs[P_FREE].want)
 		l->evcache_slots = uct_evcache_slots();

@@ -116,6 +116,50 @@ static bool has_member(const struct btf *btf, const char *sname, const char *mna
 	return false;
 }
 
+/*
+ * The programs index the counters by enum rlimit_type and keep its values
+ * as ours (bpf/core_fixes.bpf.h): a kernel that renumbered it is refused
+ * here, before anything is loaded. -1 on a mismatch, with msg set.
+ */
+static int check_rlimit_enum(const struct btf *btf, char *msg, size_t len)
+{
+	static const char *const names[UCT_NTYPES] = {
+		[UCT_NPROC] = "UCOUNT_RLIMIT_NPROC", [UCT_MSGQUEUE] = "UCOUNT_RLIMIT_MSGQUEUE",
+		[UCT_SIGPENDING] = "UCOUNT_RLIMIT_SIGPENDING", [UCT_MEMLOCK] = "UCOUNT_RLIMIT_MEMLOCK",
+	};
+	int id = btf__find_by_name_kind(btf, "rlimit_type", BTF_KIND_ENUM);
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	int i, j, found = 0;
+
+	if (id < 0) {
+		snprintf(msg, len, "the kernel's BTF has no enum rlimit_type: not a kernel with "
+			 "per-user-namespace rlimit counters ucounttop can read");
+		return -1;
+	}
+	t = btf__type_by_id(btf, id);
+	e = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++, e++) {
+		for (j = 0; j < UCT_NTYPES; j++) {
+			if (strcmp(btf__name_by_offset(btf, e->name_off), names[j]))
+				continue;
+			if (e->val != j) {
+				snprintf(msg, len, "this kernel numbers %s %d, ucounttop knows it as %d: "
+					 "a newer layout than this ucounttop supports", names[j],
+					 e->val, j);
+				return -1;
+			}
+			found++;
+		}
+	}
+	if (found != UCT_NTYPES) {
+		snprintf(msg, len, "the kernel's enum rlimit_type lacks one of the four rlimit "
+			 "counters ucounttop reads");
+		return -1;
+	}
+	return 0;
+}
+
 int uct_probe_kernel_layout(const struct btf *btf, char *msg, size_t len)
 {
 	static const struct { const char *s, *m; } need[] = {
@@ -134,7 +178,7 @@ int uct_probe_kernel_layout(const struct btf *btf, char *msg, size_t len)
 			 "Linux 6.1 is the oldest tested)", need[i].s, need[i].m);
 		return -1;
 	}
-	return 0;
+	return check_rlimit_enum(btf, msg, len);
 }
 
 bool uct_test_listed(const char *var, const char *item)

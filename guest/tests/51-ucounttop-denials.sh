@@ -6,9 +6,10 @@
 # the same numbers:
 #   --events      all four types (stock: fexit + signal_generate; series:
 #                 the ucounts_rlimit_refused tracepoint)
-#   default       all four types on a kernel with ucounts_rlimit_refused (one
-#                 event per refused request); NPROC only on a stock kernel
-#                 (fexit is_rlimit_overlimit)
+#   default       all four types: from ucounts_rlimit_refused (one event per
+#                 refused request), or on a stock kernel from the callers'
+#                 checks (fexit is_rlimit_overlimit and inc_rlimit_ucounts,
+#                 signal_generate)
 # and the level over its limit gets the NPROC limit hits.
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=${WL:-/uct/bin/uct-workload}
@@ -107,47 +108,56 @@ if run events --events; then
 fi
 
 if run default; then
-	types=nproc
-	if grep -q 'tp_btf:ucounts_rlimit_refused' $T/default.json; then
-		types="nproc msgqueue sigpending memlock"
-		init=$(grep '^NS init' $T/default.wl | cut -d' ' -f3)
-		hits=$(field "$(row $T/default.json $init 1004)" nproc limit_hits)
-		check "default: nproc limit hits at (init, uid 1004): 3 (got '$hits')" [ "$hits" = 3 ]
-	else
-		echo "# no ucounts_rlimit_refused tracepoint: default mode counts NPROC refusals only"
-	fi
-	expect_denials default $types
+	init=$(grep '^NS init' $T/default.wl | cut -d' ' -f3)
+	hits=$(field "$(row $T/default.json $init 1004)" nproc limit_hits)
+	check "default: nproc limit hits at (init, uid 1004): 3 (got '$hits')" [ "$hits" = 3 ]
+	expect_denials default nproc msgqueue sigpending memlock
 	check "default: no per-event hooks on the charge functions" \
-		[ -z "$(grep -E 'inc_rlimit_ucounts|ucounts_rlimit_charge' $T/default.json)" ]
+		[ -z "$(grep -E 'inc_rlimit_get_ucounts|dec_rlimit|ucounts_rlimit_charge' $T/default.json)" ]
 fi
 
 # a statistics map too small: rows past it get no statistics and
-# stats_full counts each miss (our kernel; without ucounts_free the map is
-# an LRU, which evicts instead). 24 uids each have a fork refused
+# stats_full counts each miss, on every kernel (the map is never an LRU,
+# which would evict without a count). 24 uids each have a fork refused
 # (RLIMIT_NPROC 0; a refusal is what gives a row statistics in the default
 # view) while a sleeper of theirs keeps the row alive, so that no row's
 # entry is freed: 16 rows get one, the other 8 none.
 tot_nproc() { grep ']}$' $T/full.stream | tail -n 1 | sed -n 's/.*},"denials":{"nproc":\([0-9]*\),.*/\1/p'; }
 got_all() { [ "$(tot_nproc)" = 24 ]; }
-if grep -q btf_trace_ucounts_free /sys/kernel/btf/vmlinux 2>/dev/null; then
-	if reader_start full --max-entries 16; then
-		pids=
-		for uid in $(seq 3100 3123); do
-			$WL --exec-as $uid -- /bin/sleep 120 &
-			pids="$pids $!"
-			$WL --exec-as $uid -- /bin/sh -c 'ulimit -u 0; /bin/true; exit 0' 2> /dev/null
-		done
-		i=0
-		while ! got_all && [ $i -lt 300 ]; do i=$((i + 1)); sleep 0.1; done
-		reader_stop full 1 "a snapshot after the 24 refusals"
-		kill $pids 2> /dev/null
-		check "full: the header counts all 24 refusals (got '$(tot_nproc)')" got_all
-		full=$(sed -n 's/.*"stats_full":\([0-9]*\).*/\1/p' $T/full.json)
-		check "--max-entries 16: stats_full counts a denial and a limit hit for each of the 8 rows past it (got '$full')" \
-			[ "$full" = 16 ]
-		with=$(sed 's/{"ns":/\n{"ns":/g' $T/full.json | grep '^{"ns":4026531837,"level":0,"uid":31[0-2][0-9],' |
-			grep -c '"nproc":{[^}]*"denials":1')
-		check "--max-entries 16: 16 of the 24 rows have statistics (got $with)" [ "$with" = 16 ]
-	fi
+if reader_start full --max-entries 16; then
+	# the same loss in the table and in OpenMetrics, from two more readers
+	$UCT -b -d 0.3 --max-entries 16 > $T/full.table 2>&1 &
+	ut=$!
+	$UCT --openmetrics -d 0.3 --max-entries 16 > $T/full.om 2>&1 &
+	uo=$!
+	i=0
+	while { ! grep -q '^ucounttop' $T/full.table || ! grep -q '^# EOF' $T/full.om; } &&
+	      [ $i -lt 300 ]; do i=$((i + 1)); sleep 0.1; done
+	pids=
+	for uid in $(seq 3100 3123); do
+		$WL --exec-as $uid -- /bin/sleep 120 &
+		pids="$pids $!"
+		$WL --exec-as $uid -- /bin/sh -c 'ulimit -u 0; /bin/true; exit 0' 2> /dev/null
+	done
+	i=0
+	while ! got_all && [ $i -lt 300 ]; do i=$((i + 1)); sleep 0.1; done
+	reader_stop full 1 "a snapshot after the 24 refusals"
+	sleep 1
+	kill -INT $ut $uo
+	wait $ut $uo
+	kill $pids 2> /dev/null
+	check "full: the header counts all 24 refusals (got '$(tot_nproc)')" got_all
+	full=$(sed -n 's/.*"stats_full":\([0-9]*\).*/\1/p' $T/full.json)
+	check "--max-entries 16: stats_full counts a denial and a limit hit for each of the 8 rows past it (got '$full')" \
+		[ "$full" = 16 ]
+	with=$(sed 's/{"ns":/\n{"ns":/g' $T/full.json | grep '^{"ns":4026531837,"level":0,"uid":31[0-2][0-9],' |
+		grep -c '"nproc":{[^}]*"denials":1')
+	check "--max-entries 16: 16 of the 24 rows have statistics (got $with)" [ "$with" = 16 ]
+	drops=$(grep -o 'drops [0-9]*/[0-9]*' $T/full.table | tail -n 1)
+	check "--max-entries 16: the table's header shows the 16 lost ('$drops')" \
+		[ "$drops" = "drops 0/16" ]
+	om=$(grep '^ucounttop_drops_total{kind="stats_full"}' $T/full.om | tail -n 1)
+	check "--max-entries 16: OpenMetrics counts the 16 lost ('$om')" \
+		[ "$om" = 'ucounttop_drops_total{kind="stats_full"} 16' ]
 fi
 echo "1..$n"

@@ -31,7 +31,7 @@ if [ "$has_tp" = 1 ]; then
 	r=1; echo "$hdr" | grep -q 'no ucounts_rlimit_refused' && r=0
 	check "refusal tracepoint present: not reported missing" $r
 else
-	r=0; echo "$hdr" | grep -q 'no ucounts_rlimit_refused tracepoint: exact for nproc only' && r=1
+	r=0; echo "$hdr" | grep -q 'no ucounts_rlimit_refused tracepoint: denials read from the callers'\'' checks' && r=1
 	check "refusal tracepoint absent: reported, with its effect" $r
 fi
 r=0

@@ -3,7 +3,8 @@
  * test_probe.c - the kernel-layout check (probe.c) on synthetic BTF: a
  * kernel with the 6.1 layout passes, one without ucounts.rlimit[] (the
  * 5.14..6.0 layout, counters in ucount[]) or without rlimit_max[] is
- * refused with the missing member named. Also the bpffs check on
+ * refused with the missing member named, and so is one whose enum
+ * rlimit_type numbers the counters otherwise. Also the bpffs check on
  * ordinary directories and the test-hook lists. No kernel involved.
  */
 #include <stdarg.h>
@@ -26,7 +27,18 @@ static void add_struct(struct btf *btf, int arr, const char *name, const char *m
 	assert_int_equal(btf__add_field(btf, member, arr, 0, 0), 0);
 }
 
-static struct btf *kernel(const char *ucounts_member, const char *ns_member)
+/* enum rlimit_type, its first value first (0 on every kernel so far) */
+static void add_rlimit_enum(struct btf *btf, int first)
+{
+	assert_true(btf__add_enum(btf, "rlimit_type", 4) > 0);
+	assert_int_equal(btf__add_enum_value(btf, "UCOUNT_RLIMIT_NPROC", first), 0);
+	assert_int_equal(btf__add_enum_value(btf, "UCOUNT_RLIMIT_MSGQUEUE", 1), 0);
+	assert_int_equal(btf__add_enum_value(btf, "UCOUNT_RLIMIT_SIGPENDING", 2), 0);
+	assert_int_equal(btf__add_enum_value(btf, "UCOUNT_RLIMIT_MEMLOCK", 3), 0);
+	assert_int_equal(btf__add_enum_value(btf, "UCOUNT_RLIMIT_COUNTS", 4), 0);
+}
+
+static struct btf *kernel_enum(const char *ucounts_member, const char *ns_member, int first)
 {
 	struct btf *btf = btf__new_empty();
 	int l, arr;
@@ -37,7 +49,24 @@ static struct btf *kernel(const char *ucounts_member, const char *ns_member)
 	add_struct(btf, arr, "ucounts", ucounts_member);
 	add_struct(btf, arr, "user_namespace", ns_member);
 	add_struct(btf, arr, "cred", "ucounts");
+	add_rlimit_enum(btf, first);
 	return btf;
+}
+
+static struct btf *kernel(const char *ucounts_member, const char *ns_member)
+{
+	return kernel_enum(ucounts_member, ns_member, 0);
+}
+
+/* a kernel that renumbered enum rlimit_type is refused, the value named */
+static void test_layout_renumbered_enum(void **state)
+{
+	struct btf *btf = kernel_enum("rlimit", "rlimit_max", 5);
+	char msg[512] = "";
+
+	assert_int_equal(uct_probe_kernel_layout(btf, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "numbers UCOUNT_RLIMIT_NPROC 5"));
+	btf__free(btf);
 }
 
 static void test_layout_6_1(void **state)
@@ -123,6 +152,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_6_1),
+		cmocka_unit_test(test_layout_renumbered_enum),
 		cmocka_unit_test(test_layout_without_rlimit),
 		cmocka_unit_test(test_layout_without_rlimit_max),
 		cmocka_unit_test(test_bpffs_not_bpffs),

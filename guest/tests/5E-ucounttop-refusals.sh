@@ -1,0 +1,81 @@
+#!/bin/sh
+# 5E: a denial is what the kernel refused, on every kernel. uct-refusals
+# (see its header) drives every case in which an RLIMIT check finds a
+# counter over its limit: root's forks over RLIMIT_NPROC 1 (admitted: root
+# is let past), setresuid() onto a uid over its limit (admitted, only
+# flagged), setresuid() then execve() (refused), and one request of each
+# type over the limit by an unprivileged uid at the leaf and at a
+# namespace level. It counts the refusals it got; ucounttop, attached
+# before, must show exactly those on each row, and its header's totals
+# must be their sums: a bypass counted as a refusal shows in both.
+# In the default view and with --events.
+UCT=${UCT:-/uct/bin/ucounttop}
+RF=${RF:-/uct/bin/uct-refusals}
+T=/tmp/t5E
+mkdir -p $T
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+nok() { n=$((n + 1)); echo "not ok $n $*"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+row() { sed 's/{"ns":/\n{"ns":/g' "$1" | grep "^{\"ns\":$2,\"level\":[0-9]*,\"uid\":$3,"; }
+field() { echo "$1" | sed -n "s/.*\"$2\":{[^}]*\"$3\":\([-0-9]*\).*/\1/p"; }
+total() { grep -o '"denials":{"nproc":[^}]*}' "$1" | tail -n 1 | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"; }
+
+[ -x "$UCT" ] && [ -x "$RF" ] || { echo "# missing $UCT or $RF"; exit 4; }
+
+docs() { grep -c ']}$' "$1" 2> /dev/null; }
+wait_docs() { # wait_docs FILE N
+	i=0
+	while [ "$(docs "$1")" -lt "$2" ]; do
+		i=$((i + 1)); [ $i -gt 600 ] && return 1; sleep 0.1
+	done
+}
+
+mode() { # mode NAME [ucounttop options]
+	name=$1; shift
+	: > $T/$name.stream
+	$UCT --json -d 0.3 "$@" > $T/$name.stream 2> $T/$name.err &
+	u=$!
+	if ! wait_docs $T/$name.stream 1; then
+		nok "$name: ucounttop attached"; cat $T/$name.err; kill $u; return
+	fi
+	# uct-refusals holds its rows while its stdin is open
+	rm -f $T/fifo; mkfifo $T/fifo
+	$RF < $T/fifo > $T/$name.rf 2> $T/$name.rferr &
+	w=$!
+	exec 7> $T/fifo
+	i=0
+	while ! grep -q '^READY' $T/$name.rf && kill -0 $w 2> /dev/null && [ $i -lt 600 ]; do
+		i=$((i + 1)); sleep 0.1
+	done
+	if ! grep -q '^READY' $T/$name.rf; then
+		nok "$name: uct-refusals ran its cases"; cat $T/$name.rferr
+		exec 7>&-; kill $u; wait; return
+	fi
+	have=$(docs $T/$name.stream)
+	wait_docs $T/$name.stream $((have + 2)) || nok "$name: two snapshots after the cases"
+	kill -INT $u; wait $u
+	grep ']}$' $T/$name.stream | tail -n 1 > $T/$name.json
+	exec 7>&-
+	wait $w
+
+	for type in nproc msgqueue sigpending memlock; do
+		sum=0
+		while read -r _ ns uid t want; do
+			[ "$t" = "$type" ] || continue
+			sum=$((sum + want))
+			r=$(row $T/$name.json $ns $uid)
+			got=$(field "$r" $type denials)
+			# a row without statistics has no denials field: 0
+			check "$name: $type denials of (ns $ns, uid $uid) = $want, as the kernel refused (got '${got:-0}')" \
+				[ "${got:-0}" = "$want" ]
+		done < $(grep '^DENY' $T/$name.rf > $T/$name.deny; echo $T/$name.deny)
+		got=$(total $T/$name.json $type)
+		check "$name: header's $type denials = $sum, the sum of the refusals (got '$got')" \
+			[ "$got" = "$sum" ]
+	done
+}
+
+mode default
+mode events --events
+echo "1..$n"

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uct-refusals - what the kernel refuses, and what it only checks, for the
+ * guest test 5E: every case where an rlimit check finds a counter over its
+ * limit, and whether the request then failed. Run as root; each case runs
+ * in a child of its own, which counts the refusals it got (EAGAIN,
+ * EMFILE, ENOMEM) and holds its row alive afterwards.
+ *
+ *   root-fork   root with RLIMIT_NPROC 1 forks 3 times: all admitted
+ *               (fork lets root's user past the limit)
+ *   setuid      setresuid() onto uid 2001, over its RLIMIT_NPROC: admitted;
+ *               only flagged for the next execve(), which never comes
+ *   setuid-exec setresuid() onto uid 2002, over its limit, then execve():
+ *               the execve() is refused
+ *   leaf        uid 2003 in the initial namespace, one request of each type
+ *               over its own rlimit
+ *   ns          uid 2004 in a user namespace it created with low rlimits and
+ *               then raised its own: one request of each type over the
+ *               namespace's maximum one level up (the kernel refuses or
+ *               admits memlock by its own reading of that maximum)
+ *
+ * Prints, after every case is done and held:
+ *   DENY <ns inode> <kuid> <type> <refusals the kernel made>
+ * for every row a case charged and every type it requested (zeros
+ * included), then
+ * READY; exits when stdin closes, taking the holders with it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <mqueue.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { T_NPROC, T_MSGQUEUE, T_SIGPENDING, T_MEMLOCK, NTYPES };
+static const char *const type_names[NTYPES] = { "nproc", "msgqueue", "sigpending", "memlock" };
+
+/* One row's refusals, written by the case that charges it. */
+struct row {
+	unsigned long ns;
+	unsigned int uid;
+	int denied[NTYPES];
+	unsigned int types;	/* the types the case requested: 1 << T_* */
+	int done;
+};
+
+#define NROWS 6
+static struct row *rows;	/* shared with the children */
+static long page_size;
+
+static void fail(const char *what)
+{
+	fprintf(stderr, "uct-refusals: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static unsigned long ns_inode(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/user", &st))
+		fail("stat /proc/self/ns/user");
+	return st.st_ino;
+}
+
+static void set_limit(int res, rlim_t soft, rlim_t hard)
+{
+	struct rlimit r = { soft, hard };
+
+	if (setrlimit(res, &r))
+		fail("setrlimit");
+}
+
+static void become(uid_t uid)
+{
+	if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		fail("setresuid");
+}
+
+/* A process of uid that sleeps until the test ends: a count of 1. Returns
+ * once it has changed its uid. */
+static void sleeper(uid_t uid)
+{
+	int fds[2];
+	pid_t p;
+	char c;
+
+	if (pipe(fds))
+		fail("pipe");
+	p = fork();
+	if (p < 0)
+		fail("fork");
+	if (p == 0) {
+		become(uid);
+		/* after the uid change, which clears it */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (write(fds[1], "s", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	if (read(fds[0], &c, 1) != 1)
+		fail("the sleeper did not start");
+	close(fds[0]);
+}
+
+/* Hold this case's row until the parent goes. */
+static void hold(struct row *r)
+{
+	r->done = 1;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(0);
+	for (;;)
+		pause();
+}
+
+/* Run fn in a child and wait until it has filled its row. */
+static void run_case(void (*fn)(struct row *), struct row *r)
+{
+	pid_t p = fork();
+	int i;
+
+	if (p < 0)
+		fail("fork");
+	if (p == 0) {
+		fn(r);
+		hold(r);
+	}
+	for (i = 0; i < 3000 && !__atomic_load_n(&r->done, __ATOMIC_ACQUIRE); i++) {
+		if (waitpid(p, NULL, WNOHANG) == p) {
+			fprintf(stderr, "uct-refusals: a case exited before it was done\n");
+			exit(1);
+		}
+		usleep(10000);
+	}
+	if (!r->done) {
+		fprintf(stderr, "uct-refusals: a case did not finish in 30 s\n");
+		exit(1);
+	}
+}
+
+/* A refused fork is EAGAIN; an admitted child exits at once. */
+static void try_fork(struct row *r)
+{
+	pid_t p = fork();
+
+	if (p == 0)
+		_exit(0);
+	if (p > 0) {
+		waitpid(p, NULL, 0);
+		return;
+	}
+	if (errno != EAGAIN)
+		fail("fork");
+	r->denied[T_NPROC]++;
+}
+
+static void try_mqueue(struct row *r)
+{
+	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = 1024 };
+	char name[64];
+	mqd_t q;
+
+	snprintf(name, sizeof(name), "/uct-refusals-%d", getpid());
+	q = mq_open(name, O_CREAT | O_EXCL | O_RDWR, 0600, &attr);
+	if (q != (mqd_t)-1) {
+		mq_unlink(name);	/* held open: charged until we exit */
+		return;
+	}
+	if (errno != EMFILE)
+		fail("mq_open");
+	r->denied[T_MSGQUEUE]++;
+}
+
+/* Two RT signals queued to ourselves (blocked: they stay pending). */
+static void try_signals(struct row *r)
+{
+	union sigval v = { .sival_int = 0 };
+	sigset_t s;
+	int i;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGRTMIN);
+	sigprocmask(SIG_BLOCK, &s, NULL);
+	for (i = 0; i < 2; i++) {
+		if (!sigqueue(getpid(), SIGRTMIN, v))
+			continue;
+		if (errno != EAGAIN)
+			fail("sigqueue");
+		r->denied[T_SIGPENDING]++;
+	}
+}
+
+/* SHM_LOCK of a 2-page segment. */
+static void try_shm_lock(struct row *r)
+{
+	int id = shmget(IPC_PRIVATE, 2 * page_size, IPC_CREAT | 0600);
+
+	if (id < 0)
+		fail("shmget");
+	if (shmctl(id, SHM_LOCK, NULL)) {
+		if (errno != ENOMEM)
+			fail("SHM_LOCK");
+		r->denied[T_MEMLOCK]++;
+	} else if (shmat(id, NULL, SHM_RDONLY) == (void *)-1) {
+		fail("shmat");
+	}
+	shmctl(id, IPC_RMID, NULL);	/* attached: lives until we exit */
+}
+
+static void case_root_fork(struct row *r)
+{
+	int i;
+
+	r->ns = ns_inode();
+	r->uid = 0;
+	r->types = 1 << T_NPROC;
+	set_limit(RLIMIT_NPROC, 1, 1);
+	for (i = 0; i < 3; i++)
+		try_fork(r);
+}
+
+/* setresuid() onto a uid that already has a process, with RLIMIT_NPROC 0:
+ * admitted, and the task flagged PF_NPROC_EXCEEDED */
+static void over_by_setuid(struct row *r, uid_t uid)
+{
+	r->ns = ns_inode();
+	r->uid = uid;
+	r->types = 1 << T_NPROC;
+	sleeper(uid);
+	set_limit(RLIMIT_NPROC, 0, 0);
+	become(uid);
+}
+
+static void case_setuid(struct row *r)
+{
+	over_by_setuid(r, 2001);
+}
+
+/* The same, then execve(): refused with EAGAIN, or (exit 0) admitted. In
+ * a child, so that an admitted execve() does not replace the case. */
+static void case_setuid_exec(struct row *r)
+{
+	char *argv[] = { "/bin/true", NULL };
+	int status;
+	pid_t p;
+
+	r->ns = ns_inode();
+	r->uid = 2002;
+	r->types = 1 << T_NPROC;
+	sleeper(2002);
+	p = fork();
+	if (p < 0)
+		fail("fork");
+	if (p == 0) {
+		set_limit(RLIMIT_NPROC, 0, 0);
+		become(2002);
+		execv(argv[0], argv);
+		_exit(errno == EAGAIN ? 42 : 1);
+	}
+	if (waitpid(p, &status, 0) != p || !WIFEXITED(status))
+		fail("waitpid");
+	if (WEXITSTATUS(status) == 42)
+		r->denied[T_NPROC]++;
+	else if (WEXITSTATUS(status))
+		fail("execve failed otherwise than with EAGAIN");
+}
+
+static void case_leaf(struct row *r)
+{
+	become(2003);
+	r->ns = ns_inode();
+	r->uid = 2003;
+	r->types = (1 << NTYPES) - 1;
+	set_limit(RLIMIT_NPROC, 1, 1);
+	set_limit(RLIMIT_MSGQUEUE, 512, 512);
+	set_limit(RLIMIT_SIGPENDING, 1, 1);
+	set_limit(RLIMIT_MEMLOCK, page_size, page_size);
+	try_fork(r);
+	try_mqueue(r);
+	try_signals(r);
+	try_shm_lock(r);
+}
+
+/*
+ * The namespace copies the creator's soft limits as its maxima one level
+ * up; the process then raises its own soft limits to the hard ones, so
+ * that only the namespace level can refuse.
+ */
+static void case_ns(struct row *r)
+{
+	/* as root: the hard limits may be raised */
+	set_limit(RLIMIT_NPROC, 1, 100);
+	set_limit(RLIMIT_MSGQUEUE, 512, 1 << 20);
+	set_limit(RLIMIT_SIGPENDING, 1, 100);
+	set_limit(RLIMIT_MEMLOCK, page_size, 64 * page_size);
+	become(2004);
+	if (unshare(CLONE_NEWUSER))
+		fail("unshare(CLONE_NEWUSER)");
+	set_limit(RLIMIT_NPROC, 100, 100);
+	set_limit(RLIMIT_MSGQUEUE, 1 << 20, 1 << 20);
+	set_limit(RLIMIT_SIGPENDING, 100, 100);
+	set_limit(RLIMIT_MEMLOCK, 64 * page_size, 64 * page_size);
+	r->ns = ns_inode();
+	r->uid = 2004;
+	r->types = (1 << NTYPES) - 1;
+	try_fork(r);
+	try_mqueue(r);
+	try_signals(r);
+	try_shm_lock(r);
+}
+
+int main(int argc, char **argv)
+{
+	static void (*const cases[])(struct row *) = {
+		case_root_fork, case_setuid, case_setuid_exec, case_leaf, case_ns,
+	};
+	char buf[1];
+	size_t i;
+	int t;
+
+	if (argc > 1) {
+		fprintf(stderr, "usage: uct-refusals (as root; prints DENY lines, then READY; "
+			"exits when stdin closes)\n");
+		return 2;
+	}
+	if (geteuid()) {
+		fprintf(stderr, "uct-refusals: run as root\n");
+		return 2;
+	}
+	/* a process group of our own: the cases and their sleepers, which
+	 * the SIGTERM at the end is for */
+	if (setpgid(0, 0))
+		fail("setpgid");
+	page_size = sysconf(_SC_PAGESIZE);
+	rows = mmap(NULL, NROWS * sizeof(*rows), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		    -1, 0);
+	if (rows == MAP_FAILED)
+		fail("mmap");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_case(cases[i], &rows[i]);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (t = 0; t < NTYPES; t++)
+			if (rows[i].types & (1 << t))
+				printf("DENY %lu %u %s %d\n", rows[i].ns, rows[i].uid,
+				       type_names[t], rows[i].denied[t]);
+	printf("READY\n");
+	while (read(0, buf, 1) > 0)
+		;
+	/* the holders; each takes its sleepers with it */
+	signal(SIGTERM, SIG_IGN);
+	kill(0, SIGTERM);
+	return 0;
+}
