@@ -21,6 +21,10 @@
  * one that contains it, which is false on that kernel. Such a relocation
  * is "guarded"; any other unresolved one is a failure.
  *
+ * Existence checks never fail, nor do a type's id or size, which libbpf
+ * makes 0 when the kernel lacks the type; those are noted. So is a member
+ * whose struct became another one: libbpf relocates it all the same.
+ *
  * Programs whose hook the kernel lacks are not loaded there (the loader
  * probes hooks), so their relocations do not count; nor do those of .text
  * subprograms that no loaded program reaches.
@@ -184,6 +188,17 @@ parse_error(const char *file, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(2);
+}
+
+/* errno after a libbpf call: libbpf's own codes (4000 up) too */
+static const char *btf_err(void)
+{
+	static char buf[128];
+	int err = errno ? errno : EINVAL;
+
+	if (libbpf_strerror(err, buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "%s", strerror(err));
+	return buf;
 }
 
 static void *xcalloc(size_t n, size_t size)
@@ -495,8 +510,8 @@ static void load_target(struct target *tg, const char *arg)
 	errno = 0;
 	tg->btf = btf__parse(tg->path, NULL);
 	if (!tg->btf)
-		parse_error(tg->path, "cannot read BTF (neither raw BTF nor an ELF file with a .BTF section): %s",
-			    strerror(errno ? errno : EINVAL));
+		parse_error(tg->path, "cannot read BTF: %s (raw BTF or an ELF file with .BTF expected)",
+			    btf_err());
 
 	/* Every named type, sorted, so each relocation's candidates are
 	 * found by a binary search rather than a scan of 100k types. */
@@ -951,7 +966,7 @@ static void load_obj(struct obj *o, const char *path)
 	errno = 0;
 	o->btf = btf__parse_elf(path, NULL);
 	if (!o->btf)
-		parse_error(path, "cannot read its .BTF section: %s", strerror(errno ? errno : EINVAL));
+		parse_error(path, "cannot read its .BTF section: %s", btf_err());
 
 	read_funcs(o, symdata, &symsh);
 	scn = NULL;
@@ -1113,6 +1128,19 @@ static bool match_enumval(const struct relo *r, const struct btf *tbtf, __u32 ti
 	return false;
 }
 
+/* No candidate matches r: libbpf poisons the instruction, but for a
+ * type's id or size, which it makes 0 (the program loads; worth a note). */
+static void no_match(const struct relo *r, struct verdict *v)
+{
+	if (r->kind == TYPE_ID_TARGET || r->kind == TYPE_SIZE) {
+		v->res = RES_OK;
+		snprintf(v->note, sizeof(v->note), "to 0: %s", v->why);
+		v->why[0] = 0;
+		return;
+	}
+	v->res = RES_NONE;
+}
+
 /*
  * Resolve relocation r on target tg, as libbpf would: every candidate that
  * matches must agree (on the field's offset, the type's size, the
@@ -1141,9 +1169,9 @@ static void resolve(const struct obj *o, const struct relo *r, const struct targ
 	}
 	n = find_cands(tg, o->btf, root, &c);
 	if (!n) {
-		v->res = RES_NONE;
 		snprintf(v->why, sizeof(v->why), "the kernel has no %s %.*s", kind_str(root),
 			 (int)essential_len(str(o->btf, root->name_off)), str(o->btf, root->name_off));
+		no_match(r, v);
 		return;
 	}
 	for (i = 0; i < n; i++, c++) {
@@ -1191,7 +1219,7 @@ static void resolve(const struct obj *o, const struct relo *r, const struct targ
 		matched++;
 	}
 	if (!matched)
-		v->res = RES_NONE;
+		no_match(r, v);
 }
 
 /* ---- judging -------------------------------------------------------------- */
@@ -1292,12 +1320,9 @@ static bool check(struct obj *o, const struct target *tg, int testno)
 	}
 	for (i = 0; i < o->nrelos; i++) {
 		guard[i] = -1;
-		if (!o->funcs[o->relos[i].func].loaded || res[i] == RES_OK)
+		if (!o->funcs[o->relos[i].func].loaded)
 			continue;
-		if (is_existence(o->relos[i].kind) && res[i] == RES_NONE)
-			continue;	/* a check that says no */
-		unresolved++;
-		for (j = 0; j < o->nrelos && res[i] == RES_NONE; j++) {
+		for (j = 0; j < o->nrelos; j++) {
 			if (!covers(&o->relos[j], &o->relos[i]))
 				continue;
 			guard[i] = j;
@@ -1307,6 +1332,12 @@ static bool check(struct obj *o, const struct target *tg, int testno)
 				break;
 			}
 		}
+		if (res[i] == RES_OK || (is_existence(o->relos[i].kind) && res[i] == RES_NONE))
+			continue;	/* resolved, or a check that says no */
+		unresolved++;
+		/* libbpf refuses the object whatever the code around it */
+		if (res[i] == RES_FATAL)
+			guarded[i] = false;
 		failed += !guarded[i];
 	}
 
@@ -1354,7 +1385,7 @@ static bool check(struct obj *o, const struct target *tg, int testno)
 		const struct relo *r = &o->relos[i];
 		const struct func *f = &o->funcs[r->func];
 
-		if (done[i] || !f->loaded || res[i] != RES_OK || !v[i].note[0])
+		if (done[i] || !f->loaded || res[i] != RES_OK || !v[i].note[0] || guarded[i])
 			continue;
 		n = same_insns(o, i, res, done, insns, sizeof(insns));
 		printf("# note: %s/%s: insn%s %s: %s %s (%s) resolves, but %s\n",
