@@ -77,6 +77,9 @@ host_suites=(make-help checkpatch splat-scan guest-runner)
 		# ucounttop(8) and the bash completion against --help, the option
 		# parser and the exit codes (runs the host build, never loads BPF)
 		suite manpage "$UCT_ROOT/tests/host/manpage.sh"
+		# every CO-RE relocation of the BPF objects against each kernel
+		# we support, from their BTF (builds the objects, loads nothing)
+		suite core-relocs "$UCT_ROOT/tests/host/core-relocs.sh"
 		suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
 			make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
 		# the same suites under ASan+UBSan: any report fails the suite
@@ -97,7 +100,7 @@ host_suites=(make-help checkpatch splat-scan guest-runner)
 	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
 } &
 host_pid=$!
-[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage cli-unit cli-unit-asan cli-fuzz)
+[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage core-relocs cli-unit cli-unit-asan cli-fuzz)
 
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
