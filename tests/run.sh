@@ -1,11 +1,22 @@
 #!/bin/bash
-# make test: the host suites beside one guest boot running every guest test
-# (and the stock- and debug-kernel guests after one another beside both).
+# make test: the host suites beside one guest boot running the guest tests
+# (and the stock- and debug-kernel guests after one another beside both);
+# UCT_MATRIX=full (CI) for every kernel and test, see below.
 # Each suite speaks TAP; its unindented "ok"/"not ok" lines are counted.
 # The last line is "N passed, N failed[, N skipped]"; exit 1 on any failure.
 set -uo pipefail
 . "$(dirname "$0")/../guest/lib.sh"
 
+# UCT_MATRIX=full (CI, .ci/run): every kernel and every test. The default,
+# a developer's run: the host suites, our 6.1 guest without the stress
+# suite (70-73), and Debian's stock 6.12 with the tests that read what
+# differs between kernels; CI adds the stress suite, our 6.12 tree's
+# guest, its debug kernel, and the stock 6.1 and 6.12-rt kernels.
+MATRIX=${UCT_MATRIX:-dev}
+case "$MATRIX" in
+full | dev) ;;
+*) die "UCT_MATRIX=$MATRIX: 'full' (CI) or 'dev' (the default)" ;;
+esac
 # a bound, not a budget: the stress suite (70-73) made the boot longer
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-2700}
 # SMP: the iterator churn test and the counters must hold with other CPUs
@@ -95,26 +106,46 @@ host_suites=(make-help checkpatch splat-scan guest-runner)
 	# follows them here, so that this chain and the stock kernel's end
 	# about when our guest does (with DEBUG_STRESS=1, as in CI, this
 	# chain is the longest)
-	suite debug-kernel env KTREE=6.12 "$UCT_ROOT/tests/host/debug-kernel.sh"
+	[ "$MATRIX" = full ] && suite debug-kernel env KTREE=6.12 "$UCT_ROOT/tests/host/debug-kernel.sh"
 	# `make run` in a tmux pane: the demo read off the screen, q quits
 	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
 } &
 host_pid=$!
 [ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage core-relocs cli-unit cli-unit-asan cli-fuzz)
 
+# Debian's kernels: the ucounttop tests (00, 5*, check around the
+# kselftests) on each; a developer's run, the tests that read what differs
+# between kernels on stock 6.12 only.
+stock_all=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 5*.sh 65-*.sh | sed 's|^|/uct/tests/|' | tr '\n' ' ')
+stock_dev=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 50-*.sh 51-*.sh 57-*.sh 5E-*.sh |
+	    sed 's|^|/uct/tests/|' | tr '\n' ' ')
+if [ "$MATRIX" = full ]; then
+	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt guest-6.12)
+	main_tests=
+else
+	stock_suites=(stock-6.12)
+	main_tests=$(cd "$UCT_ROOT/guest/tests" && ls ./*.sh | grep -v '^\./7' |
+		     sed 's|^\./|/uct/tests/|' | tr '\n' ' ')
+fi
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
-	suite stock-kernel "$UCT_ROOT/tests/host/stock-kernel.sh"
-	# our 6.12 kernel with its series: the series' tests, or all of them
-	# with TREE_TESTS=all (CI)
-	suite guest-6.12 env KTREE=6.12 "$UCT_ROOT/tests/host/tree-guest.sh"
+	if [ "$MATRIX" = full ]; then
+		for f in 6.1 6.12 6.12-rt; do
+			suite "stock-$f" env STOCK_TESTS="$stock_all" \
+				"$UCT_ROOT/tests/host/stock-kernel.sh" "$f"
+		done
+		# our 6.12 kernel with its series: every guest test
+		suite guest-6.12 env KTREE=6.12 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
+	else
+		suite stock-6.12 env STOCK_TESTS="$stock_dev" "$UCT_ROOT/tests/host/stock-kernel.sh" 6.12
+	fi
 } &
 guests_pid=$!
 
 stage test "guest: booting once, $GUEST_SMP vCPUs, to run /uct/tests (console: $LOGDIR/guest-tests.console)"
 ( time { "$UCT_ROOT/guest/run" -q --smp "$GUEST_SMP" --timeout "$GUEST_TIMEOUT" \
 	--console "$LOGDIR/guest-tests.console" --results "$tmp/guest.tap" \
-	--export "$tmp/export" -- /uct/run-tests 2>&3; echo "$?" > "$tmp/guest.rc"; } ) \
+	--export "$tmp/export" -- /uct/run-tests $main_tests 2>&3; echo "$?" > "$tmp/guest.rc"; } ) \
 	3>&2 2> "$tmp/guest.time"
 rc=$(cat "$tmp/guest.rc" 2> /dev/null) || rc="no exit status"
 # what ucounttop --listen served in that boot (guest/tests/5C exports it),
@@ -130,9 +161,10 @@ tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^=== /,$p'
 cat "$tmp/guest.time" >> "$tmp/guest.tap"
 tally guest "$tmp/guest.tap" "$rc"
 tally_suite openmetrics-endpoint
-tally_suite stock-kernel
-tally_suite guest-6.12
-tally_suite debug-kernel
+for name in "${stock_suites[@]}"; do
+	tally_suite "$name"
+done
+[ "$MATRIX" = full ] && tally_suite debug-kernel
 tally_suite make-run
 
 echo
