@@ -60,9 +60,43 @@ under() {
 	fi
 }
 
+# The kernel fact two of rlimits_userns_test's cases test: a user namespace
+# stores its creator's RLIMIT_MEMLOCK as the namespace's maximum in pages
+# (the ucounttop series' patch 1) or, on every kernel without it, in bytes,
+# which the memlock charges (pages) are then compared with. Read from
+# ucounttop's view of a namespace made with RLIMIT_MEMLOCK 4 KiB (1 page).
+memlock_max_in_bytes() {
+	( ulimit -l 4; exec unshare -U sleep 60 ) &
+	p=$!
+	me=$(stat -L -c %i /proc/self/ns/user)
+	i=0
+	while ns=$(stat -L -c %i /proc/$p/ns/user 2> /dev/null); [ "$ns" = "$me" ] && [ $i -lt 100 ]; do
+		i=$((i + 1)); sleep 0.1
+	done
+	v=$($U --openmetrics -n 1 2> /dev/null |
+	    sed -n 's/^ucounttop_namespace_rlimit_max{ns="'"$ns"'",.*type="memlock"} //p')
+	kill $p
+	wait $p 2> /dev/null
+	echo "# RLIMIT_MEMLOCK 4 KiB became the namespace's memlock max '$v' (1: pages, 4096: bytes)"
+	[ "$v" = 4096 ]
+}
+
 echo "KTAP version 1"
 under "rlimits-per-userns" pass root $S/rlimits/rlimits-per-userns
-under "rlimits_userns_test" pass root $S/rlimits/rlimits_userns_test
+if memlock_max_in_bytes; then
+	# those two cases fail, and only those; check still finds nothing
+	under "rlimits_userns_test (namespace memlock max in bytes)" fail root \
+		$S/rlimits/rlimits_userns_test
+	failed=$(sed -n 's/^# *not ok [0-9]* rlimits\.//p; s/^not ok [0-9]* rlimits\.//p' /tmp/ksft.out |
+		 sort | tr '\n' ' ')
+	if [ "$failed" = "memlock.nested_upper_limit memlock.parent_sum " ]; then
+		ok "rlimits_userns_test: only the two memlock cases of the bytes bug fail"
+	else
+		nok "rlimits_userns_test: failed '$failed', want the two memlock cases only"
+	fi
+else
+	under "rlimits_userns_test" pass root $S/rlimits/rlimits_userns_test
+fi
 under "mq_open_tests" pass root $S/mqueue/mq_open_tests /uct-check-mq
 under "peeksiginfo (root)" pass root $S/ptrace/peeksiginfo
 under "peeksiginfo (uid 2065)" pass 2065 $S/ptrace/peeksiginfo
