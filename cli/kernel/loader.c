@@ -222,7 +222,7 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 	 * the new entry and counts it (stats_full, shown as drops), where an
 	 * LRU map would evict a live row's counts without a trace. */
 	/* the slots in front of evcounts, one set per CPU (up to a bound) */
-	if (o->events && l->progs[P_FREE].want)
+	if (o->events)
 		l->evcache_slots = uct_evcache_slots();
 	if (l->evcache_slots)
 		bpf_map__set_max_entries(l->skel->maps.evcache, l->evcache_slots);
@@ -244,7 +244,7 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 		return err;
 	l->iter_link = *l->progs[l->progs[P_SNAP_UCOUNTS].want ? P_SNAP_UCOUNTS : P_SNAP_TASK].link;
 	l->tlim_link = *l->progs[P_TASK_LIMITS].link;
-	uct_evcache_start(l, *l->progs[P_FREE].link != NULL);
+	uct_evcache_start(l, true);
 	if (o->pin_dir) {
 		err = uct_pin_all(l, o->pin_dir, o->keep_pinned, msg, len);
 		if (err)
