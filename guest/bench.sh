@@ -6,14 +6,23 @@
 # bpftrace doing the same (when make bench copied it in, /opt/bt); then the
 # live view's refresh cost at 1,000 / 10,000 / 50,000 ucounts (as rows of
 # one namespace, and as as many namespaces), and what `ucounttop check`
-# costs the kselftests it runs.
+# costs the kselftests it runs. BENCH_HOT_ONLY=1: the first part only
+# (make bench's run on a stock kernel).
+# The modes are measured in ROUNDS rounds, interleaved (every mode once,
+# then again), after a warm-up, and each figure is the median of its
+# rounds with their spread: a disturbance during one mode's run shows as
+# spread instead of moving one figure.
 # Each loop spans several refreshes, so the view's periodic cost is in it.
-SIGQ_N=${SIGQ_N:-1000000}
-FORK_N=${FORK_N:-30000}
+SIGQ_N=${SIGQ_N:-200000}
+FORK_N=${FORK_N:-5000}
+ROUNDS=${ROUNDS:-3}
 SCALE=${SCALE:-1000 10000 50000}
 BT=/opt/bt/run-bpftrace
 out=/tmp/bench.txt
 : > $out
+# our series' tracepoints, or a stock kernel's fexit path only
+has_tp=0
+grep -q btf_trace_ucounts_rlimit_charge /sys/kernel/btf/vmlinux 2> /dev/null && has_tp=1
 
 # The four charge functions, as every tool here sees them (one probe each:
 # bpftrace takes several attach points only when their arguments agree).
@@ -77,30 +86,69 @@ measure() { # measure MODE READY-TEXT CMD...: CMD's output to /tmp/bench-tool.ou
 	echo "$mode $s $f $lines ${lost:-0}" >> $out
 }
 
-measure untraced ''
-measure live '' ucounttop -b -d 1
-measure events '' ucounttop -b -d 1 --events
+# the modes, in the order of the rows
+modes="untraced live events"
 # the same counts from fexit on the charge functions instead of our
 # tracepoints (what a stock kernel gets)
-measure ev-fexit '' ucounttop -b -d 1 --events --no-tracepoints
-# trace to a file (tmpfs), no stacks
-measure trace '' ucounttop trace
+[ $has_tp = 1 ] && modes="$modes ev-fexit"
+modes="$modes trace"
 if [ -x $BT ]; then
-	measure bt-count Attaching $BT -e "$BT_COUNT"
-	measure bt-printf Attaching $BT -e "$BT_PRINTF"
-	measure bt-tp Attaching $BT -e "$BT_TP"
+	modes="$modes bt-count bt-printf"
+	[ $has_tp = 1 ] && modes="$modes bt-tp"
 fi
+run_mode() {
+	case $1 in
+	untraced) measure untraced '' ;;
+	live) measure live '' ucounttop -b -d 1 ;;
+	events) measure events '' ucounttop -b -d 1 --events ;;
+	ev-fexit) measure ev-fexit '' ucounttop -b -d 1 --events --no-tracepoints ;;
+	# trace to a file (tmpfs), no stacks
+	trace) measure trace '' ucounttop trace ;;
+	bt-count) measure bt-count Attaching $BT -e "$BT_COUNT" ;;
+	bt-printf) measure bt-printf Attaching $BT -e "$BT_PRINTF" ;;
+	bt-tp) measure bt-tp Attaching $BT -e "$BT_TP" ;;
+	esac
+}
 
-awk 'NR == 1 { s0 = $2; f0 = $3 }
-	{ printf "| %-9s | %9d | %+6.1f%% | %9d | %+6.1f%% | %9s | %9s |\n", $1, $2, ($2 / s0 - 1) * 100,
-		$3, ($3 / f0 - 1) * 100, $4, $4 == "-" ? "-" : $5 }' $out > /tmp/bench.rows
-echo "| tool | sigqueue+sigwaitinfo ns/op | vs untraced | fork+_exit+waitpid ns/op | vs untraced | lines written | events lost |"
-echo "|---|---|---|---|---|---|---|"
+# warm-up: the first runs after boot are slower (caches, page tables,
+# the last of boot's work), and would be the untraced figure
+uct-bench sigqueue "$SIGQ_N" 2 > /dev/null
+uct-bench fork "$FORK_N" 2 > /dev/null
+for r in $(seq "$ROUNDS"); do
+	for m in $modes; do
+		run_mode "$m"
+	done
+done
+
+# per mode: median and spread ((max - min) / median) of each loop, in the
+# rows' order; "BENCH" lines for make bench to merge with another kernel's
+echo "kernel $(uname -r)$([ $has_tp = 1 ] && echo ', with the ucounts tracepoints')"
+# med: "MEDIAN SPREAD" of the numbers on stdin, the spread being
+# (max - min) / median in percent
+med() {
+	sort -n | awk '{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)]
+		printf "%d %.1f\n", m, m ? (v[NR] - v[1]) * 100 / m : 0 }'
+}
+for m in $modes; do
+	sig=$(grep "^$m " $out | cut -d' ' -f2 | med)
+	frk=$(grep "^$m " $out | cut -d' ' -f3 | med)
+	last=$(grep "^$m " $out | tail -n 1 | cut -d' ' -f4-5)
+	echo "BENCH $m $sig $frk $last"
+done > /tmp/bench.summary
+cat /tmp/bench.summary
+awk 'NR == 1 { s0 = $3; f0 = $5 }
+	{ printf "| %-9s | %9d | %+6.1f%% | %4.1f%% | %9d | %+6.1f%% | %4.1f%% | %9s | %9s |\n", $2, $3,
+		($3 / s0 - 1) * 100, $4, $5, ($5 / f0 - 1) * 100, $6, $7, $7 == "-" ? "-" : $8 }' \
+	/tmp/bench.summary > /tmp/bench.rows
+echo "| tool | sigqueue+sigwaitinfo ns/op | vs untraced | spread | fork+_exit+waitpid ns/op | vs untraced | spread | lines written | events lost |"
+echo "|---|---|---|---|---|---|---|---|---|"
 cat /tmp/bench.rows
-echo "(guest time under QEMU -icount shift=0,sleep=off, 1 vCPU; $SIGQ_N and $FORK_N iterations;"
-echo " events/trace: our ucounts tracepoints; ev-fexit: fexit on the four charge functions;"
-echo " bt-*: bpftrace $([ -x $BT ] && $BT --version 2>/dev/null | cut -d' ' -f2) on the same four functions (kfunc), count() or printf per event; bt-tp: on our tracepoints;"
+echo "(guest time under QEMU -icount shift=0,sleep=off, 1 vCPU, kernel $(uname -r); median of $ROUNDS"
+echo " interleaved rounds of $SIGQ_N and $FORK_N iterations, spread = (max - min) / median;"
+echo " events/trace: $([ $has_tp = 1 ] && echo 'our ucounts tracepoints; ev-fexit: ' )fexit on the four charge functions;"
+echo " bt-*: bpftrace $([ -x $BT ] && $BT --version 2>/dev/null | cut -d' ' -f2) on the same four functions (kfunc), count() or printf per event$([ $has_tp = 1 ] && echo '; bt-tp: on our tracepoints');"
 echo " lines written / events lost: trace and bt-printf, over both loops, to a file on tmpfs)"
+[ "${BENCH_HOT_ONLY:-0}" = 1 ] && exit 0
 
 # --- refresh at scale --------------------------------------------------
 # N ucounts held, in two shapes (uct-churn, no process left holding them):
