@@ -17,13 +17,17 @@ else
 fi
 
 n=0
+# Each result also goes to the console as "uct-result: LINE": guest/run
+# reads them from there if the results port delivered nothing.
 emit() { # emit pass|fail|skip NAME [DETAIL]
 	n=$((n + 1))
 	case "$1" in
-	pass) echo "ok $n $2" ;;
-	skip) echo "ok $n $2 # SKIP ${3:-}" ;;
-	*) echo "not ok $n $2${3:+ # $3}" ;;
-	esac >> "$out"
+	pass) line="ok $n $2" ;;
+	skip) line="ok $n $2 # SKIP ${3:-}" ;;
+	*) line="not ok $n $2${3:+ # $3}" ;;
+	esac
+	echo "$line" >> "$out"
+	[ "$out" = /dev/stdout ] || echo "uct-result: $line"
 }
 
 for t in $tests; do

@@ -157,7 +157,7 @@ wait "$host_pid" "$guests_pid"
 for name in "${host_suites[@]}"; do
 	tally_suite "$name"
 done
-tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^=== /,$p'
+tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^uct-result: /d; /^=== /,$p'
 cat "$tmp/guest.time" >> "$tmp/guest.tap"
 tally guest "$tmp/guest.tap" "$rc"
 tally_suite openmetrics-endpoint

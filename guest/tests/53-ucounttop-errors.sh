@@ -70,7 +70,14 @@ for sig in TERM HUP; do
 	rc=$?
 	check "SIG$sig: exit 0 (got $rc)" [ $rc -eq 0 ]
 	if [ -x "$BPFTOOL" ]; then
-		$BPFTOOL prog show > $T/progs 2>&1
+		# freed after an RCU grace period, later on a loaded machine:
+		# wait for it, bounded (30 s)
+		i=0
+		while $BPFTOOL prog show > $T/progs 2>&1 &&
+		      grep -qE 'tp_refused|overlimit_exit|snap_task|snap_ucounts' $T/progs &&
+		      [ $i -lt 300 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
 		check "SIG$sig: programs detached" [ -z "$(grep -E 'tp_refused|overlimit_exit|snap_task|snap_ucounts' $T/progs)" ]
 	fi
 done
