@@ -24,6 +24,9 @@ const volatile __s32 filter_type = -1;		/* trace -t (-1: all) */
  * execve()'s and set*uid()'s */
 const volatile __u64 copy_process_start = 0;
 const volatile __u64 copy_process_end = 0;
+/* --events on a stock kernel without PREEMPT_RT: SIGPENDING charges are
+ * counted at fentry, see sig_last */
+const volatile bool sig_fentry = false;
 /* trace: wake the reader only once this much is queued (0: every event);
  * it polls on its own every 100 ms, which bounds the delay */
 const volatile __u32 wakeup_bytes = 0;
@@ -63,6 +66,34 @@ struct {
 } evcache SEC(".maps");
 
 __u32 evcache_cpus = 0;
+
+/*
+ * sig_fentry: the last SIGPENDING charge on this CPU (a struct ucounts
+ * address), with its uncharge count on this CPU at the time. A charge
+ * counted at fentry may then be refused above the leaf, and
+ * inc_rlimit_get_ucounts() undoes it itself, with no call to hook. The
+ * sender holds the target's siglock with IRQs off from the charge to the
+ * signal_generate event, so at a refused signal's event the last charge
+ * on its CPU is the refused one, and an uncharge of it on this CPU since
+ * is the leaf refusal's own dec_rlimit_put_ucounts(): without one, the
+ * charge was undone inside, and the event takes it back. PREEMPT_RT's
+ * siglock sleeps, so another task may charge on this CPU meanwhile:
+ * there, and for trace, which shows each charge's new value, the charge is
+ * counted at fexit from its return value instead.
+ */
+struct uct_sig_last {
+	__u64 uc;
+	__u64 uncharges;	/* its uncharge count on this CPU then */
+	__u32 slot;		/* its evcache slot on this CPU, if it has one */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct uct_sig_last);
+} sig_last SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -215,15 +246,13 @@ static __always_inline __u32 evslot_of(struct ucounts *uc)
 
 /* This CPU's counts of uc: its cache slot (claimed when empty), or the
  * per-CPU hash when the slot holds another object or the cache is off. */
-static __always_inline struct uct_evcount *ev_counts(struct ucounts *uc)
+static __always_inline struct uct_evcount *ev_counts_at(struct ucounts *uc, __u32 cpu, __u32 i)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), i;
 	__u64 key = (__u64)uc;
 	struct uct_evcount *e;
 	struct uct_evslot *s;
 
 	if (cpu < evcache_cpus) {
-		i = cpu * UCT_EVCACHE_SLOTS + evslot_of(uc);
 		s = bpf_map_lookup_elem(&evcache, &i);
 		if (s && s->id == key)
 			return &s->c;
@@ -240,6 +269,19 @@ static __always_inline struct uct_evcount *ev_counts(struct ucounts *uc)
 		return e;
 	bpf_map_update_elem(&evcounts, &key, &zero_ev, BPF_NOEXIST);
 	return bpf_map_lookup_elem(&evcounts, &key);
+}
+
+/* The evcache slot of uc on this CPU: cpu * UCT_EVCACHE_SLOTS + slot. */
+static __always_inline __u32 ev_slot(struct ucounts *uc, __u32 cpu)
+{
+	return cpu * UCT_EVCACHE_SLOTS + evslot_of(uc);
+}
+
+static __always_inline struct uct_evcount *ev_counts(struct ucounts *uc)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	return ev_counts_at(uc, cpu, ev_slot(uc, cpu));
 }
 
 /*
@@ -264,6 +306,49 @@ static __always_inline void ev_count(struct ucounts *uc, __u32 type, long delta,
 		e->uncharges[t] += 1;
 		e->uncharged[t] += delta;
 	}
+}
+
+/* A SIGPENDING charge (charge: true) or uncharge, always of one: only the
+ * count is kept, user space takes the sum to be the same (stats.c). */
+static __always_inline void ev_count_sig(struct ucounts *uc, bool charge)
+{
+	struct uct_evcount *e = ev_counts(uc);
+
+	if (!e) {
+		count(UCT_CNT_STATS_FULL);
+		return;
+	}
+	if (charge)
+		e->charges[UCT_SIGPENDING] += 1;
+	else
+		e->uncharges[UCT_SIGPENDING] += 1;
+}
+
+static __always_inline struct uct_sig_last *sig_last_slot(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&sig_last, &zero);
+}
+
+/* Take back the charge last counted on this CPU, where ev_counts() put it
+ * (its slot of evcache, or the hash), unless it was uncharged there since
+ * (see sig_last). */
+static __always_inline void sig_uncount(struct uct_sig_last *last)
+{
+	struct uct_evcount *e = NULL;
+	struct uct_evslot *s;
+	__u32 i = last->slot;
+
+	if (i / UCT_EVCACHE_SLOTS < evcache_cpus) {
+		s = bpf_map_lookup_elem(&evcache, &i);
+		if (s && s->id == last->uc)
+			e = &s->c;
+	}
+	if (!e)
+		e = bpf_map_lookup_elem(&evcounts, &last->uc);
+	if (e && e->uncharges[UCT_SIGPENDING] == last->uncharges)
+		e->charges[UCT_SIGPENDING] -= 1;
 }
 
 /* A freed object leaves every CPU's cache: its slot on each CPU is emptied
@@ -703,16 +788,43 @@ int inc_get_exit(__u64 *ctx)
 	__u32 type = ctx[1];
 	long ret = uct_func_ret(ctx);
 
-	if (!uc || type >= UCT_NTYPES)
+	if (!uc || type != UCT_SIGPENDING)
 		return 0;
 	/* ret 0: a level refused and the kernel unwound the charge itself:
 	 * nothing changed. The refusal is counted in signal_generate, which
 	 * also sees the caller's own RLIMIT_SIGPENDING. */
 	if (!ret)
 		return 0;
-	ev_count(uc, type, 1, true);
+	ev_count_sig(uc, true);
 	if (emit_events)
 		emit(ctx, uc, UCT_EV_CHARGE, type, 1, ret, -1, -1);
+	return 0;
+}
+
+/* sig_fentry: the same count, before the charge (see sig_last) */
+SEC("fentry/inc_rlimit_get_ucounts")
+int inc_get_entry(__u64 *ctx)
+{
+	struct ucounts *uc = (void *)ctx[0];
+	struct uct_sig_last *last;
+	struct uct_evcount *e;
+	__u32 cpu, i;
+
+	if (!uc || (__u32)ctx[1] != UCT_SIGPENDING)
+		return 0;
+	cpu = bpf_get_smp_processor_id();
+	i = ev_slot(uc, cpu);
+	e = ev_counts_at(uc, cpu, i);
+	if (e)
+		e->charges[UCT_SIGPENDING] += 1;
+	else
+		count(UCT_CNT_STATS_FULL);
+	last = sig_last_slot();
+	if (last && e) {
+		last->uc = (__u64)uc;
+		last->slot = i;
+		last->uncharges = e->uncharges[UCT_SIGPENDING];
+	}
 	return 0;
 }
 
@@ -720,9 +832,9 @@ int inc_get_exit(__u64 *ctx)
 SEC("fentry/dec_rlimit_put_ucounts")
 int BPF_PROG(dec_put_entry, struct ucounts *uc, enum rlimit_type type)
 {
-	if (!uc || type >= UCT_NTYPES)
+	if (!uc || type != UCT_SIGPENDING)
 		return 0;
-	ev_count(uc, type, 1, false);
+	ev_count_sig(uc, false);
 	if (emit_events)
 		emit(ctx, uc, UCT_EV_UNCHARGE, type, 1, uc_value(uc, type) - 1, -1, -1);
 	return 0;
@@ -734,10 +846,20 @@ SEC("tp_btf/signal_generate")
 int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_struct *task,
 	     int group, int result)
 {
+	struct uct_sig_last *last;
 	struct ucounts *uc;
 
 	if (!uct_signal_overflowed(result))
 		return 0;
+	if (sig_fentry) {
+		/* the refused charge, undone inside inc_rlimit_get_ucounts()
+		 * unless a dec of it followed (see sig_last) */
+		last = sig_last_slot();
+		if (last && last->uc) {
+			sig_uncount(last);
+			last->uc = 0;
+		}
+	}
 	/* loaded, not probe-read: emit() needs a BTF pointer */
 	uc = task->real_cred->ucounts;
 	if (!uc)

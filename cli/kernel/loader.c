@@ -26,7 +26,7 @@
 enum {
 	P_SNAP_UCOUNTS, P_SNAP_TASK, P_OVERLIMIT, P_UCOUNTS_OVERLIMIT, P_REFUSED, P_ALLOC,
 	P_FREE, P_CHARGE, P_UNCHARGE, P_INC, P_INC_OVER, P_INC_REFUSAL, P_INC_OVER_REFUSAL,
-	P_DEC, P_INC_GET, P_DEC_PUT, P_SIG_GENERATE, P_TASK_LIMITS, P_COUNT
+	P_DEC, P_INC_GET, P_INC_GET_ENTRY, P_DEC_PUT, P_SIG_GENERATE, P_TASK_LIMITS, P_COUNT
 };
 
 /*
@@ -72,6 +72,7 @@ static void prog_table(struct uct_loader *l)
 	PROG(P_INC_OVER_REFUSAL, inc_over_refusal_exit);
 	PROG(P_DEC, dec_exit);
 	PROG(P_INC_GET, inc_get_exit);
+	PROG(P_INC_GET_ENTRY, inc_get_entry);
 	PROG(P_DEC_PUT, dec_put_entry);
 	PROG(P_SIG_GENERATE, sig_generate);
 	PROG(P_TASK_LIMITS, task_limits);
@@ -175,8 +176,18 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 			}
 			want(l, f->fn_inc_over ? P_INC_OVER : P_INC, false, NULL);
 			want(l, P_DEC, false, NULL);
-			want(l, P_INC_GET, false, NULL);
 			want(l, P_DEC_PUT, false, NULL);
+			/* signals: counted at fentry, the refusals undone inside
+			 * corrected by signal_generate, where nothing can run
+			 * between the two on the sender's CPU: not on PREEMPT_RT,
+			 * and not for trace, which shows each charge's value */
+			if (o->cmd != UCT_CMD_TRACE && !f->preempt_rt && f->tp_signal_generate &&
+			    !use_tp_refused) {
+				want(l, P_INC_GET_ENTRY, false, NULL);
+				l->skel->rodata->sig_fentry = true;
+			} else {
+				want(l, P_INC_GET, false, NULL);
+			}
 		}
 	}
 	if (f->refused[0])

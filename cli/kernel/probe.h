@@ -37,6 +37,9 @@ struct uct_features {
 	/* tracepoints that take tp_btf programs */
 	bool tp_alloc, tp_free, tp_charge, tp_uncharge, tp_refused;
 	bool tp_signal_generate;
+	/* PREEMPT_RT: spinlock_t is a sleeping lock (struct spinlock holds
+	 * an rt_mutex_base, not a raw_spinlock) */
+	bool preempt_rt;
 	char refused[256];	/* hooks in BTF that the verifier refused */
 };
 

@@ -66,8 +66,10 @@ static void counts_add(__u64 *charges, __u64 *uncharges, __s64 *charged, __s64 *
 	for (t = 0; t < UCT_NTYPES; t++) {
 		charges[t] += c->charges[t];
 		uncharges[t] += c->uncharges[t];
-		charged[t] += c->charged[t];
-		uncharged[t] += c->uncharged[t];
+		/* every SIGPENDING charge is of one signal: the programs of
+		 * the stock kernels' signal path keep no sum */
+		charged[t] += t == UCT_SIGPENDING ? (__s64)c->charges[t] : c->charged[t];
+		uncharged[t] += t == UCT_SIGPENDING ? (__s64)c->uncharges[t] : c->uncharged[t];
 	}
 }
 

@@ -8,7 +8,10 @@
 # namespace level. It counts the refusals it got; ucounttop, attached
 # before, must show exactly those on each row, and its header's totals
 # must be their sums: a bypass counted as a refusal shows in both.
-# In the default view and with --events.
+# In the default view and with --events, where the SIGPENDING charges and
+# uncharges of each row must also be the kernel's: a refusal at the leaf
+# is a charge the kernel takes back, one above it is undone inside the
+# charge and is neither.
 UCT=${UCT:-/uct/bin/ucounttop}
 RF=${RF:-/uct/bin/uct-refusals}
 T=/tmp/t5E
@@ -74,6 +77,14 @@ mode() { # mode NAME [ucounttop options]
 		check "$name: header's $type denials = $sum, the sum of the refusals (got '$got')" \
 			[ "$got" = "$sum" ]
 	done
+	[ "$name" = events ] || return
+	grep '^SIGQ' $T/$name.rf > $T/$name.sigq
+	while read -r _ ns uid ch un; do
+		r=$(row $T/$name.json $ns $uid)
+		got="$(field "$r" sigpending charges) $(field "$r" sigpending uncharges)"
+		check "$name: sigpending charges, uncharges of (ns $ns, uid $uid) = $ch $un, the kernel's (got '$got')" \
+			[ "$got" = "$ch $un" ]
+	done < $T/$name.sigq
 }
 
 mode default

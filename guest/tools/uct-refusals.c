@@ -22,7 +22,9 @@
  * Prints, after every case is done and held:
  *   DENY <ns inode> <kuid> <type> <refusals the kernel made>
  * for every row a case charged and every type it requested (zeros
- * included), then
+ * included), and for the two cases that queue signals
+ *   SIGQ <ns inode> <kuid> <charges> <uncharges>
+ * the SIGPENDING charges and uncharges the kernel made, then
  * READY; exits when stdin closes, taking the holders with it.
  */
 #include <errno.h>
@@ -51,6 +53,11 @@ struct row {
 	unsigned int uid;
 	int denied[NTYPES];
 	unsigned int types;	/* the types the case requested: 1 << T_* */
+	/* SIGPENDING charges and uncharges the kernel made: a refusal at the
+	 * leaf is a charge taken back, one above it is undone inside the
+	 * charge and counts as neither */
+	int sig_charges, sig_uncharges;
+	int leaf;		/* the case's refusals are the leaf's */
 	int done;
 };
 
@@ -195,11 +202,17 @@ static void try_signals(struct row *r)
 	sigaddset(&s, SIGRTMIN);
 	sigprocmask(SIG_BLOCK, &s, NULL);
 	for (i = 0; i < 2; i++) {
-		if (!sigqueue(getpid(), SIGRTMIN, v))
+		if (!sigqueue(getpid(), SIGRTMIN, v)) {
+			r->sig_charges++;
 			continue;
+		}
 		if (errno != EAGAIN)
 			fail("sigqueue");
 		r->denied[T_SIGPENDING]++;
+		if (r->leaf) {
+			r->sig_charges++;
+			r->sig_uncharges++;
+		}
 	}
 }
 
@@ -284,6 +297,7 @@ static void case_leaf(struct row *r)
 	r->ns = ns_inode();
 	r->uid = 2003;
 	r->types = (1 << NTYPES) - 1;
+	r->leaf = 1;
 	set_limit(RLIMIT_NPROC, 1, 1);
 	set_limit(RLIMIT_MSGQUEUE, 512, 512);
 	set_limit(RLIMIT_SIGPENDING, 1, 1);
@@ -357,6 +371,10 @@ int main(int argc, char **argv)
 			if (rows[i].types & (1 << t))
 				printf("DENY %lu %u %s %d\n", rows[i].ns, rows[i].uid,
 				       type_names[t], rows[i].denied[t]);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (rows[i].types & (1 << T_SIGPENDING))
+			printf("SIGQ %lu %u %d %d\n", rows[i].ns, rows[i].uid, rows[i].sig_charges,
+			       rows[i].sig_uncharges);
 	printf("READY\n");
 	while (read(0, buf, 1) > 0)
 		;
