@@ -18,10 +18,11 @@ if ! grep -q '^<!-- bench:begin -->$' "$doc" || ! grep -q '^<!-- bench:end -->$'
 fi
 
 # The tables ("|" lines) and the note in parentheses under each; printk
-# lines are skipped, everything else ends a table. A blank line before a
+# lines and bench.sh's progress ("# bench: ...", on stderr, which the
+# console interleaves) are skipped, everything else ends a table. A blank line before a
 # note, or GitHub's Markdown would read it as one more row.
 tables=$(tr -d '\r' < "$log" | awk '
-	/^\[ *[0-9]+\.[0-9]+\]/ { next }
+	/^\[ *[0-9]+\.[0-9]+\]/ || /^# bench: / { next }
 	/^\|/ { if (!row && n) print ""; print; row = 1; n++; next }
 	row && /^\(/ { print ""; note = 1 }
 	note { print; if (/\)$/) note = 0; row = 0; next }
@@ -67,7 +68,7 @@ side_by_side() {
 		echo "The stock kernel's run:"
 		echo
 		tr -d '\r' < "$stock" | awk '
-			/^\[ *[0-9]+\.[0-9]+\]/ { next }
+			/^\[ *[0-9]+\.[0-9]+\]/ || /^# bench: / { next }
 			/^\|/ { print; row = 1; next }
 			row && /^\(/ { print ""; note = 1 }
 			note { print; if (/\)$/) note = 0; row = 0; next }
