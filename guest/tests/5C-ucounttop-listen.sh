@@ -179,7 +179,14 @@ checke "DELETE /metrics (nc): 405 with Allow: GET, HEAD" \
 	head -c 20000 /dev/zero | tr '\0' a
 	printf '\r\n\r\n'
 } | raw $T/big
-check "a request with 20000 bytes of headers: 431" [ "$(status $T/big)" = 431 ]
+# the server answers 431 and closes with the rest of the request unread,
+# which resets the connection: on a loaded machine the reset can overtake
+# the answer. Refused either way, never served; the next request is.
+st=$(status $T/big)
+checke "a request with 20000 bytes of headers: refused, 431 or reset (got '${st:-reset}')" \
+	'[ "$st" = 431 ] || [ -z "$st" ]'
+timeout 60 wget -q -O /dev/null $URL 2> $T/after-big.err
+check "... and the next request is served" [ $? -eq 0 ]
 
 if workload $T/wl; then
 	get $T/text2
