@@ -1,18 +1,19 @@
 #!/bin/bash
-# guest/bench-to-doc.sh LOG DOC [STOCK-LOG]: replace the block between
+# guest/bench-to-doc.sh LOG DOC [STOCK-LOG...]: replace the block between
 # "<!-- bench:begin -->" and "<!-- bench:end -->" in DOC with the tables
 # guest/bench.sh printed in LOG (the console of make bench's guest on our
 # kernel), and the command, date, guest kernel and commit they come from;
-# with STOCK-LOG (the same hot-path loops on a stock kernel), first a
-# table of each mode on both kernels side by side. The numbers in
+# with STOCK-LOGs (the same hot-path loops on stock kernels), first a
+# table of each mode on every kernel side by side. The numbers in
 # docs/performance.md are generated, never typed. DOC is left alone when
 # LOG has no table or DOC has no block.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-log=${1:?usage: guest/bench-to-doc.sh LOG DOC [STOCK-LOG]}
-doc=${2:?usage: guest/bench-to-doc.sh LOG DOC [STOCK-LOG]}
-stock=${3:-}
+log=${1:?usage: guest/bench-to-doc.sh LOG DOC [STOCK-LOG...]}
+doc=${2:?usage: guest/bench-to-doc.sh LOG DOC [STOCK-LOG...]}
+shift 2
+stocks=("$@")
 if ! grep -q '^<!-- bench:begin -->$' "$doc" || ! grep -q '^<!-- bench:end -->$' "$doc"; then
 	die "$doc has no <!-- bench:begin --> / <!-- bench:end --> block"
 fi
@@ -36,44 +37,62 @@ block=$(mktemp)
 trap 'rm -f "$block" "$block.doc"' EXIT
 # BENCH MODE SIG SIG-SPREAD FORK FORK-SPREAD ...: guest/bench.sh's summary
 bench_lines() { tr -d '\r' < "$1" | grep '^BENCH '; }
+kernel_of() { tr -d '\r' < "$1" | sed -n 's/^kernel \([^ ,]*\).*/\1/p' | head -n 1; }
+# the tables and notes of a stock kernel's console
+stock_tables() {
+	tr -d '\r' < "$1" | awk '
+		/^\[ *[0-9]+\.[0-9]+\]/ || /^# bench: / { next }
+		/^\|/ { print; row = 1; next }
+		row && /^\(/ { print ""; note = 1 }
+		note { print; if (/\)$/) note = 0; row = 0; next }
+		{ row = 0 }'
+}
+# Every mode's cost over untraced on each kernel, both loops, from the
+# BENCH lines of each log (ours first) numbered by kernel.
 side_by_side() {
-	local sk
-	sk=$(tr -d '\r' < "$stock" | sed -n 's/^kernel \([^ ,]*\).*/\1/p' | head -n 1)
-	echo "| tool | sigqueue round trip, ours | stock $sk | fork, ours | stock $sk |"
-	echo "|---|---|---|---|---|"
-	awk 'FNR == 1 { file++ }
-		file == 1 { if (!o0) { o0 = $3; of0 = $5 } o[$2] = sprintf("%+.1f%% (±%.1f%%)", ($3 / o0 - 1) * 100, $4 / 2)
-			    of[$2] = sprintf("%+.1f%% (±%.1f%%)", ($5 / of0 - 1) * 100, $6 / 2); order[++n] = $2; seen[$2] = 1 }
-		file == 2 { if (!s0) { s0 = $3; sf0 = $5 } s[$2] = sprintf("%+.1f%% (±%.1f%%)", ($3 / s0 - 1) * 100, $4 / 2)
-			    sf[$2] = sprintf("%+.1f%% (±%.1f%%)", ($5 / sf0 - 1) * 100, $6 / 2)
-			    if (!seen[$2]) { order[++n] = $2; seen[$2] = 1 } }
-		END { for (i = 2; i <= n; i++) { m = order[i]
-			printf "| %s | %s | %s | %s | %s |\n", m, m in o ? o[m] : "-", m in s ? s[m] : "-",
-				m in of ? of[m] : "-", m in sf ? sf[m] : "-" } }' \
-		<(bench_lines "$log") <(bench_lines "$stock")
+	local f k=1 hdr="| tool | sigqueue round trip, ours" fhdr=" | fork, ours" sep="|---|---|---"
+	local all
+	all=$(mktemp)
+	bench_lines "$log" | sed 's/^/1 /' > "$all"
+	for f in "${stocks[@]}"; do
+		k=$((k + 1))
+		bench_lines "$f" | sed "s/^/$k /" >> "$all"
+		hdr="$hdr | stock $(kernel_of "$f")"
+		fhdr="$fhdr | stock $(kernel_of "$f")"
+		sep="$sep|---|---"
+	done
+	echo "$hdr$fhdr |"
+	echo "$sep|"
+	awk -v nk="$k" '
+		$3 == "untraced" { s0[$1] = $4; f0[$1] = $6; next }
+		{ if (!seen[$3]++) order[++n] = $3
+		  sig[$1, $3] = sprintf("%+.1f%% (±%.1f%%)", ($4 / s0[$1] - 1) * 100, $5 / 2)
+		  frk[$1, $3] = sprintf("%+.1f%% (±%.1f%%)", ($6 / f0[$1] - 1) * 100, $7 / 2) }
+		END { for (i = 1; i <= n; i++) { m = order[i]; line = "| " m
+			for (j = 1; j <= nk; j++) line = line " | " ((j, m) in sig ? sig[j, m] : "-")
+			for (j = 1; j <= nk; j++) line = line " | " ((j, m) in frk ? frk[j, m] : "-")
+			print line " |" } }' "$all"
+	rm -f "$all"
 	echo
 	echo "(cost over untraced on each kernel, median of the interleaved rounds, ± half their spread;"
-	echo " our kernel: the ucounts tracepoints, ev-fexit: its fexit path; stock: fexit only)"
+	echo " our kernel: the ucounts tracepoints, ev-fexit: the stock kernels' fentry/fexit programs on it)"
 	echo
 }
 {
 	echo "\`make bench\` on $(date -u +%Y-%m-%d), guest kernel $kernel (our series),"
-	[ -n "$stock" ] && echo "and Debian's stock $(tr -d '\r' < "$stock" | sed -n 's/^kernel \([^ ,]*\).*/\1/p' | head -n 1),"
+	for f in "${stocks[@]}"; do
+		echo "and Debian's stock $(kernel_of "$f"),"
+	done
 	echo "at commit $commit:"
 	echo
-	[ -n "$stock" ] && [ -n "$(bench_lines "$stock")" ] && side_by_side
+	[ ${#stocks[@]} -gt 0 ] && side_by_side
 	echo "$tables"
-	if [ -n "$stock" ]; then
+	for f in "${stocks[@]}"; do
 		echo
-		echo "The stock kernel's run:"
+		echo "The stock $(kernel_of "$f") run:"
 		echo
-		tr -d '\r' < "$stock" | awk '
-			/^\[ *[0-9]+\.[0-9]+\]/ || /^# bench: / { next }
-			/^\|/ { print; row = 1; next }
-			row && /^\(/ { print ""; note = 1 }
-			note { print; if (/\)$/) note = 0; row = 0; next }
-			{ row = 0 }'
-	fi
+		stock_tables "$f"
+	done
 } > "$block"
 awk -v block="$block" '
 	/^<!-- bench:end -->$/ { skip = 0 }

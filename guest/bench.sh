@@ -145,7 +145,7 @@ echo "|---|---|---|---|---|---|---|---|---|"
 cat /tmp/bench.rows
 echo "(guest time under QEMU -icount shift=0,sleep=off, 1 vCPU, kernel $(uname -r); median of $ROUNDS"
 echo " interleaved rounds of $SIGQ_N and $FORK_N iterations, spread = (max - min) / median;"
-echo " events/trace: $([ $has_tp = 1 ] && echo 'our ucounts tracepoints; ev-fexit: ' )fexit on the four charge functions;"
+echo " events/trace: $([ $has_tp = 1 ] && echo 'our ucounts tracepoints; ev-fexit: ' )fentry/fexit on the four charge functions;"
 echo " bt-*: bpftrace $([ -x $BT ] && $BT --version 2>/dev/null | cut -d' ' -f2) on the same four functions (kfunc), count() or printf per event$([ $has_tp = 1 ] && echo '; bt-tp: on our tracepoints');"
 echo " lines written / events lost: trace and bt-printf, over both loops, to a file on tmpfs)"
 [ "${BENCH_HOT_ONLY:-0}" = 1 ] && exit 0
