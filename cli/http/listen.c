@@ -21,13 +21,20 @@
  * client looping on curl, cost one snapshot per second at most, and no
  * document is older than -d when it is sent.
  *
- * Bounds: at most UCT_LISTEN_MAX_CONN connections at once (MHD closes
- * the others as it accepts them); UCT_LISTEN_CONN_MEM bytes per
- * connection for its request line and headers (MHD answers a larger
+ * Bounds: at most UCT_LISTEN_MAX_CONN connections at once, and
+ * UCT_LISTEN_PER_ADDR from one client address (more wait in the listen
+ * backlog, or are closed as MHD accepts them); UCT_LISTEN_CONN_MEM bytes
+ * per connection for its request line and headers (MHD answers a larger
  * request 431 or 414); no request body is read (GET and HEAD have none,
  * other methods are answered at once, and MHD closes the connection
  * instead of reading the body); connections idle for UCT_LISTEN_TIMEOUT
- * seconds are closed. A document is rendered once per snapshot and
+ * seconds are closed, and so is one that has not sent its request's
+ * headers UCT_LISTEN_DEADLINE seconds after it was accepted or its last
+ * request was answered, however often it sends a byte: a client that
+ * trickles its headers holds a slot that long at most. MHD has no such
+ * deadline of its own; the loop below shuts the socket down, and MHD
+ * then closes the connection as it would any closed by its peer.
+ * A document is rendered once per snapshot and
  * format and shared, by reference, by the connections that send it.
  */
 #include <arpa/inet.h>
@@ -75,6 +82,7 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, char 
 		return err;
 	memset(s, 0, sizeof(*s));
 	s->timeout = UCT_LISTEN_TIMEOUT;
+	s->deadline = UCT_LISTEN_DEADLINE;
 	memcpy(v6 ? (void *)&in6.sin6_addr : (void *)&in.sin_addr, a->addr, v6 ? 16 : 4);
 	inet_ntop(a->family, a->addr, host, sizeof(host));
 	snprintf(s->name, sizeof(s->name), v6 ? "[%s]:%u" : "%s:%u", host, a->port);
@@ -174,14 +182,89 @@ static struct MHD_Response *document(struct uct_listen *s, enum uct_metrics_fmt 
 	return r;
 }
 
+/* The slot of a connection (on_connection put it in its socket context) */
+static struct uct_listen_conn *conn_of(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci;
+
+	ci = uct_mhd.get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return ci ? ci->socket_context : NULL;
+}
+
+/* A connection accepted (a slot for it, its deadline from now) or closed */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct uct_listen *s = cls;
+	struct uct_listen_conn *lc = *socket_context;
+	const union MHD_ConnectionInfo *ci;
+	int i;
+
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (lc)
+			lc->fd = -1;
+		*socket_context = NULL;
+		return;
+	}
+	ci = uct_mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	for (i = 0; ci && i < UCT_LISTEN_MAX_CONN; i++) {
+		if (s->conn[i].fd >= 0)
+			continue;
+		s->conn[i] = (struct uct_listen_conn){ .fd = ci->connect_fd, .since = uct_now_s() };
+		*socket_context = &s->conn[i];
+		return;
+	}
+}
+
+/* A request answered: the next one on this connection has its own deadline */
+static void on_completed(void *cls, struct MHD_Connection *conn, void **req,
+			 enum MHD_RequestTerminationCode code)
+{
+	struct uct_listen_conn *lc = conn_of(conn);
+
+	if (lc) {
+		lc->since = uct_now_s();
+		lc->in_request = false;
+	}
+}
+
+/* Shut down the connections past their deadline; the seconds until the
+ * next one's, or -1 when none is waiting for headers. */
+static double enforce_deadlines(struct uct_listen *s)
+{
+	double now = uct_now_s(), next = -1, left;
+	int i;
+
+	for (i = 0; i < UCT_LISTEN_MAX_CONN; i++) {
+		struct uct_listen_conn *lc = &s->conn[i];
+
+		if (lc->fd < 0 || lc->in_request)
+			continue;
+		left = lc->since + s->deadline - now;
+		if (left <= 0) {
+			/* MHD reads the end of the stream and closes it */
+			shutdown(lc->fd, SHUT_RDWR);
+			lc->in_request = true;
+			continue;
+		}
+		if (next < 0 || left < next)
+			next = left;
+	}
+	return next;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version,
 				  const char *upload_data, size_t *upload_size, void **req)
 {
 	struct uct_listen *s = cls;
+	struct uct_listen_conn *lc = conn_of(conn);
 	struct MHD_Response *r;
 	const char *accept;
 
+	/* its headers are in: the deadline is met */
+	if (lc)
+		lc->in_request = true;
 	/* answered at once, body or not: MHD then closes the connection
 	 * rather than read a body nobody wants */
 	if (strcmp(url, "/metrics"))
@@ -229,6 +312,8 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 
 	s->m = m;
 	s->c = c;
+	for (int i = 0; i < UCT_LISTEN_MAX_CONN; i++)
+		s->conn[i].fd = -1;
 	s->snapshot = snapshot;
 	s->ctx = ctx;
 	s->interval = interval;
@@ -246,6 +331,9 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 				     MHD_OPTION_EXTERNAL_LOGGER, on_log, NULL,
 				     MHD_OPTION_LISTEN_SOCKET, s->fd,
 				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)UCT_LISTEN_MAX_CONN,
+				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)UCT_LISTEN_PER_ADDR,
+				     MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+				     MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)UCT_LISTEN_CONN_MEM,
 				     MHD_OPTION_CONNECTION_TIMEOUT, s->timeout,
 				     MHD_OPTION_END);
@@ -275,12 +363,19 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 	sigprocmask(SIG_BLOCK, &block, &old);
 	while (!*stop) {
 		struct pollfd pfd = { .fd = info->epoll_fd, .events = POLLIN };
+		double next = enforce_deadlines(s);
 		MHD_UNSIGNED_LONG_LONG ms;
 		struct timespec ts, *tsp = NULL;
 
 		if (uct_mhd.get_timeout(s->daemon, &ms) == MHD_YES) {
 			ts.tv_sec = (time_t)(ms / 1000);
 			ts.tv_nsec = (long)(ms % 1000) * 1000000;
+			tsp = &ts;
+		}
+		/* wake for the next header deadline too */
+		if (next >= 0 && (!tsp || next < ts.tv_sec + ts.tv_nsec / 1e9)) {
+			ts.tv_sec = (time_t)next;
+			ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
 			tsp = &ts;
 		}
 		if (ppoll(&pfd, 1, tsp, &old) < 0 && errno != EINTR) {

@@ -15,11 +15,22 @@
 
 /* The bounds (ucounttop(8), HTTP) */
 #define UCT_LISTEN_MAX_CONN	16	/* connections served at once */
+#define UCT_LISTEN_PER_ADDR	4	/* of them, from one client address */
 #define UCT_LISTEN_CONN_MEM	16384	/* bytes per connection for its request */
 #define UCT_LISTEN_TIMEOUT	10	/* seconds a connection may stay idle */
+#define UCT_LISTEN_DEADLINE	5	/* seconds to send a request's headers */
 
 struct MHD_Daemon;
 struct MHD_Response;
+struct MHD_Connection;
+
+/* A connection, from its accept (or its last answer) to its request's
+ * headers: shut down when that takes longer than the deadline. */
+struct uct_listen_conn {
+	int fd;				/* -1: a free slot */
+	double since;			/* accepted, or its last request answered */
+	bool in_request;		/* its request's headers are in */
+};
 
 /* Take a new snapshot into the model the views read: 0, or not 0 after
  * saying why on stderr. */
@@ -29,6 +40,8 @@ struct uct_listen {
 	int fd;				/* listening socket until the server owns it */
 	char name[64];			/* "127.0.0.1:9465", "[::1]:9465" */
 	unsigned timeout;		/* idle seconds (UCT_LISTEN_TIMEOUT; tests) */
+	unsigned deadline;		/* header seconds (UCT_LISTEN_DEADLINE) */
+	struct uct_listen_conn conn[UCT_LISTEN_MAX_CONN];
 	struct MHD_Daemon *daemon;
 	/* what a scrape is answered from */
 	const struct uct_model *m;

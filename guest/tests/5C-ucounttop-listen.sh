@@ -6,6 +6,7 @@
 # scrapes is in the second, gone from a third after it ended) and the same
 # document within -d (a workload ended after the snapshot is still in
 # it); address errors (2), a port in use (1) and, without IPv6, [::1] (4);
+# slow clients, who cannot keep a scrape from being answered;
 # SIGTERM ends it with exit 0, no pin and no program left. The documents
 # of one snapshot go to the host ($UCT_EXPORT/listen, guest/run --export)
 # for tests/host/openmetrics-endpoint.sh.
@@ -276,6 +277,49 @@ if serve hup --listen 127.0.0.1:$PORT; then
 	check "... programs detached" detached
 else
 	nok "ucounttop --listen 127.0.0.1:$PORT serves (for SIGHUP)"
+fi
+
+# ---- slow clients: 16 connections (the most served at once) that send a
+# header line every 2 s and never end their headers. One address holds 4
+# at most (the other 12 are closed as they come), and each is shut down 5 s
+# after it connected: a scrape from the same address is answered once the
+# deadline has passed, while the slow clients would go on for 80 s. Bounds,
+# not timings: 30 s for the scrape, 20 s for the slow clients to be gone.
+if serve slow --listen 127.0.0.1:$PORT; then
+	trickle() {
+		printf 'GET /metrics HTTP/1.1\r\nHost: x\r\n'
+		for i in $(seq 40); do sleep 2; printf 'X-Slow-%d: a\r\n' $i; done
+	}
+	slow=
+	for i in $(seq 16); do
+		trickle | nc 127.0.0.1 $PORT > /dev/null 2>&1 &
+		slow="$slow $!"
+	done
+	sleep 1
+	# the server's end of each connection it holds: ESTABLISHED (01), on
+	# its port as the local one (the closed clients' ends linger in
+	# CLOSE_WAIT until they next write)
+	hexport=$(printf '%04X' $PORT)
+	held=$(awk -v p=":$hexport" 'substr($2, length($2) - 4) == p && $4 == "01"' /proc/net/tcp | wc -l)
+	check "16 slow clients from one address: 4 held, the others closed (held $held)" [ $held -eq 4 ]
+	i=0
+	until timeout 10 wget -q -O $T/slow.doc $URL 2> /dev/null || [ $i -ge 30 ]; do
+		i=$((i + 1)); sleep 1
+	done
+	check "... a scrape from that address is answered while they trickle" grep -q '^ucounttop_rlimit_value{' $T/slow.doc
+	i=0
+	while :; do
+		left=0
+		for p in $slow; do kill -0 $p 2> /dev/null && left=$((left + 1)); done
+		[ $left -eq 0 ] || [ $i -ge 200 ] && break
+		i=$((i + 1)); sleep 0.1
+	done
+	check "... every slow client is disconnected, headers unfinished ($left left)" [ $left -eq 0 ]
+	kill $slow 2> /dev/null
+	kill $u
+	wait $u
+else
+	nok "ucounttop --listen 127.0.0.1:$PORT serves (for slow clients)"
 fi
 
 # ---- IPv6: served where the kernel has it (Debian's), refused where not (ours)
