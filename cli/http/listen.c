@@ -23,7 +23,8 @@
  *
  * Bounds: at most UCT_LISTEN_MAX_CONN connections at once, and
  * UCT_LISTEN_PER_ADDR from one client address (more wait in the listen
- * backlog, or are closed as MHD accepts them); UCT_LISTEN_CONN_MEM bytes
+ * backlog, or, past the per-address bound, are shut down as they come:
+ * on_connection()); UCT_LISTEN_CONN_MEM bytes
  * per connection for its request line and headers (MHD answers a larger
  * request 431 or 414); no request body is read (GET and HEAD have none,
  * other methods are answered at once, and MHD closes the connection
@@ -191,14 +192,34 @@ static struct uct_listen_conn *conn_of(struct MHD_Connection *conn)
 	return ci ? ci->socket_context : NULL;
 }
 
-/* A connection accepted (a slot for it, its deadline from now) or closed */
+/* The client's address of a connection, as 16 bytes (IPv4 in the first 4) */
+static void client_addr(struct MHD_Connection *conn, unsigned char out[16])
+{
+	const union MHD_ConnectionInfo *ci;
+	const struct sockaddr *sa;
+
+	memset(out, 0, 16);
+	ci = uct_mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	sa = ci ? ci->client_addr : NULL;
+	if (sa && sa->sa_family == AF_INET)
+		memcpy(out, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+	else if (sa && sa->sa_family == AF_INET6)
+		memcpy(out, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+}
+
+/*
+ * A connection accepted: a slot for it, its deadline from now; or, when
+ * its address holds UCT_LISTEN_PER_ADDR connections already, shut down at
+ * once (MHD then closes it). Closed: its slot is free.
+ */
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 			  enum MHD_ConnectionNotificationCode code)
 {
 	struct uct_listen *s = cls;
-	struct uct_listen_conn *lc = *socket_context;
+	struct uct_listen_conn *lc = *socket_context, *free_slot = NULL;
 	const union MHD_ConnectionInfo *ci;
-	int i;
+	unsigned char addr[16];
+	int i, same = 0;
 
 	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
 		if (lc)
@@ -207,13 +228,24 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 		return;
 	}
 	ci = uct_mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-	for (i = 0; ci && i < UCT_LISTEN_MAX_CONN; i++) {
-		if (s->conn[i].fd >= 0)
-			continue;
-		s->conn[i] = (struct uct_listen_conn){ .fd = ci->connect_fd, .since = uct_now_s() };
-		*socket_context = &s->conn[i];
+	if (!ci)
+		return;
+	client_addr(conn, addr);
+	for (i = 0; i < UCT_LISTEN_MAX_CONN; i++) {
+		if (s->conn[i].fd < 0) {
+			if (!free_slot)
+				free_slot = &s->conn[i];
+		} else if (!memcmp(s->conn[i].addr, addr, sizeof(addr))) {
+			same++;
+		}
+	}
+	if (same >= UCT_LISTEN_PER_ADDR || !free_slot) {
+		shutdown(ci->connect_fd, SHUT_RDWR);
 		return;
 	}
+	*free_slot = (struct uct_listen_conn){ .fd = ci->connect_fd, .since = uct_now_s() };
+	memcpy(free_slot->addr, addr, sizeof(addr));
+	*socket_context = free_slot;
 }
 
 /* A request answered: the next one on this connection has its own deadline */
@@ -331,7 +363,6 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 				     MHD_OPTION_EXTERNAL_LOGGER, on_log, NULL,
 				     MHD_OPTION_LISTEN_SOCKET, s->fd,
 				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)UCT_LISTEN_MAX_CONN,
-				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)UCT_LISTEN_PER_ADDR,
 				     MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
 				     MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)UCT_LISTEN_CONN_MEM,

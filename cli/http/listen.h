@@ -30,6 +30,7 @@ struct uct_listen_conn {
 	int fd;				/* -1: a free slot */
 	double since;			/* accepted, or its last request answered */
 	bool in_request;		/* its request's headers are in */
+	unsigned char addr[16];		/* the client's address (IPv4: 4 bytes) */
 };
 
 /* Take a new snapshot into the model the views read: 0, or not 0 after

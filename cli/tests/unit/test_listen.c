@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -81,6 +82,10 @@ static int teardown(void **state)
 
 /* A server on 127.0.0.1 and a port of the kernel's choosing, in a child;
  * fail: the snapshot that fails (0: none) */
+/* the header deadline start() gives the server: the idle timeout when
+ * 0, so that a test's connections are bound by the timeout it asks for */
+static unsigned start_deadline;
+
 static void start(struct server *sv, double interval, unsigned timeout, int fail)
 {
 	struct uct_listen_addr a = { .family = AF_INET, .addr = { 127, 0, 0, 1 }, .port = 0 };
@@ -96,6 +101,7 @@ static void start(struct server *sv, double interval, unsigned timeout, int fail
 	snprintf(msg, sizeof(msg), "127.0.0.1:%d", sv->port);
 	assert_string_equal(s.name, msg);	/* the port bound, not 0 */
 	s.timeout = timeout;
+	s.deadline = start_deadline ? start_deadline : timeout;
 	fflush(NULL);
 	sv->pid = fork();
 	assert_true(sv->pid >= 0);
@@ -150,15 +156,36 @@ struct response {
 	const char *body;
 };
 
-static int connect_to(int port)
+/* A connection from 127.0.0.src (any 127/8 address is this machine's):
+ * the server bounds connections per client address */
+static int connect_from(int port, int src)
 {
 	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(port),
 				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in from = { .sin_family = AF_INET,
+				    .sin_addr.s_addr = htonl(0x7f000000 | (unsigned)src) };
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&from, sizeof(from)), 0);
 	assert_int_equal(connect(fd, (struct sockaddr *)&in, sizeof(in)), 0);
 	return fd;
+}
+
+static int connect_to(int port)
+{
+	return connect_from(port, 1);
+}
+
+/* Has the server closed fd (end of stream or reset) within ms? */
+static bool closed_within(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char c;
+
+	if (poll(&p, 1, ms) != 1)
+		return false;
+	return read(fd, &c, 1) <= 0;
 }
 
 /* Read until the server closes fd (at most 10 s). */
@@ -423,8 +450,9 @@ static int keep_alive(int fd)
 	return status;
 }
 
-/* UCT_LISTEN_MAX_CONN connections at once: the next one waits, unanswered,
- * until one of them goes */
+/* UCT_LISTEN_MAX_CONN connections at once (from as many addresses as the
+ * per-address bound needs): the next one waits, unanswered, until one of
+ * them goes */
 static void test_connection_limit(void **state)
 {
 	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
@@ -433,12 +461,14 @@ static void test_connection_limit(void **state)
 	struct server sv;
 	struct response r;
 
+	start_deadline = 60;
 	start(&sv, 0, 60, 0);
+	start_deadline = 0;
 	for (i = 0; i < UCT_LISTEN_MAX_CONN; i++)
-		fds[i] = connect_to(sv.port);
+		fds[i] = connect_from(sv.port, 2 + i / UCT_LISTEN_PER_ADDR);
 	/* the last one is served: the server has accepted them all */
 	assert_int_equal(keep_alive(fds[UCT_LISTEN_MAX_CONN - 1]), 200);
-	next = connect_to(sv.port);
+	next = connect_from(sv.port, 50);
 	assert_int_equal(write(next, req, sizeof(req) - 1), (ssize_t)sizeof(req) - 1);
 	p = (struct pollfd){ .fd = next, .events = POLLIN };
 	assert_int_equal(poll(&p, 1, 1000), 0);
@@ -451,6 +481,60 @@ static void test_connection_limit(void **state)
 	close(next);
 	for (i = 1; i < UCT_LISTEN_MAX_CONN; i++)
 		close(fds[i]);
+	assert_int_equal(stop_server(&sv), 0);
+}
+
+/* UCT_LISTEN_PER_ADDR connections from one address: the next one from it
+ * is closed as it comes, one from another address is served */
+static void test_per_address_limit(void **state)
+{
+	int fds[UCT_LISTEN_PER_ADDR], i, extra;
+	struct server sv;
+	struct response r;
+
+	start_deadline = 60;
+	start(&sv, 0, 60, 0);
+	start_deadline = 0;
+	for (i = 0; i < UCT_LISTEN_PER_ADDR; i++)
+		fds[i] = connect_from(sv.port, 9);
+	/* a request from elsewhere, answered after the server has accepted
+	 * the 4 (it accepts in the order they came) */
+	request(sv.port, "GET", "/metrics", NULL, &r);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	extra = connect_from(sv.port, 9);
+	assert_true(closed_within(extra, 10000));
+	close(extra);
+	request(sv.port, "GET", "/metrics", NULL, &r);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	for (i = 0; i < UCT_LISTEN_PER_ADDR; i++)
+		close(fds[i]);
+	assert_int_equal(stop_server(&sv), 0);
+}
+
+/* A client that trickles its headers, a line every 200 ms (never idle for
+ * the 10 s timeout), is closed at the header deadline (1 s here): within
+ * 8 s, the bound of this test */
+static void test_header_deadline(void **state)
+{
+	static const char line[] = "X-Slow: a\r\n";
+	struct server sv;
+	bool closed = false;
+	int fd, i;
+
+	start_deadline = 1;
+	start(&sv, 0, 10, 0);
+	start_deadline = 0;
+	fd = connect_to(sv.port);
+	assert_int_equal(write(fd, "GET /metrics HTTP/1.1\r\n", 23), 23);
+	for (i = 0; i < 40 && !closed; i++) {
+		closed = closed_within(fd, 200);
+		if (!closed && write(fd, line, sizeof(line) - 1) < 0)
+			closed = true;
+	}
+	assert_true(closed);
+	close(fd);
 	assert_int_equal(stop_server(&sv), 0);
 }
 
@@ -511,6 +595,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_statuses, teardown),
 		cmocka_unit_test_teardown(test_request_size, teardown),
 		cmocka_unit_test_teardown(test_connection_limit, teardown),
+		cmocka_unit_test_teardown(test_per_address_limit, teardown),
+		cmocka_unit_test_teardown(test_header_deadline, teardown),
 		cmocka_unit_test_teardown(test_idle_and_sigterm, teardown),
 		cmocka_unit_test_teardown(test_bind_errors, teardown),
 	};
