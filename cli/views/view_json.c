@@ -6,6 +6,7 @@
  * Integers are exact; 9223372036854775807 (LONG_MAX) means unlimited.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include "fmt.h"
 #include "views.h"
@@ -227,12 +228,70 @@ static void flush_sb(FILE *f, struct uct_sb *b)
 {
 	fwrite_unlocked(b->p, 1, b->n, f);
 	b->n = 0;
+	b->lost = 0;
+}
+
+/* A namespace or a row, to be rendered by rec_json() */
+struct json_rec {
+	const struct uct_model *m;
+	const struct uct_nsinfo *ns;	/* a namespace, or */
+	const struct uct_row *r;	/* a row */
+	const struct uct_view_ctx *c;
+};
+
+static void rec_json(struct uct_sb *b, const struct json_rec *j)
+{
+	if (j->ns)
+		ns_json(b, j->m, j->ns);
+	else
+		row_json(b, j->m, j->r, j->c);
+}
+
+/*
+ * One record, never cut: a record longer than b (names a tenant controls,
+ * e.g. a cgroup path of 4 KiB of control bytes escaped six times over, are
+ * in it) is rendered again in a buffer as large as it needs, which is what
+ * b lost more than b holds. Should that allocation fail, the record is
+ * replaced by one that says so, and standard error too: the document
+ * stays valid either way.
+ */
+static void emit_whole(FILE *f, struct uct_sb *b, const struct json_rec *j)
+{
+	struct uct_sb big;
+	size_t need;
+
+	rec_json(b, j);
+	if (!b->lost) {
+		flush_sb(f, b);
+		return;
+	}
+	need = b->n + b->lost + 1;
+	b->n = 0;
+	b->lost = 0;
+	big = (struct uct_sb){ malloc(need), need, 0, 0 };
+	if (big.p) {
+		rec_json(&big, j);
+		if (!big.lost) {
+			fwrite_unlocked(big.p, 1, big.n, f);
+			free(big.p);
+			return;
+		}
+		free(big.p);
+	}
+	fprintf(stderr, "ucounttop: a record of %zu bytes could not be formatted (out of memory)\n",
+		need);
+	if (j->ns)
+		fprintf(f, "{\"ns\":%u,\"error\":\"not formatted: out of memory\"}", j->ns->inum);
+	else
+		fprintf(f, "{\"ns\":%u,\"uid\":%u,\"error\":\"not formatted: out of memory\"}",
+			j->r->rec.ns_inum, j->r->rec.uid);
 }
 
 void uct_view_json(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
 {
-	/* a row is under 2 KiB: four types of ten numbers, a 16-byte comm
-	 * escaped (at most 96 bytes) */
+	/* most records fit: a row is under 2 KiB (four types of ten numbers,
+	 * a 16-byte comm escaped: at most 96 bytes); a namespace with a long
+	 * cgroup path goes through emit_whole()'s larger buffer */
 	char buf[8192];
 	struct uct_sb sb = UCT_SB_INIT(buf);
 	char tbuf[40];
@@ -266,8 +325,7 @@ void uct_view_json(FILE *f, const struct uct_model *m, const struct uct_view_ctx
 			continue;
 		if (!first)
 			fputc(',', f);
-		ns_json(&sb, m, &m->ns[i]);
-		flush_sb(f, &sb);
+		emit_whole(f, &sb, &(struct json_rec){ .m = m, .ns = &m->ns[i] });
 		first = false;
 	}
 	/* rows in display order (tree order, sorted within a namespace), but
@@ -287,8 +345,7 @@ void uct_view_json(FILE *f, const struct uct_model *m, const struct uct_view_ctx
 				continue;
 			if (!first)
 				fputc(',', f);
-			row_json(&sb, m, r, c);
-			flush_sb(f, &sb);
+			emit_whole(f, &sb, &(struct json_rec){ .m = m, .r = r, .c = c });
 			first = false;
 		}
 	}

@@ -207,7 +207,10 @@ static size_t fz_ntasks;
 /*
  * What /proc/PID/cgroup would say: by the cgroup id, a failure, a
  * container's path (docker, podman, a bare id; the id from the cgroup
- * id), or any bytes: the process's hostname field, unterminated.
+ * id), or any bytes: the process's hostname field, unterminated; or (id
+ * 5) as long a path as the lookup takes, components of NAME_MAX (255)
+ * bytes of that field over and over, which a tenant with a delegated
+ * cgroup subtree can make.
  */
 static int fuzz_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len)
 {
@@ -230,6 +233,17 @@ static int fuzz_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len)
 				 (unsigned long long)id * 7, id & 4 ? ".scope/x" : "");
 			return 0;
 		default:
+			if (id == 5 && len > 1) {
+				size_t n = 0, k = 0;
+
+				while (n + 1 < len) {
+					path[n++] = k++ % 256 ? t->hostname[k % sizeof(t->hostname)] : '/';
+					if (!path[n - 1])
+						path[n - 1] = '\x01';
+				}
+				path[n] = 0;
+				return 0;
+			}
 			snprintf(path, len, "%s%.*s", prefix[(id >> 2) % 3], (int)sizeof(t->hostname),
 				 t->hostname);
 			return 0;

@@ -375,6 +375,44 @@ static void test_names_hostile_text(void **state)
 				    TEST_CID "\",hostname=\"3f2a1b4c5d6e\"} 1\n"));
 }
 
+/* A cgroup path a tenant with a delegated subtree can make: 15
+ * components of 255 control bytes (NAME_MAX each, 3,840 bytes), each byte
+ * escaped to six in JSON. */
+static int long_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < 15 && n + 256 < len; i++) {
+		path[n++] = '/';
+		memset(path + n, '\x01', 255);
+		n += 255;
+	}
+	path[n] = 0;
+	return 0;
+}
+
+/* No record is cut: a namespace whose name is longer than the view's
+ * buffer is rendered whole, and the document parses */
+static void test_json_long_cgroup(void **state)
+{
+	struct fx *f = *state;
+	struct uct_tlim tl[16];
+	size_t nt = base_tasks(tl);
+	const char *out, *p;
+
+	f->m.cgroup_fn = long_cgroup_fn;
+	assert_int_equal(uct_model_set_tasks(&f->m, tl, nt), 0);
+	uct_model_resolve_names(&f->m, -1, 0);
+	out = render(f, uct_view_json);
+	assert_true(json_valid(out));
+	/* the whole path: 15 times a slash and 255 escaped bytes */
+	p = strstr(out, "\"cgroup\":\"/\\u0001");
+	assert_non_null(p);
+	assert_int_equal(strspn(p + 10, "/\\u0001"), 15 * (1 + 255 * 6));
+	assert_int_equal(strncmp(p + 10 + 15 * (1 + 255 * 6), "\",\"container_id\":", 17), 0);
+}
+
 static void test_names_json(void **state)
 {
 	struct fx *f = *state;
@@ -1194,6 +1232,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_names_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_hostile_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_long_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_fit_80, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_summary, setup, teardown),
