@@ -21,6 +21,7 @@
 #include "listen.h"
 #include "loader.h"
 #include "model.h"
+#include "outfile.h"
 #include "proc_limits.h"
 #include "opts.h"
 #include "sleep.h"
@@ -71,43 +72,20 @@ static void render(FILE *f, const struct uct_opts *o, struct uct_model *m,
 	}
 }
 
-/*
- * -o FILE: write a new temporary file next to FILE and rename it over FILE,
- * so readers never see half a file. mkstemp() creates the temporary with
- * O_EXCL under a random name: nothing planted at a predictable name (a
- * symlink to another file, say) is ever followed or written.
- */
+/* -o FILE: the view rendered into a new file renamed over FILE (outfile.h) */
 static int render_to_file(const struct uct_opts *o, struct uct_model *m,
 			  struct uct_view_ctx *c)
 {
-	const char *base = strrchr(o->output_file, '/');
-	int dirlen = base ? (int)(base - o->output_file) + 1 : 0;
-	char tmp[PATH_MAX];
-	FILE *f = NULL;
-	int fd, len;
+	struct uct_outfile out;
 
-	base = base ? base + 1 : o->output_file;
-	len = snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX", dirlen, o->output_file, base);
-	if (len < 0 || len >= (int)sizeof(tmp)) {
-		fprintf(stderr, "ucounttop: -o %s: path too long\n", o->output_file);
-		return -1;
-	}
-	fd = mkstemp(tmp);
-	/* mkstemp() makes it 0600; an exported file is read by others
-	 * (node_exporter's textfile collector) */
-	if (fd < 0 || fchmod(fd, 0644) || !(f = fdopen(fd, "w"))) {
+	if (uct_outfile_open(&out, o->output_file)) {
 		fprintf(stderr, "ucounttop: -o %s: cannot create a temporary file in its "
 			"directory: %s\n", o->output_file, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
 		return -1;
 	}
-	render(f, o, m, c);
-	if (fclose(f) || rename(tmp, o->output_file)) {
+	render(out.f, o, m, c);
+	if (uct_outfile_commit(&out, 1)) {
 		fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, strerror(errno));
-		unlink(tmp);
 		return -1;
 	}
 	return 0;
@@ -221,6 +199,7 @@ static void setup_model(struct uct_model *m, struct uct_view_ctx *c, const struc
 {
 	*c = (struct uct_view_ctx){ .snapshot_src = l->snapshot_src, .hooks = l->hooks,
 				    .degraded = l->degraded, .events = o->events,
+				    .no_tenant_labels = o->no_tenant_labels,
 				    .delay = o->delay, .cursor = 0 };
 	uct_model_init(m);
 	m->sort = o->sort;

@@ -16,25 +16,29 @@
 #include "check_report.h"
 #include "check_stacks.h"
 #include "clock.h"
+#include "outfile.h"
 
-/* The report to stdout or -o; the exit code stays unless writing fails. */
+/* The report to stdout or -o (written as the live view's -o is: CMD ran
+ * meanwhile, and may have planted a symlink at FILE; outfile.h); the exit
+ * code stays unless writing fails. */
 static int write_report(const struct uct_opts *o, const struct judge_result *res,
 			const struct check_run_info *ri, struct check_stacks *st, int rc)
 {
+	struct uct_outfile of;
 	FILE *out = stdout;
 
 	if (o->output_file) {
-		out = fopen(o->output_file, "w");
-		if (!out) {
+		if (uct_outfile_open(&of, o->output_file)) {
 			fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, strerror(errno));
 			return UCT_EXIT_TOOL;
 		}
+		out = of.f;
 	}
 	if (o->output == UCT_OUT_JSON)
 		check_report_json(out, res, ri, check_stacks_frames, st);
 	else
 		check_report_text(out, res, ri, check_stacks_frames, st);
-	if (out != stdout && fclose(out)) {
+	if (out != stdout && uct_outfile_commit(&of, 1)) {
 		fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, strerror(errno));
 		return UCT_EXIT_TOOL;
 	}
