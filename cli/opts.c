@@ -70,6 +70,9 @@ void uct_usage(FILE *f, const char *prog)
 "                         container whose id starts with ID (hex, as docker ps\n"
 "                         shows it), everything below them, and the rows their\n"
 "                         charges reach up to the initial namespace\n"
+"      --no-tenant-labels leave out of OpenMetrics (--openmetrics, --listen) the\n"
+"                         names tenants choose: user names from their passwd\n"
+"                         files, hostnames, container ids from their cgroups\n"
 "      --kuid             show global uids (kuids) in the table, as the kernel\n"
 "                         and trace name them, instead of uids as each row's\n"
 "                         namespace maps them (JSON has both: uid, ns_uid),\n"
@@ -149,7 +152,7 @@ void uct_usage(FILE *f, const char *prog)
 
 enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
-	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_STACK, OPT_DURATION, OPT_COUNT,
+	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_NOTENANT, OPT_STACK, OPT_DURATION, OPT_COUNT,
 	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_KUID, OPT_PID, OPT_LISTEN, OPT_CONTAINER,
 };
 
@@ -175,6 +178,7 @@ static const struct option longopts[] = {
 	{ "ringbuf-kb", required_argument, NULL, OPT_RB },
 	{ "task-iter", no_argument, NULL, OPT_TASKITER },
 	{ "no-tracepoints", no_argument, NULL, OPT_NOTP },
+	{ "no-tenant-labels", no_argument, NULL, OPT_NOTENANT },
 	{ "stack", no_argument, NULL, OPT_STACK },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "count", required_argument, NULL, OPT_COUNT },
@@ -230,6 +234,7 @@ static const struct {
 	/* trace takes no snapshot */
 	{ OPT_TASKITER, "--task-iter", IN_TOP | IN_CHECK },
 	{ OPT_NOTP, "--no-tracepoints", IN_TOP | IN_TRACE | IN_CHECK },
+	{ OPT_NOTENANT, "--no-tenant-labels", IN_TOP },
 	{ OPT_STACK, "--stack", IN_TRACE },
 	{ OPT_DURATION, "--duration", IN_TRACE },
 	{ OPT_COUNT, "--count", IN_TRACE },
@@ -519,6 +524,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			break;
 		case OPT_TASKITER: o->force_task_iter = true; break;
 		case OPT_NOTP: o->no_tracepoints = true; break;
+		case OPT_NOTENANT: o->no_tenant_labels = true; break;
 		case OPT_STACK: o->stack = true; break;
 		case OPT_DURATION:
 			if (!parse_secs(optarg, 0.01, false, MAX_SECS, &o->duration))

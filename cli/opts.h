@@ -44,6 +44,7 @@ struct uct_opts {
 	unsigned ringbuf_kb;		/* --ringbuf-kb */
 	bool force_task_iter;		/* --task-iter */
 	bool no_tracepoints;		/* --no-tracepoints */
+	bool no_tenant_labels;		/* --no-tenant-labels */
 	bool verbose;			/* -v: libbpf messages */
 	/* check */
 	char **cmd_argv;		/* CMD [ARGS...] (NULL-terminated, in argv) */

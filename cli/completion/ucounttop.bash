@@ -12,7 +12,7 @@
 
 _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
 	-o --output --listen --ns --uid --pid --container --kuid -t --type -s --sort --events --pin --keep-pinned
-	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
+	--max-entries --task-iter --no-tracepoints --no-tenant-labels -v --verbose -h --help
 	-V --version'
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration
 	--ringbuf-kb --pin --keep-pinned --max-entries --no-tracepoints

@@ -196,7 +196,8 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 			fputs(buf, f);
 		}
 	}
-	if (m->have_tasks) {
+	/* the names tenants choose, unless the exporter's operator said so */
+	if (m->have_tasks && !c->no_tenant_labels) {
 		/* an info metric, joined on ns: the names change more often than
 		 * the counters' series should (a namespace outlives its
 		 * processes), and a pid is no label at all */
@@ -225,7 +226,8 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 			fwrite_unlocked(b.p, 1, b.n, f);
 		}
 	}
-	users_info(f, m, fmt);
+	if (!c->no_tenant_labels)
+		users_info(f, m, fmt);
 	row_family(f, m, fmt, "ucounttop_denials", "counter",
 		   "Refused charges from this row since ucounttop attached.", ROW_DENIALS);
 	row_family(f, m, fmt, "ucounttop_limit_hits", "counter",

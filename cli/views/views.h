@@ -17,6 +17,7 @@ struct uct_view_ctx {
 	const char *hooks;		/* loaded hooks, human readable */
 	const char *degraded;		/* features this kernel lacks; "" if none */
 	bool events;			/* per-event (--events) statistics */
+	bool no_tenant_labels;		/* metrics without names tenants choose */
 	double delay;			/* seconds between refreshes */
 	struct timespec wall;		/* wall-clock time of the update */
 	int width;			/* columns; 0 = unlimited (batch) */

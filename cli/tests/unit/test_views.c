@@ -413,6 +413,27 @@ static void test_json_long_cgroup(void **state)
 	assert_int_equal(strncmp(p + 10 + 15 * (1 + 255 * 6), "\",\"container_id\":", 17), 0);
 }
 
+/* --no-tenant-labels: neither info family, the counters unchanged */
+static void test_metrics_no_tenant_labels(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+	char *with;
+
+	names_on(f);
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "ucounttop_namespace_info{"));
+	with = strdup(strstr(out, "# TYPE ucounttop_denials "));
+	f->c.no_tenant_labels = true;
+	out = render(f, uct_view_openmetrics);
+	assert_null(strstr(out, "ucounttop_namespace_info"));
+	assert_null(strstr(out, "ucounttop_user_info"));
+	assert_null(strstr(out, "web-1"));
+	assert_null(strstr(out, TEST_CID));
+	assert_string_equal(strstr(out, "# TYPE ucounttop_denials "), with);
+	free(with);
+}
+
 static void test_names_json(void **state)
 {
 	struct fx *f = *state;
@@ -1233,6 +1254,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_names_hostile_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_long_cgroup, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metrics_no_tenant_labels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_openmetrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_fit_80, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_summary, setup, teardown),
