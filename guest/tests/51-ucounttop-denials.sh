@@ -19,8 +19,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n $*"; }
 nok() { n=$((n + 1)); echo "not ok $n $*"; }
 check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
-row() { sed 's/{"ns":/\n{"ns":/g' "$1" | grep "^{\"ns\":$2,\"level\":[0-9]*,\"uid\":$3,"; }
-field() { echo "$1" | sed -n "s/.*\"$2\":{[^}]*\"$3\":\([-0-9]*\).*/\1/p"; }
+. /uct/tests/lib/json-rows.sh
 
 [ -x "$UCT" ] && [ -x "$WL" ] || { echo "# missing $UCT or $WL"; exit 4; }
 

@@ -17,8 +17,7 @@ RUNS=6
 rm -rf $T
 mkdir -p $T
 echo "KTAP version 1"
-row() { sed 's/{"ns":/\n{"ns":/g' "$1" | grep "^{\"ns\":$2,\"level\":[0-9]*,\"uid\":$3,"; }
-field() { echo "$1" | sed -n "s/.*\"$2\":{[^}]*\"$3\":\([-0-9]*\).*/\1/p"; }
+. /uct/tests/lib/json-rows.sh
 docs() { _d=$(grep -c ']}$' $T/stream 2>/dev/null); echo "${_d:-0}"; }
 more_docs() { [ "$(docs)" -ge "$1" ]; }
 has_row() { grep ']}$' $T/stream | tail -n 1 > $T/last.json; [ -n "$(row $T/last.json $1 $2)" ]; }

@@ -16,12 +16,8 @@ UCT=${UCT:-/uct/bin/ucounttop}
 RF=${RF:-/uct/bin/uct-refusals}
 T=/tmp/t5E
 mkdir -p $T
-n=0
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-nok() { n=$((n + 1)); echo "not ok $n $*"; }
-check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
-row() { sed 's/{"ns":/\n{"ns":/g' "$1" | grep "^{\"ns\":$2,\"level\":[0-9]*,\"uid\":$3,"; }
-field() { echo "$1" | sed -n "s/.*\"$2\":{[^}]*\"$3\":\([-0-9]*\).*/\1/p"; }
+. /uct/tests/lib/ktap.sh
+. /uct/tests/lib/json-rows.sh
 total() { grep -o '"denials":{"nproc":[^}]*}' "$1" | tail -n 1 | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"; }
 
 [ -x "$UCT" ] && [ -x "$RF" ] || { echo "# missing $UCT or $RF"; exit 4; }
@@ -40,7 +36,7 @@ mode() { # mode NAME [ucounttop options]
 	$UCT --json -d 0.3 "$@" > $T/$name.stream 2> $T/$name.err &
 	u=$!
 	if ! wait_docs $T/$name.stream 1; then
-		nok "$name: ucounttop attached"; cat $T/$name.err; kill $u; return
+		fail "$name: ucounttop attached"; cat $T/$name.err; kill $u; return
 	fi
 	# uct-refusals holds its rows while its stdin is open
 	rm -f $T/fifo; mkfifo $T/fifo
@@ -52,11 +48,11 @@ mode() { # mode NAME [ucounttop options]
 		i=$((i + 1)); sleep 0.1
 	done
 	if ! grep -q '^READY' $T/$name.rf; then
-		nok "$name: uct-refusals ran its cases"; cat $T/$name.rferr
+		fail "$name: uct-refusals ran its cases"; cat $T/$name.rferr
 		exec 7>&-; kill $u; wait; return
 	fi
 	have=$(docs $T/$name.stream)
-	wait_docs $T/$name.stream $((have + 2)) || nok "$name: two snapshots after the cases"
+	wait_docs $T/$name.stream $((have + 2)) || fail "$name: two snapshots after the cases"
 	kill -INT $u; wait $u
 	grep ']}$' $T/$name.stream | tail -n 1 > $T/$name.json
 	exec 7>&-
@@ -70,23 +66,23 @@ mode() { # mode NAME [ucounttop options]
 			r=$(row $T/$name.json $ns $uid)
 			got=$(field "$r" $type denials)
 			# a row without statistics has no denials field: 0
-			check "$name: $type denials of (ns $ns, uid $uid) = $want, as the kernel refused (got '${got:-0}')" \
-				[ "${got:-0}" = "$want" ]
+			expect "$name: $type denials of (ns $ns, uid $uid), as the kernel refused" \
+				"${got:-0}" "$want"
 		done < $(grep '^DENY' $T/$name.rf > $T/$name.deny; echo $T/$name.deny)
 		got=$(total $T/$name.json $type)
-		check "$name: header's $type denials = $sum, the sum of the refusals (got '$got')" \
-			[ "$got" = "$sum" ]
+		expect "$name: header's $type denials, the sum of the refusals" "$got" "$sum"
 	done
 	[ "$name" = events ] || return
 	grep '^SIGQ' $T/$name.rf > $T/$name.sigq
 	while read -r _ ns uid ch un; do
 		r=$(row $T/$name.json $ns $uid)
 		got="$(field "$r" sigpending charges) $(field "$r" sigpending uncharges)"
-		check "$name: sigpending charges, uncharges of (ns $ns, uid $uid) = $ch $un, the kernel's (got '$got')" \
-			[ "$got" = "$ch $un" ]
+		expect "$name: sigpending charges, uncharges of (ns $ns, uid $uid), the kernel's" \
+			"$got" "$ch $un"
 	done < $T/$name.sigq
 }
 
 mode default
 mode events --events
 echo "1..$n"
+[ "$fails" -eq 0 ]
