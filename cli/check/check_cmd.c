@@ -250,6 +250,12 @@ int check_cmd_run(char *const *argv, double timeout, double settle, struct check
 	 * now (one forwarded while CMD ran went to them too: they get the
 	 * time to die and be reaped, not judged half gone) */
 	n_end = nsignals;
+	/* A signal that came while CMD ran was forwarded to the whole group
+	 * already: what is left gets that signal's grace period, not all of
+	 * settle. (It may also have come just after CMD exited, before the
+	 * loop above reaped it: the signal is the user's "stop" either way.) */
+	if (r->interrupted && settle > KILL_GRACE_S)
+		settle = KILL_GRACE_S;
 	while (any_child() && uct_now_s() - t1 < settle && nsignals == n_end) {
 		reap(r, &done);
 		uct_sleep_s(POLL_S, false);
