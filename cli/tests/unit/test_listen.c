@@ -450,6 +450,15 @@ static int keep_alive(int fd)
 	return status;
 }
 
+/* A server whose connections may stay idle, headers unsent, for 60 s:
+ * the limit tests hold connections open without a request */
+static void start_holding(struct server *sv)
+{
+	start_deadline = 60;
+	start(sv, 0, 60, 0);
+	start_deadline = 0;
+}
+
 /* UCT_LISTEN_MAX_CONN connections at once (from as many addresses as the
  * per-address bound needs): the next one waits, unanswered, until one of
  * them goes */
@@ -461,9 +470,7 @@ static void test_connection_limit(void **state)
 	struct server sv;
 	struct response r;
 
-	start_deadline = 60;
-	start(&sv, 0, 60, 0);
-	start_deadline = 0;
+	start_holding(&sv);
 	for (i = 0; i < UCT_LISTEN_MAX_CONN; i++)
 		fds[i] = connect_from(sv.port, 2 + i / UCT_LISTEN_PER_ADDR);
 	/* the last one is served: the server has accepted them all */
@@ -492,9 +499,7 @@ static void test_per_address_limit(void **state)
 	struct server sv;
 	struct response r;
 
-	start_deadline = 60;
-	start(&sv, 0, 60, 0);
-	start_deadline = 0;
+	start_holding(&sv);
 	for (i = 0; i < UCT_LISTEN_PER_ADDR; i++)
 		fds[i] = connect_from(sv.port, 9);
 	/* a request from elsewhere, answered after the server has accepted
