@@ -110,22 +110,41 @@ static bool is_function(const char *sym, const char *name)
 	return !strncmp(sym, name, n) && (sym[n] == 0 || (sym[n] == '.' && strcmp(sym + n, ".cold")));
 }
 
-int uct_ksyms_range(const struct uct_ksyms *k, const char *name, unsigned long long *start,
+/*
+ * Two passes over the file, nothing kept: the function's address, then
+ * the lowest text symbol address above it (whatever the file's order),
+ * which ends it, as in the table uct_ksyms_load() builds.
+ */
+int uct_ksyms_range(const char *path, const char *name, unsigned long long *start,
 		    unsigned long long *end)
 {
-	size_t i, j;
+	unsigned long long addr, lo = 0, hi = ~0ULL;
+	char line[512], sym[256], type;
+	FILE *f = fopen(path, "re");
 
-	for (i = 0; k && i < k->n; i++) {
-		if (!is_function(k->syms[i].name, name))
-			continue;
-		/* it ends where the next symbol at a higher address starts */
-		for (j = i + 1; j < k->n && k->syms[j].addr == k->syms[i].addr; j++)
-			;
-		if (j == k->n)
-			return -1;
-		*start = k->syms[i].addr;
-		*end = k->syms[j].addr;
-		return 0;
+	if (!f)
+		return -1;
+	/* first the function (its first text symbol of that name) */
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 && addr &&
+		    (type == 't' || type == 'T') && is_function(sym, name)) {
+			lo = addr;
+			break;
+		}
 	}
-	return -1;
+	if (!lo) {
+		fclose(f);
+		return -1;
+	}
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 && addr > lo && addr < hi &&
+		    strchr("tTwW", type))
+			hi = addr;
+	fclose(f);
+	if (hi == ~0ULL)
+		return -1;
+	*start = lo;
+	*end = hi;
+	return 0;
 }

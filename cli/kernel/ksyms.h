@@ -14,9 +14,10 @@ const char *uct_ksyms_lookup(const struct uct_ksyms *k, unsigned long long addr,
 			     unsigned long long *off);
 
 /* The address range [start, end) of function name (or of its compiler
- * clone name.isra.N and the like, not name.cold): from its address to the
- * next symbol's. -1 when there is no such function. */
-int uct_ksyms_range(const struct uct_ksyms *k, const char *name, unsigned long long *start,
+ * clone name.isra.N and the like, not name.cold) in the kallsyms file at
+ * path: from its address to the next symbol's, read without loading the
+ * table. -1 when there is no such function (or its address is hidden). */
+int uct_ksyms_range(const char *path, const char *name, unsigned long long *start,
 		    unsigned long long *end);
 
 #endif /* UCT_KSYMS_H */

@@ -37,17 +37,15 @@ enum {
  */
 static void set_fork_range(struct uct_loader *l, char *deg, size_t dlen)
 {
-	struct uct_ksyms *k = uct_ksyms_load("/proc/kallsyms");
 	unsigned long long start, end;
 
-	if (k && !uct_ksyms_range(k, "copy_process", &start, &end)) {
+	if (!uct_ksyms_range("/proc/kallsyms", "copy_process", &start, &end)) {
 		l->skel->rodata->copy_process_start = start;
 		l->skel->rodata->copy_process_end = end;
 	} else {
 		uct_degraded_add(deg, dlen, "copy_process not in /proc/kallsyms: a refused "
 				 "clone(CLONE_NEWUSER) is not counted as a denial");
 	}
-	uct_ksyms_free(k);
 }
 
 /* Every program of ucounttop.bpf.c, none chosen yet. */
