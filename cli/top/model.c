@@ -54,6 +54,7 @@ void uct_model_init(struct uct_model *m)
 	m->uid_filter = -1;
 	m->page_shift = 12;
 	m->root_ns = -1;
+	uct_pwbudget_init(&m->passwd);
 }
 
 void uct_model_free(struct uct_model *m)
@@ -568,6 +569,7 @@ int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nre
 	m->interval = m->iteration ? now - m->now : 0;
 	m->now = now;
 	m->iteration++;
+	uct_pwbudget_refresh(&m->passwd);
 	/* names are per update: none until uct_model_set_tasks() */
 	m->have_tasks = false;
 	err = build_rows(m, recs, nrec);

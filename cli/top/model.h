@@ -255,7 +255,8 @@ struct uct_model {
 	uct_passwd_fn passwd_fn;
 	void *passwd_arg;
 	struct uct_cache users;		/* of struct uct_pwfile (users.h) */
-	unsigned long passwd_reads;	/* files read so far */
+	struct uct_pwbudget passwd;	/* their cost, bounded (users.h) */
+	size_t passwd_cursor;		/* namespace the next full resolve starts at */
 	int root_ns;			/* index of the initial namespace, -1: none */
 
 	/* status of the last update */

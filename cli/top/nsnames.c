@@ -218,30 +218,34 @@ static const char *users_name(const struct uct_nsinfo *ns, __u32 uid)
 }
 
 /* The namespace's passwd file, checked once per update (read again only
- * when it changed) through the process that names the namespace */
-static void resolve_users(struct uct_model *m, struct uct_nsinfo *ns)
+ * when it changed) through the process that names the namespace, within
+ * the update's budget: false when that is spent (the check waits for a
+ * later update; the names read before are shown meanwhile) */
+static bool resolve_users(struct uct_model *m, struct uct_nsinfo *ns)
 {
 	struct uct_pwsrc src = { 0 };
+	bool done;
 	int k;
 
 	if (ns->users_done)
-		return;
-	ns->users_done = true;
+		return true;
 	/* without the task iterator, the initial namespace still has one */
 	if (ns->root && !ns->pwfile)
 		attach_users(m, ns);
+	ns->users_done = true;
 	if (!ns->pwfile)
-		return;
+		return true;
 	if (!ns->root)
 		src = (struct uct_pwsrc){ ns->name->pid, ns->inum, ns->name->mnt_ns };
-	m->passwd_reads += uct_pwfile_check(ns->pwfile, m->passwd_fn, m->passwd_arg, &src,
-					    m->iteration);
+	done = uct_pwfile_check(ns->pwfile, m->passwd_fn, m->passwd_arg, &src, m->iteration,
+				&m->passwd) >= 0;
 	/* looked up once here, not by every view and the width */
 	for (k = 0; k < ns->nrows; k++) {
 		struct uct_row *r = &m->rows[ns->rows[k]];
 
 		r->user = users_name(ns, r->rec.ns_uid);
 	}
+	return done;
 }
 
 void uct_model_resolve_names(struct uct_model *m, int first, int count)
@@ -252,10 +256,19 @@ void uct_model_resolve_names(struct uct_model *m, int first, int count)
 	if (m->root_ns >= 0)
 		resolve_users(m, &m->ns[m->root_ns]);
 	if (first < 0) {
-		for (i = 0; i < m->nns; i++) {
+		size_t start = m->passwd_cursor < m->nns ? m->passwd_cursor : 0, k;
+		bool put_off = false;
+
+		/* from where the last one's budget ran out: every namespace
+		 * gets its turn, however many come before it */
+		for (k = 0; k < m->nns; k++) {
+			i = (start + k) % m->nns;
 			if (m->have_tasks)
 				resolve_ns(m, &m->ns[i]);
-			resolve_users(m, &m->ns[i]);
+			if (!resolve_users(m, &m->ns[i]) && !put_off) {
+				put_off = true;
+				m->passwd_cursor = i;
+			}
 		}
 		return;
 	}

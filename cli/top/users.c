@@ -6,9 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "clock.h"
 #include "users.h"
 
 /* ---- the parser ---- */
@@ -155,6 +158,7 @@ int uct_passwd_parse(struct uct_passwd *pw, const char *text, size_t len, bool w
 		n++;
 	}
 	pw->n = n;
+	pw->held = (n ? n : 1) * sizeof(*pw->v) + nsz;
 	/* keep what the names take, not the text's size */
 	if (!nsz) {
 		free(names);
@@ -260,6 +264,59 @@ static int read_text(int fd, size_t hint, char **text, size_t *len, bool *whole)
 	return 0;
 }
 
+/*
+ * Whether kuid is in the uid_map of process dir pdir (as /proc shows it
+ * to us, in the initial namespace: "first-inside first-outside count"
+ * per extent, at most 340 of them)
+ */
+static bool uid_mapped(int pdir, uid_t kuid)
+{
+	char buf[16384], *p, *nl;
+	ssize_t n = 0, r;
+	int fd = openat(pdir, "uid_map", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while ((size_t)n < sizeof(buf) - 1 && (r = read(fd, buf + n, sizeof(buf) - 1 - n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = 0;
+	for (p = buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		unsigned long long in, out, count;
+
+		*nl = 0;
+		if (sscanf(p, "%llu %llu %llu", &in, &out, &count) == 3 && kuid >= out &&
+		    kuid - out < count)
+			return true;
+	}
+	return false;
+}
+
+/* Whether fd is on a file system whose regular files are not files:
+ * reading one may have effects (/proc/kmsg) or show the kernel's state */
+static bool pseudo_fs(int fd)
+{
+	static const unsigned long magic[] = {
+		PROC_SUPER_MAGIC, SYSFS_MAGIC, DEBUGFS_MAGIC, TRACEFS_MAGIC, SECURITYFS_MAGIC,
+		CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, BPF_FS_MAGIC, PSTOREFS_MAGIC,
+		EFIVARFS_MAGIC, 0x62656570 /* configfs */,
+	};
+	struct statfs sf;
+	size_t i;
+
+	if (fstatfs(fd, &sf))
+		return true;
+	for (i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if ((unsigned long)sf.f_type == magic[i])
+			return true;
+	return false;
+}
+
 int uct_passwd_read(const char *proc, const char *own, const struct uct_pwsrc *src,
 		    const struct uct_file_id *known, struct uct_file_id *id, char **text,
 		    size_t *len, bool *whole)
@@ -294,6 +351,9 @@ int uct_passwd_read(const char *proc, const char *own, const struct uct_pwsrc *s
 	}
 	/* O_PATH first: a FIFO or a device is never opened for reading */
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+		goto out;
+	/* a tenant's file, never one it merely points at (users.h) */
+	if (src->pid && (!uid_mapped(pdir, st.st_uid) || pseudo_fs(fd)))
 		goto out;
 	file_id(&st, id);
 	if (known && same_id(known, id)) {
@@ -356,11 +416,22 @@ static unsigned long pw_used(const void *slot)
 	return (*(struct uct_pwfile *const *)slot)->used;
 }
 
+/* Forget e's parsed file, and what it held */
+static void pw_forget(struct uct_pwfile *e)
+{
+	if (e->have && e->budget)
+		e->budget->held -= e->pw.held;
+	uct_passwd_free(&e->pw);
+	e->have = false;
+	e->dropped = false;
+	e->budget = NULL;
+}
+
 static void pw_drop(void *slot)
 {
 	struct uct_pwfile *e = *(struct uct_pwfile **)slot;
 
-	uct_passwd_free(&e->pw);
+	pw_forget(e);
 	free(e);
 }
 
@@ -388,34 +459,81 @@ struct uct_pwfile *uct_pwcache_get(struct uct_cache *c, const struct uct_pwkey *
 	return *slot;
 }
 
+void uct_pwbudget_init(struct uct_pwbudget *b)
+{
+	*b = (struct uct_pwbudget){ .max_files = UCT_PASSWD_BUDGET_FILES,
+				    .max_bytes = UCT_PASSWD_BUDGET_BYTES,
+				    .max_held = UCT_PASSWD_BUDGET_HELD,
+				    .max_seconds = UCT_PASSWD_BUDGET_SECONDS };
+}
+
+void uct_pwbudget_refresh(struct uct_pwbudget *b)
+{
+	b->checks = 0;
+	b->files = 0;
+	b->bytes = 0;
+	b->seconds = 0;
+}
+
+static bool spent(const struct uct_pwbudget *b)
+{
+	return b->checks && (b->files >= b->max_files || b->bytes >= b->max_bytes ||
+			     b->seconds >= b->max_seconds);
+}
+
 int uct_pwfile_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
-		     const struct uct_pwsrc *src, unsigned long gen)
+		     const struct uct_pwsrc *src, unsigned long gen, struct uct_pwbudget *b)
 {
 	struct uct_file_id id;
 	struct uct_passwd pw;
 	char *text = NULL;
 	size_t len = 0;
 	bool whole = false;
+	double t0;
 	int r;
 
 	if (e->checked == gen)
 		return 0;
+	/* ucounttop's own file (pid 0) is no tenant's: never put off, and
+	 * not the check that makes each update's progress */
+	if (src->pid && spent(b)) {
+		b->deferred++;
+		return -1;
+	}
 	e->checked = gen;
-	r = fn ? fn(arg, src, e->have ? &e->id : NULL, &id, &text, &len, &whole) : -1;
-	if (r > 0 && e->have)
+	b->checks += src->pid != 0;
+	t0 = uct_now_s();
+	r = fn ? fn(arg, src, e->have || e->dropped ? &e->id : NULL, &id, &text, &len, &whole) : -1;
+	if (r > 0 && (e->have || e->dropped)) {
+		b->seconds += uct_now_s() - t0;
 		return 0;
+	}
 	/* none, or a copy we cannot parse: no names rather than old ones */
-	uct_passwd_free(&e->pw);
-	e->have = false;
-	if (r != 0)
+	pw_forget(e);
+	if (r != 0) {
+		b->seconds += uct_now_s() - t0;
 		return 0;
+	}
+	b->files++;
+	b->bytes += len;
+	b->reads++;
 	r = uct_passwd_parse(&pw, text, len, whole);
 	free(text);
+	b->seconds += uct_now_s() - t0;
 	if (r)
-		return 0;
+		return 1;
+	if (b->held + pw.held > b->max_held) {
+		uct_passwd_free(&pw);
+		b->dropped++;
+		e->id = id;
+		e->dropped = true;
+		return 1;
+	}
 	e->pw = pw;
 	e->id = id;
 	e->have = true;
+	e->budget = b;
+	b->held += pw.held;
 	return 1;
 }
 

@@ -44,6 +44,7 @@ struct uct_passwd {
 	char *names;
 	size_t refused;		/* lines that are not name:pw:uid:gid:gecos:home:shell */
 	bool cut;		/* past a bound: later lines not read */
+	size_t held;		/* bytes of memory v and names take */
 };
 
 /*
@@ -109,11 +110,52 @@ typedef int (*uct_passwd_fn)(void *arg, const struct uct_pwsrc *src,
  * root/etc/passwd resolved with openat2(RESOLVE_IN_ROOT), so that a
  * symbolic link in the container's tree stays in it, never reaching
  * ucounttop's own files; own, for pid 0. Only a regular file is opened
- * for reading (not a FIFO or a device a container put there).
+ * for reading (not a FIFO or a device a container put there), and only
+ * the tenant's own: its owner must be a uid the namespace maps (in
+ * PROC/PID/uid_map), so a file bind-mounted there that the namespace
+ * cannot read itself (root's 0600 files, /proc/kmsg) is never read as
+ * root on its behalf, and it must not be on procfs, sysfs or another
+ * file system whose reads show or change the kernel's state. Files are
+ * not opened with the owner's credentials instead: that takes a thread's
+ * fsuid switched around every open, and a namespace owned by root would
+ * still reach every file.
  */
 int uct_passwd_read(const char *proc, const char *own, const struct uct_pwsrc *src,
 		    const struct uct_file_id *known, struct uct_file_id *id, char **text,
 		    size_t *len, bool *whole);
+
+/*
+ * What passwd files may cost: per refresh, at most max_files files read
+ * (max_bytes of them) and max_seconds spent checking and reading, so
+ * that tenants who make many namespaces, each pointing at a large file
+ * they change every second, cannot make a refresh (or a scrape) wait for
+ * them: a check past the budget waits for a later refresh, which starts
+ * where this one stopped (the model's cursor), and is counted. The first
+ * check of a refresh is always made, and ucounttop's own file (the
+ * initial namespace's) is never put off. Overall, the parsed files kept hold
+ * at most max_held bytes; a file that would take more is not kept (its
+ * namespace shows no names) and is counted.
+ */
+#define UCT_PASSWD_BUDGET_FILES		256
+#define UCT_PASSWD_BUDGET_BYTES		(16u << 20)
+#define UCT_PASSWD_BUDGET_SECONDS	0.1
+#define UCT_PASSWD_BUDGET_HELD		(64u << 20)
+struct uct_pwbudget {
+	size_t max_files, max_bytes, max_held;
+	double max_seconds;
+	/* this refresh (uct_pwbudget_refresh() starts one) */
+	size_t checks, files, bytes;
+	double seconds;
+	size_t held;			/* bytes the cache's parsed files hold */
+	unsigned long reads;		/* so far: files read, */
+	unsigned long deferred;		/* checks put off past a budget, */
+	unsigned long dropped;		/* files read but not kept (max_held) */
+};
+
+/* The bounds above, nothing spent */
+void uct_pwbudget_init(struct uct_pwbudget *b);
+/* A new refresh: its budget unspent */
+void uct_pwbudget_refresh(struct uct_pwbudget *b);
 
 /* One file of the cache */
 struct uct_pwfile {
@@ -121,8 +163,10 @@ struct uct_pwfile {
 	unsigned long used;		/* generation of the last use */
 	unsigned long checked;		/* generation of the last check, 0: none */
 	bool have;			/* pw and id hold a file */
+	bool dropped;			/* id holds a file not kept (max_held) */
 	struct uct_file_id id;
 	struct uct_passwd pw;
+	struct uct_pwbudget *budget;	/* what pw.held is counted in, when have */
 };
 
 /*
@@ -136,9 +180,11 @@ struct uct_pwfile {
 struct uct_pwfile *uct_pwcache_get(struct uct_cache *c, const struct uct_pwkey *key,
 				   unsigned long gen);
 /* Check e's file once per generation: read it again only when fn says it
- * changed. 1 when a file was read, else 0 */
+ * changed, within budget b (its work counted there). 1 when a file was
+ * read, 0 when not, -1 when the check is put off (the budget is spent:
+ * the names held so far stay) */
 int uct_pwfile_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
-		     const struct uct_pwsrc *src, unsigned long gen);
+		     const struct uct_pwsrc *src, unsigned long gen, struct uct_pwbudget *b);
 /* Forget the entries not used since generation gen */
 void uct_pwcache_sweep(struct uct_cache *c, unsigned long gen);
 void uct_pwcache_free(struct uct_cache *c);

@@ -256,13 +256,18 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 					uct_flag_name(all[k]));
 	}
 	family(f, fmt, "ucounttop_drops", "counter",
-	       "Data ucounttop lost: full maps, ring-buffer overruns, cut chains, and "
+	       "Data ucounttop lost: full maps, ring-buffer overruns, cut chains, "
 	       "(recursion_misses) program runs the kernel skipped because the program was "
-	       "already running on that CPU (preempted or interrupted inside it).");
+	       "already running on that CPU (preempted or interrupted inside it), and passwd "
+	       "files put off past a refresh's budget (passwd_deferred) or not kept past the "
+	       "memory bound (passwd_dropped).");
 	for (t = 0; t < UCT_NCOUNTERS; t++)
 		if (drop_kinds[t])
 			fprintf(f, "ucounttop_drops_total{kind=\"%s\"} %llu\n", drop_kinds[t],
 				m->counters[t]);
+	fprintf(f, "ucounttop_drops_total{kind=\"passwd_deferred\"} %lu\n"
+		"ucounttop_drops_total{kind=\"passwd_dropped\"} %lu\n", m->passwd.deferred,
+		m->passwd.dropped);
 	/* text 0.0.4 ends where the text ends */
 	if (fmt == UCT_METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);

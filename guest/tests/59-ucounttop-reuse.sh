@@ -82,7 +82,7 @@ grep ']}$' $T/stream | tail -n 1 > $T/last.json
 want_tot= got_tot=
 for type in nproc msgqueue sigpending memlock; do
 	want_tot="$want_tot $type:$(cat $T/first.wl $T/run*.wl | awk -v t=$type '$1 == "DENY" && $4 == t { s += $5 } END { print s + 0 }')"
-	got_tot="$got_tot $type:$(sed -n 's/.*"circles":[0-9]*},"denials":{[^}]*"'$type'":\([0-9]*\).*/\1/p' $T/last.json)"
+	got_tot="$got_tot $type:$(sed -n 's/.*"circles":[0-9]*,[^}]*},"denials":{[^}]*"'$type'":\([0-9]*\).*/\1/p' $T/last.json)"
 done
 expect "header denials: every run's, after their rows were freed" "$got_tot" "$want_tot"
 if [ -n "$reused" ]; then

@@ -166,6 +166,7 @@ u=$!
 if waitfor 600 grep -q '^ucounttop: serving' $T/listen.err; then
 	timeout 60 wget -q -O $T/s1 $URL
 	printf 'root:x:0:0::/:/bin/sh\nn1-new:x:2000:2000::/:/bin/sh\n' > $R/etc/passwd.n1+
+	chown 1000:1000 $R/etc/passwd.n1+
 	mv $R/etc/passwd.n1+ $R/etc/passwd.n1
 	timeout 60 wget -q -O $T/s2 $URL
 fi

@@ -556,7 +556,9 @@ static void names_publish(int k)
 }
 
 /* N1's root of its own, with its own etc/passwd, made by root first:
- * etc/passwd is an absolute link, which must resolve in there */
+ * etc/passwd is an absolute link, which must resolve in there. The file
+ * is N1's tenant's (kuid NAMES_KUID, mapped in N1), as a container's own
+ * files are: ucounttop reads no other. */
 static void names_make_root(void)
 {
 	FILE *f;
@@ -566,6 +568,7 @@ static void names_make_root(void)
 	unlink(NAMES_ROOT "/etc/passwd");
 	f = fopen(NAMES_ROOT "/etc/passwd.n1", "w");
 	if (!f || fputs(NAMES_N1_PASSWD, f) < 0 || fclose(f) ||
+	    chown(NAMES_ROOT "/etc/passwd.n1", NAMES_KUID, NAMES_KUID) ||
 	    symlink("/etc/passwd.n1", NAMES_ROOT "/etc/passwd"))
 		fail("making " NAMES_ROOT);
 }

@@ -252,33 +252,36 @@ static void test_cache_reads_on_change(void **state)
 	struct uct_pwkey own = { .own = true }, ctr = { .root_ino = 777, .mnt_ns = TEST_MNT_NS };
 	struct uct_pwsrc s0 = { 0 }, s110 = { 110, 10, TEST_MNT_NS };
 	struct uct_pwfile *e, *f;
+	struct uct_pwbudget b;
 
+	uct_pwbudget_init(&b);
+	b.max_seconds = 1e9;
 	e = uct_pwcache_get(&c, &own, 1);
 	f = uct_pwcache_get(&c, &ctr, 1);
 	assert_non_null(e);
 	assert_non_null(f);
 	assert_ptr_equal(uct_pwcache_get(&c, &own, 1), e);
-	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 1), 1);
-	assert_int_equal(uct_pwfile_check(f, test_passwd_fn, &tp, &s110, 1), 1);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 1, &b), 1);
+	assert_int_equal(uct_pwfile_check(f, test_passwd_fn, &tp, &s110, 1, &b), 1);
 	assert_string_equal(uct_passwd_name(&e->pw, 2000), "bob");
 	assert_string_equal(uct_passwd_name(&f->pw, 2000), "app");
 	/* once per generation */
-	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 1), 0);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 1, &b), 0);
 	assert_int_equal(tp.calls, 2);
 	/* next generation: asked, unchanged, not read */
-	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 2), 0);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 2, &b), 0);
 	assert_int_equal(tp.calls, 3);
 	assert_int_equal(tp.reads, 2);
 	assert_string_equal(uct_passwd_name(&e->pw, 1000), "alice");
 	/* changed: read again */
 	tp.version[0]++;
 	tp.text[0] = "carol:x:1000:1000::/:/bin/sh\n";
-	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 3), 1);
+	assert_int_equal(uct_pwfile_check(e, test_passwd_fn, &tp, &s0, 3, &b), 1);
 	assert_string_equal(uct_passwd_name(&e->pw, 1000), "carol");
 	assert_null(uct_passwd_name(&e->pw, 2000));
 	/* gone (the process exited, say): no names, not the old ones */
 	tp.fail_pid = 110;
-	uct_pwfile_check(f, test_passwd_fn, &tp, &s110, 3);
+	uct_pwfile_check(f, test_passwd_fn, &tp, &s110, 3, &b);
 	assert_false(f->have);
 	assert_null(uct_passwd_name(&f->pw, 2000));
 	/* swept when no namespace used it in generation 4 */
@@ -342,7 +345,18 @@ static __u32 ino_of(const char *path)
 	return (__u32)st.st_ino;
 }
 
-/* DIR/proc/42/{ns/user,ns/mnt,root -> DIR/root}, DIR/root/etc */
+/* Process 42's uid_map: its uid 0 is kuid, and 1000 more from 100000 */
+static void set_uid_map(struct tree *t, unsigned kuid)
+{
+	char p[256], map[96];
+
+	snprintf(p, sizeof(p), "%s/42/uid_map", t->proc);
+	snprintf(map, sizeof(map), "%10u %10u %10u\n%10u %10u %10u\n", 0, kuid, 1, 1, 100000,
+		 1000);
+	put_file(p, map);
+}
+
+/* DIR/proc/42/{ns/user,ns/mnt,uid_map,root -> DIR/root}, DIR/root/etc */
 static void make_tree(struct tree *t)
 {
 	char p[256];
@@ -368,6 +382,8 @@ static void make_tree(struct tree *t)
 	assert_int_equal(mkdir(p, 0700), 0);
 	snprintf(p, sizeof(p), "%s/42/root", t->proc);
 	assert_int_equal(symlink(t->root, p), 0);
+	/* the files' owner (we) is the namespace's root */
+	set_uid_map(t, geteuid());
 }
 
 static void drop_tree(struct tree *t)
@@ -474,6 +490,40 @@ static void test_read_stays_in_root(void **state)
 }
 
 /* Past UCT_PASSWD_MAX_SIZE: the first bytes, and not whole */
+/* A file the namespace does not own - root's 0600 secret bind-mounted
+ * over its /etc/passwd, say - is never read on its behalf: its owner
+ * must be a uid the namespace maps (any of its extents) */
+static void test_read_only_tenants_files(void **state)
+{
+	struct uct_file_id id;
+	struct tree t;
+	char p[256], *text = NULL;
+	size_t len;
+	bool whole;
+
+	make_tree(&t);
+	snprintf(p, sizeof(p), "%s/etc/passwd", t.root);
+	put_file(p, "secret:x:2000:2000::/:/bin/sh\n");
+	assert_int_equal(chmod(p, 0600), 0);
+	set_uid_map(&t, geteuid() + 1);
+	assert_int_equal(read_42(&t, NULL, &id, &text, &len, &whole), -1);
+	assert_null(text);
+	/* owned by a uid of the second extent: the tenant's */
+	if (!geteuid()) {
+		assert_int_equal(chown(p, 100999, 100999), 0);
+		assert_int_equal(read_42(&t, NULL, &id, &text, &len, &whole), 0);
+		assert_memory_equal(text, "secret:", 7);
+		free(text);
+		assert_int_equal(chown(p, 101000, 101000), 0);
+		assert_int_equal(read_42(&t, NULL, &id, &text, &len, &whole), -1);
+	}
+	/* no uid_map (the process is gone): nothing */
+	snprintf(p, sizeof(p), "%s/42/uid_map", t.proc);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(read_42(&t, NULL, &id, &text, &len, &whole), -1);
+	drop_tree(&t);
+}
+
 static void test_read_size_cap(void **state)
 {
 	struct uct_file_id id;
@@ -537,6 +587,158 @@ static const char *row_user(struct mfx *f, __u32 ns, __u32 kuid, bool kuid_view)
 			   uct_row_ns_user(&f->m, &f->m.rows[r]);
 }
 
+/* ---- the budget: many namespaces, each with a file of its own ---- */
+
+#define HNS 40
+
+/* Each namespace's file names its uid 1000 after its process (pid) and
+ * version, padded to about pad bytes; touch: a new version every update */
+struct hostile {
+	int version, reads[HNS + 1], pad;
+};
+
+static int hostile_fn(void *arg, const struct uct_pwsrc *src, const struct uct_file_id *known,
+		      struct uct_file_id *id, char **text, size_t *len, bool *whole)
+{
+	struct hostile *h = arg;
+	int k = src->pid ? (int)src->pid - 5000 : HNS;
+	size_t n;
+
+	memset(id, 0, sizeof(*id));
+	id->ino = (__u64)k + 1;
+	id->mtime_sec = src->pid ? h->version : 0;
+	if (known && !memcmp(known, id, sizeof(*id)))
+		return 1;
+	h->reads[k]++;
+	*text = malloc((size_t)h->pad + 64);
+	assert_non_null(*text);
+	n = (size_t)sprintf(*text, "u%d-%d:x:1000:1000::/:/bin/sh\n", k, h->version);
+	while (n + 32 < (size_t)h->pad)
+		n += (size_t)sprintf(*text + n, "pad%zu:x:%zu:1::/:/bin/sh\n", n, 10000 + n);
+	*len = n;
+	*whole = true;
+	return 0;
+}
+
+static void hostile_update(struct uct_model *m, double now)
+{
+	struct uct_rec recs[HNS + 1];
+	struct uct_tlim tl[HNS + 1];
+	int i;
+
+	recs[0] = mkrec(1, 0, 1000, 0, 0, 0, 5, 0, 0, 0, INF);
+	tl[0] = with_root(mktask(1, 0, 1, 10, 1, "init", "h"), TEST_MNT_NS, 1, 2);
+	for (i = 0; i < HNS; i++) {
+		recs[i + 1] = mkrec(1000 + (__u32)i, 1, 1000, 1, 1000, 1000, 1, 0, 0, 0, 50);
+		tl[i + 1] = with_root(mktask(1000 + (__u32)i, 1000, 5000 + (__u32)i, 20, 1, "t", "h"),
+				      TEST_MNT_NS + 1 + (__u32)i, 1, 10000 + (__u64)i);
+	}
+	assert_int_equal(uct_model_update(m, recs, HNS + 1, NULL, 0, now), 0);
+	assert_int_equal(uct_model_set_tasks(m, tl, HNS + 1), 0);
+	uct_model_resolve_names(m, -1, 0);
+}
+
+static int named(struct uct_model *m)
+{
+	int i, n = 0;
+
+	for (i = 0; i < HNS; i++) {
+		int r = uct_model_find_row(m, 1000 + (__u32)i, 1000);
+
+		assert_true(r >= 0);
+		n += uct_row_ns_user(m, &m->rows[r]) != NULL;
+	}
+	return n;
+}
+
+/* At most max_files files read per update; the rest wait, are counted,
+ * and get their turn in the next updates, however many come first -
+ * also when every file changes every time (tenants touching theirs) */
+static void test_budget_files(void **state)
+{
+	struct hostile h = { .pad = 1024 };
+	struct uct_model m;
+	int u, i, min;
+
+	uct_model_init(&m);
+	m.passwd_fn = hostile_fn;
+	m.passwd_arg = &h;
+	m.passwd.max_files = 8;
+	m.passwd.max_seconds = 1e9;
+	hostile_update(&m, 1000);
+	/* ours first, then 7 of the 40; 33 put off */
+	assert_int_equal(m.passwd.files, 8);
+	assert_int_equal(m.passwd.reads, 8);
+	assert_int_equal(m.passwd.deferred, 33);
+	assert_int_equal(named(&m), 7);
+	/* unchanged files cost no read: 7 more each update */
+	for (u = 1; u < 6; u++)
+		hostile_update(&m, 1000 + u);
+	assert_int_equal(named(&m), HNS);
+	assert_int_equal(m.passwd.reads, HNS + 1);
+	/* every file changes every update: each still read in turn, never
+	 * more than 8 a time; a file not read yet keeps its old names */
+	memset(h.reads, 0, sizeof(h.reads));
+	for (u = 0; u < 10; u++) {
+		h.version++;
+		hostile_update(&m, 2000 + u);
+		assert_true(m.passwd.files <= 8);
+		assert_int_equal(named(&m), HNS);
+	}
+	for (i = 0, min = 1 << 30; i < HNS; i++)
+		min = h.reads[i] < min ? h.reads[i] : min;
+	/* 10 updates of 8 reads for 40 files: each twice */
+	assert_int_equal(min, 2);
+	uct_model_free(&m);
+}
+
+/* A time budget of 0: the first check of each update only */
+static void test_budget_time(void **state)
+{
+	struct hostile h = { .pad = 64 };
+	struct uct_model m;
+
+	uct_model_init(&m);
+	m.passwd_fn = hostile_fn;
+	m.passwd_arg = &h;
+	m.passwd.max_seconds = 0;
+	hostile_update(&m, 1000);
+	/* one tenant's, and ours, which is never put off */
+	assert_int_equal(m.passwd.checks, 1);
+	assert_int_equal(m.passwd.reads, 2);
+	assert_int_equal(m.passwd.deferred, HNS - 1);
+	hostile_update(&m, 1001);
+	assert_int_equal(m.passwd.checks, 1);
+	assert_int_equal(named(&m), 2);
+	uct_model_free(&m);
+}
+
+/* The files kept hold max_held bytes at most; one that would take more
+ * is not kept (no names), counted, and not read again until it changes */
+static void test_budget_held(void **state)
+{
+	struct hostile h = { .pad = 4096 };
+	struct uct_model m;
+	unsigned long reads;
+
+	uct_model_init(&m);
+	m.passwd_fn = hostile_fn;
+	m.passwd_arg = &h;
+	m.passwd.max_seconds = 1e9;
+	m.passwd.max_held = 20000;
+	hostile_update(&m, 1000);
+	assert_true(m.passwd.held <= 20000);
+	assert_true(m.passwd.dropped > 0);
+	assert_int_equal(m.passwd.reads, HNS + 1);
+	/* ours first, kept; each tenant's either named or dropped */
+	assert_int_equal(named(&m) + (int)m.passwd.dropped, HNS);
+	reads = m.passwd.reads;
+	hostile_update(&m, 1001);
+	assert_int_equal(m.passwd.reads, reads);
+	/* all gone: nothing held */
+	uct_model_free(&m);
+}
+
 static void test_model_names(void **state)
 {
 	struct mfx *f = mfx_new();
@@ -567,7 +769,7 @@ static void test_model_names(void **state)
 	 * container's), each read once */
 	assert_int_equal(f->tp.calls, 3);
 	assert_int_equal(f->tp.reads, 3);
-	assert_int_equal(f->m.passwd_reads, 3);
+	assert_int_equal(f->m.passwd.reads, 3);
 	/* again in the same update: nothing asked */
 	uct_model_resolve_names(&f->m, -1, 0);
 	assert_int_equal(f->tp.calls, 3);
@@ -652,6 +854,10 @@ int main(void)
 		cmocka_unit_test(test_cache_many),
 		cmocka_unit_test(test_read_through_proc),
 		cmocka_unit_test(test_read_stays_in_root),
+		cmocka_unit_test(test_read_only_tenants_files),
+		cmocka_unit_test(test_budget_files),
+		cmocka_unit_test(test_budget_time),
+		cmocka_unit_test(test_budget_held),
 		cmocka_unit_test(test_read_size_cap),
 		cmocka_unit_test(test_model_names),
 		cmocka_unit_test(test_model_screen_only),
