@@ -104,18 +104,20 @@ struct cgroup_lookup {
 	bool have_mnt;
 };
 
-static int cgroup_of(void *arg, __u32 pid, __u64 id, char *path, size_t len)
+static int cgroup_of(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted)
 {
 	const struct cgroup_lookup *cl = arg;
 	char full[2 * PATH_MAX];
 	struct stat st;
 
+	*trusted = 0;
 	if (uct_read_task_cgroup("/proc", (int)pid, path, len))
 		return -1;
 	if (cl->have_mnt) {
 		snprintf(full, sizeof(full), "%s%s", cl->mnt, path);
 		if (stat(full, &st) || (__u64)st.st_ino != id)
 			return -1;
+		*trusted = uct_cgroup_owned_prefix(cl->mnt, path, 0);
 	}
 	return 0;
 }

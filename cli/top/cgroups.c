@@ -36,7 +36,7 @@ static const char *component_id(const char *s, size_t n)
 	return NULL;
 }
 
-bool uct_container_id(const char *path, char id[UCT_CID_LEN + 1])
+bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1])
 {
 	const char *found = NULL, *s = path, *end;
 
@@ -51,6 +51,8 @@ bool uct_container_id(const char *path, char id[UCT_CID_LEN + 1])
 
 		for (end = s; *end && *end != '/'; end++)
 			;
+		if ((size_t)(end - path) > trusted)
+			break;
 		hit = component_id(s, (size_t)(end - s));
 		if (hit)
 			found = hit;
@@ -124,11 +126,11 @@ struct uct_cgname *uct_cgcache_get(struct uct_cache *c, __u64 id, unsigned long 
 	return e;
 }
 
-bool uct_cgname_set(struct uct_cgname *e, const char *path)
+bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted)
 {
 	char id[UCT_CID_LEN + 1];
 	size_t n = strlen(path);
-	bool has = uct_container_id(path, id);
+	bool has = uct_container_id(path, trusted, id);
 	/* one allocation: the path, then the id */
 	char *s = malloc(n + 1 + (has ? sizeof(id) : 0));
 

@@ -29,10 +29,14 @@
  *   crio-<id>[.scope]           cri-o (crio-conmon-<id> is not one)
  *   <id>                        a bare id: docker's cgroupfs driver
  *                               (/docker/<id>), kubernetes' (/kubepods/...)
- * <id> is exactly UCT_CID_LEN lowercase hex digits. Copies it to id
- * (NUL-terminated) and returns true, or returns false and leaves id "".
+ * <id> is exactly UCT_CID_LEN lowercase hex digits. Only the components
+ * within path's first trusted bytes count: those a tenant cannot have
+ * made (the lookup's judgement; the tool's: directories owned by root,
+ * none of them below one that is not - a delegated subtree, where a
+ * tenant could make docker-<another container's id>.scope). Copies it to
+ * id (NUL-terminated) and returns true, or returns false and leaves id "".
  */
-bool uct_container_id(const char *path, char id[UCT_CID_LEN + 1]);
+bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1]);
 
 /* One cgroup: its path and the container id in it. */
 struct uct_cgname {
@@ -53,8 +57,9 @@ struct uct_cgname {
  * memory or for id 0. Marks it used in generation gen.
  */
 struct uct_cgname *uct_cgcache_get(struct uct_cache *c, __u64 id, unsigned long gen);
-/* Its path (copied) and the container id in it; false without memory */
-bool uct_cgname_set(struct uct_cgname *e, const char *path);
+/* Its path (copied) and the container id in its first trusted bytes
+ * (uct_container_id()); false without memory */
+bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted);
 /* Forget the entries not used since generation gen (their strings too) */
 void uct_cgcache_sweep(struct uct_cache *c, unsigned long gen);
 void uct_cgcache_free(struct uct_cache *c);

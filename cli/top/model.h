@@ -243,9 +243,12 @@ struct uct_model {
 
 	/* names (uct_model_set_tasks()): have_tasks when this update has
 	 * them; cgroup paths come from cgroup_fn (the tool reads
-	 * /proc/PID/cgroup), once per cgroup id, kept in cgroups */
+	 * /proc/PID/cgroup), once per cgroup id, kept in cgroups, with how
+	 * many of the path's first bytes a tenant cannot have made (*trusted:
+	 * uct_container_id()) */
 	bool have_tasks;
-	int (*cgroup_fn)(void *arg, __u32 pid, __u64 cgroup_id, char *path, size_t len);
+	int (*cgroup_fn)(void *arg, __u32 pid, __u64 cgroup_id, char *path, size_t len,
+			 size_t *trusted);
 	void *cgroup_arg;
 	struct uct_cache cgroups;	/* of struct uct_cgname (cgroups.h) */
 	unsigned long cgroup_lookups;	/* cgroup_fn calls so far */

@@ -194,14 +194,17 @@ static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 	if (!e)
 		return;
 	if (!e->path && e->failed_pid != nm->pid) {
+		size_t trusted = 0;
+
 		m->cgroup_lookups++;
 		path[0] = 0;
 		path[sizeof(path) - 1] = 0;
 		/* a lookup that fails is not repeated for the same process:
 		 * the next refresh's oldest process may fare better */
 		if (!m->cgroup_fn ||
-		    m->cgroup_fn(m->cgroup_arg, nm->pid, nm->cgroup_id, path, sizeof(path) - 1) ||
-		    !uct_cgname_set(e, path))
+		    m->cgroup_fn(m->cgroup_arg, nm->pid, nm->cgroup_id, path, sizeof(path) - 1,
+				 &trusted) ||
+		    !uct_cgname_set(e, path, trusted))
 			e->failed_pid = nm->pid;
 	}
 	nm->cgroup = e->path;

@@ -7,10 +7,12 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "proc_limits.h"
 
@@ -106,6 +108,46 @@ int uct_read_task_cgroup(const char *proc, int pid, char *path, size_t len)
 		return 0;
 	}
 	return -1;
+}
+
+size_t uct_cgroup_owned_prefix(const char *mnt, const char *path, uid_t owner)
+{
+	const char *s = path, *end;
+	size_t owned = 0;
+	struct stat st;
+	int dir = open(mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (dir < 0)
+		return 0;
+	if (fstat(dir, &st) || st.st_uid != owner) {
+		close(dir);
+		return 0;
+	}
+	/* one component at a time, from the directory above: a path that
+	 * changes meanwhile never mixes two directories' owners */
+	for (; *s; s = *end ? end + 1 : end) {
+		char comp[NAME_MAX + 1];
+		size_t n;
+		int next;
+
+		end = strchrnul(s, '/');
+		n = (size_t)(end - s);
+		if (!n)
+			continue;
+		if (n > NAME_MAX)
+			break;
+		memcpy(comp, s, n);
+		comp[n] = 0;
+		next = openat(dir, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(dir);
+		dir = next;
+		if (dir < 0 || fstat(dir, &st) || st.st_uid != owner)
+			break;
+		owned = (size_t)(end - path);
+	}
+	if (dir >= 0)
+		close(dir);
+	return owned;
 }
 
 int uct_parse_cgroup2_mount(const char *mountinfo, char *dir, size_t len)

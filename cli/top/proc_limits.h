@@ -11,6 +11,7 @@
 #define UCT_PROC_LIMITS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include "common.h"
 
 struct uct_task_limits {
@@ -33,6 +34,17 @@ int uct_read_task_row(const char *proc, int pid, __u32 *ns_inum, __u32 *uid);
  * (relative to the reader's cgroup namespace). 0, or -1 (no such process,
  * no cgroup v2, a path longer than len - 1). */
 int uct_read_task_cgroup(const char *proc, int pid, char *path, size_t len);
+
+/*
+ * How much of cgroup path (relative to mnt, where cgroup2 is mounted
+ * whole) a tenant cannot have made: the bytes up to the end of the last
+ * component whose directory, and every one above it (mnt's too), is
+ * owned by owner (the tool: root). A delegated subtree (systemd's
+ * user@UID.service, a container's own cgroup namespace) is owned by its
+ * tenant, and what the tenant makes in it is too; root makes the
+ * runtimes' cgroups. 0 when mnt's root is not owner's or unreadable.
+ */
+size_t uct_cgroup_owned_prefix(const char *mnt, const char *path, uid_t owner);
 
 /* Where cgroup2 is mounted whole (its root at the mount point), from the
  * text of /proc/self/mountinfo. 0 and dir, or -1 when it is not. */

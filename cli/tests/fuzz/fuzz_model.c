@@ -212,7 +212,7 @@ static size_t fz_ntasks;
  * bytes of that field over and over, which a tenant with a delegated
  * cgroup subtree can make.
  */
-static int fuzz_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len)
+static int fuzz_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted)
 {
 	static const char *const prefix[] = { "/system.slice/docker-", "/docker/",
 					      "/machine.slice/libpod-" };
@@ -223,6 +223,9 @@ static int fuzz_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len)
 
 		if (t->pid != pid || t->cgroup_id != id)
 			continue;
+		/* trusted to any byte, a component's end or not: all of
+		 * the path (id & 8) or a prefix the id picks */
+		*trusted = id & 8 ? len : (size_t)(id >> 4) % len;
 		switch (id % 3) {
 		case 0:
 			return -1;

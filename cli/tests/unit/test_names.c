@@ -23,7 +23,7 @@
 static const char *cid(const char *path)
 {
 	static char id[UCT_CID_LEN + 1];
-	bool has = uct_container_id(path, id);
+	bool has = uct_container_id(path, path ? strlen(path) : 0, id);
 
 	assert_int_equal(has, id[0] != 0);
 	return id;
@@ -84,7 +84,41 @@ static void test_not_ids(void **state)
 	assert_string_equal(cid("/docker-3f2a1b4c5d6e7f8091a2b3c4d5e6f708/"
 				"192a3b4c5d6e7f8091a2b3c4d5e6f708"), "");
 	assert_string_equal(cid("///"), "");
-	assert_false(uct_container_id(NULL, (char[UCT_CID_LEN + 1]){ 0 }));
+	assert_false(uct_container_id(NULL, 0, (char[UCT_CID_LEN + 1]){ 0 }));
+}
+
+/* The id a path yields when only its first trusted bytes were made by
+ * root */
+static const char *cid_trusted(const char *path, size_t trusted)
+{
+	static char id[UCT_CID_LEN + 1];
+	bool has = uct_container_id(path, trusted, id);
+
+	assert_int_equal(has, id[0] != 0);
+	return id;
+}
+
+/* A tenant with a delegated subtree (user@1000.service, owned by uid
+ * 1000) makes docker-<a victim's id>.scope in it: not that container */
+static void test_untrusted_components(void **state)
+{
+	static const char deleg[] = "/user.slice/user-1000.slice/user@1000.service";
+	static const char spoof[] = "/user.slice/user-1000.slice/user@1000.service/docker-" ID1
+				    ".scope";
+	static const char inner[] = "/system.slice/docker-" ID1 ".scope/docker-" ID2 ".scope";
+
+	/* trusted up to user-1000.slice (root's) */
+	assert_string_equal(cid_trusted(spoof, strlen("/user.slice/user-1000.slice")), "");
+	assert_string_equal(cid_trusted(spoof, strlen(deleg)), "");
+	/* one byte short of the component is not the component */
+	assert_string_equal(cid_trusted(spoof, strlen(spoof) - 1), "");
+	assert_string_equal(cid_trusted(spoof, strlen(spoof)), ID1);
+	/* the outer container's own, the inner one made by its tenant */
+	assert_string_equal(cid_trusted(inner, strlen("/system.slice/docker-" ID1 ".scope")), ID1);
+	assert_string_equal(cid_trusted(inner, strlen(inner)), ID2);
+	assert_string_equal(cid_trusted(inner, 0), "");
+	/* trusted past the end (a lookup's bound, not the path's) */
+	assert_string_equal(cid_trusted(inner, 4096), ID2);
 }
 
 /* Very long input: whole hex runs, long components, many slashes */
@@ -122,7 +156,7 @@ static void test_cache(void **state)
 	assert_non_null(e);
 	assert_null(e->path);
 	assert_int_equal(c.cap, 64);		/* the first table */
-	assert_true(uct_cgname_set(e, "/system.slice/docker-" ID1 ".scope"));
+	assert_true(uct_cgname_set(e, "/system.slice/docker-" ID1 ".scope", 99));
 	path = e->path;
 	id = e->cid;
 	assert_string_equal(id, ID1);
@@ -130,7 +164,7 @@ static void test_cache(void **state)
 	for (k = 1000; k < 2000; k++) {
 		e = uct_cgcache_get(&c, k, 1);
 		assert_non_null(e);
-		assert_true(uct_cgname_set(e, "/user.slice"));
+		assert_true(uct_cgname_set(e, "/user.slice", 11));
 		assert_null(e->cid);
 	}
 	e = uct_cgcache_get(&c, 42, 2);
@@ -198,6 +232,46 @@ static void test_read_task_cgroup(void **state)
 	}
 }
 
+/* A made-up cgroup tree: root's runtime cgroups, and a subtree delegated
+ * to uid 1000 with a spoofed container cgroup in it (made by root here,
+ * which only makes the case harder: below a tenant's directory, even a
+ * root-owned one does not count) */
+static void test_cgroup_owned_prefix(void **state)
+{
+	static const char *const dirs[] = {
+		"system.slice", "system.slice/docker-" ID1 ".scope",
+		"system.slice/docker-" ID1 ".scope/x", "user.slice",
+		"user.slice/user@1000.service",
+		"user.slice/user@1000.service/docker-" ID1 ".scope",
+	};
+	char mnt[64], p[256];
+	size_t i;
+
+	if (geteuid())
+		skip();		/* chown() */
+	strcpy(mnt, "/tmp/uct-cg.XXXXXX");
+	assert_non_null(mkdtemp(mnt));
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", mnt, dirs[i]);
+		assert_int_equal(mkdir(p, 0755), 0);
+	}
+	snprintf(p, sizeof(p), "%s/user.slice/user@1000.service", mnt);
+	assert_int_equal(chown(p, 1000, 1000), 0);
+	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/system.slice/docker-" ID1 ".scope/x", 0),
+			 strlen("/system.slice/docker-" ID1 ".scope/x"));
+	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/user.slice/user@1000.service/docker-" ID1
+						 ".scope", 0), strlen("/user.slice"));
+	/* gone meanwhile: up to what is there */
+	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/system.slice/gone/docker-" ID1 ".scope",
+						 0), strlen("/system.slice"));
+	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/", 0), 0);
+	/* the mount's own root owned by someone else: nothing */
+	assert_int_equal(chown(mnt, 1000, 1000), 0);
+	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/system.slice", 0), 0);
+	snprintf(p, sizeof(p), "rm -rf %s", mnt);
+	assert_int_equal(system(p), 0);
+}
+
 static void test_cgroup2_mount(void **state)
 {
 	char dir[64];
@@ -233,9 +307,11 @@ int main(void)
 		cmocka_unit_test(test_five_forms),
 		cmocka_unit_test(test_deepest_wins),
 		cmocka_unit_test(test_not_ids),
+		cmocka_unit_test(test_untrusted_components),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_read_task_cgroup),
+		cmocka_unit_test(test_cgroup_owned_prefix),
 		cmocka_unit_test(test_cgroup2_mount),
 	};
 

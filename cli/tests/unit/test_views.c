@@ -378,7 +378,8 @@ static void test_names_hostile_text(void **state)
 /* A cgroup path a tenant with a delegated subtree can make: 15
  * components of 255 control bytes (NAME_MAX each, 3,840 bytes), each byte
  * escaped to six in JSON. */
-static int long_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len)
+static int long_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len,
+			  size_t *trusted)
 {
 	size_t n = 0;
 	int i;
@@ -389,6 +390,7 @@ static int long_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len
 		n += 255;
 	}
 	path[n] = 0;
+	*trusted = 0;
 	return 0;
 }
 
