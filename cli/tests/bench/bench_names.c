@@ -12,7 +12,11 @@
  *         file of 40 users, as the guest's or a host's /etc/passwd;
  *      3: and the real reader, uct_passwd_read() of /proc/self: the
  *         syscalls of checking ROOTS files per refresh (the N namespaces'
- *         processes spread over ROOTS roots; default 1).
+ *         processes spread over ROOTS roots; default 1);
+ *      4: hostile tenants: each namespace its own root and 1 MiB passwd
+ *         file, changed before every refresh; ROOTS 0 lifts the budget
+ *         (users.h) as if there were none. Also prints the peak RSS and
+ *         what the budget counted.
  * Prints user+system CPU ms per refresh after the first. Under
  * valgrind --tool=callgrind, compare REPS 1 and REPS 6 for instructions
  * per refresh (docs/performance.md).
@@ -62,6 +66,28 @@ static int real_passwd(void *arg, const struct uct_pwsrc *src, const struct uct_
 
 #endif
 
+/* mode 4: a 1 MiB file of 1 MiB / 40 lines, changed every refresh */
+static char *big;
+static size_t big_len;
+static int big_version;
+
+static int hostile_passwd(void *arg, const struct uct_pwsrc *src, const struct uct_file_id *known,
+			  struct uct_file_id *id, char **text, size_t *len, bool *whole)
+{
+	memset(id, 0, sizeof(*id));
+	id->ino = src->pid;
+	id->mtime_sec = src->pid ? big_version : 0;
+	if (known && !memcmp(known, id, sizeof(*id)))
+		return 1;
+	*text = malloc(big_len);
+	if (!*text)
+		return -1;
+	memcpy(*text, big, big_len);
+	*len = big_len;
+	*whole = true;
+	return 0;
+}
+
 static int cgroup_root(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted)
 {
 	snprintf(path, len, "/");
@@ -100,7 +126,7 @@ int main(int argc, char **argv)
 	FILE *out = fopen("/dev/null", "w");
 	double t0 = 0;
 
-	if (!recs || !tl || !out || !roots)
+	if (!recs || !tl || !out || (!roots && mode != 4))
 		return 1;
 	for (i = 0; i < 40; i++)
 		len += (size_t)snprintf(passwd40 + len, sizeof(passwd40) - len,
@@ -115,7 +141,7 @@ int main(int argc, char **argv)
 
 		recs[i] = mkrec(ns, 1, 1000, 1, 1000, 1000, 1, 0, 0, 0, 100);
 		tl[i] = ROOTED(mktask(ns, 1000, (__u32)(1000 + i), 10 + i, 1, "svc", "h"),
-				  self.mnt_ns, 1, 3 + i % roots);
+				  self.mnt_ns, 1, 3 + i % (roots ? roots : 1));
 		/* the real reader checks a process of ours: its namespaces */
 		tl[i].ns_inum = ns;
 	}
@@ -129,6 +155,21 @@ int main(int argc, char **argv)
 		m.passwd_fn = real_passwd;
 		m.passwd_arg = &self;
 	}
+	if (mode == 4) {
+		big = malloc(1 << 20);
+		if (!big)
+			return 1;
+		while (big_len + 48 < 1 << 20)
+			big_len += (size_t)sprintf(big + big_len, "tenant-user-%08zu:x:%zu:1::/:/bin/sh\n",
+						   big_len, 10000 + big_len);
+		m.passwd_fn = hostile_passwd;
+		if (!roots) {
+			m.passwd.max_files = m.passwd.max_bytes = m.passwd.max_held = (size_t)-1;
+			m.passwd.max_seconds = 1e9;
+		}
+		for (i = 1; i <= n; i++)
+			tl[i].root_ino = 3 + i;
+	}
 #endif
 	for (k = 0; k < reps; k++) {
 		if (k == 1)
@@ -137,11 +178,25 @@ int main(int argc, char **argv)
 			return 1;
 		if (mode >= 1 && uct_model_set_tasks(&m, tl, n + 1))
 			return 1;
+#ifndef NO_USERS
+		big_version++;
+#endif
 		uct_model_resolve_names(&m, -1, 0);
 		uct_view_batch(out, &m, &c);
 	}
 	fprintf(stderr, "n=%zu mode=%d roots=%u: %.3f ms/refresh after the first\n",
 		n, mode, roots, reps > 1 ? (cpu_ms() - t0) / (reps - 1) : 0);
+#ifndef NO_USERS
+	if (mode == 4) {
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "peak RSS %.1f MiB; passwd files held %.1f MiB; read %lu, "
+			"put off %lu, not kept %lu\n", ru.ru_maxrss / 1024.0,
+			m.passwd.held / 1048576.0, m.passwd.reads, m.passwd.deferred,
+			m.passwd.dropped);
+	}
+#endif
 	uct_model_free(&m);
 	free(recs);
 	free(tl);
