@@ -116,7 +116,9 @@ void uct_usage(FILE *f, const char *prog)
 "  --settle SECS (after CMD, wait at most this long for its descendants and\n"
 "  deferred frees, default 3), --timeout SECS (bound CMD itself: then SIGTERM\n"
 "  to its process group, SIGKILL 2 s later), --fail-outstanding (outstanding\n"
-"  charges fail too), --max-entries N, --task-iter, --no-tracepoints, -v.\n"
+"  charges fail too), --user USER (run CMD as USER: a name in /etc/passwd,\n"
+"  with its groups, or UID[:GID]; default root), --max-entries N,\n"
+"  --task-iter, --no-tracepoints, -v.\n"
 "  Ctrl-C/SIGTERM are forwarded to CMD's process group; the report is still\n"
 "  printed. Exit: 0 clean and CMD exited 0, 1 imbalance found (whatever CMD\n"
 "  did), 2 usage, 3 privilege, 4 kernel feature missing, 5 CMD could not\n"
@@ -153,7 +155,7 @@ void uct_usage(FILE *f, const char *prog)
 enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_NOTENANT, OPT_STACK, OPT_DURATION, OPT_COUNT,
-	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_KUID, OPT_PID, OPT_LISTEN, OPT_CONTAINER,
+	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_USER, OPT_KUID, OPT_PID, OPT_LISTEN, OPT_CONTAINER,
 };
 
 static const struct option longopts[] = {
@@ -184,6 +186,7 @@ static const struct option longopts[] = {
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "settle", required_argument, NULL, OPT_SETTLE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "user", required_argument, NULL, OPT_USER },
 	{ "fail-outstanding", no_argument, NULL, OPT_FAILOUT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -241,6 +244,7 @@ static const struct {
 	{ OPT_SETTLE, "--settle", IN_CHECK },
 	{ OPT_FAILOUT, "--fail-outstanding", IN_CHECK },
 	{ OPT_TIMEOUT, "--timeout", IN_CHECK },
+	{ OPT_USER, "--user", IN_CHECK },
 };
 
 static const char *cmd_title(enum uct_cmd cmd)
@@ -541,6 +545,12 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 				BAD("--settle needs seconds in 0..3600, got '%s'", optarg);
 			break;
 		case OPT_FAILOUT: o->fail_outstanding = true; break;
+		case OPT_USER:
+			/* looked up when check starts (check_cmd_user()) */
+			if (!*optarg || strlen(optarg) > 64 || strchr(optarg, '\n'))
+				BAD("--user needs a user name or UID[:GID], got '%s'", optarg);
+			o->cmd_user = optarg;
+			break;
 		case OPT_TIMEOUT:
 			if (!parse_secs(optarg, 0, true, 86400, &o->timeout))
 				BAD("--timeout needs seconds in (0, 86400], got '%s'", optarg);

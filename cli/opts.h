@@ -52,6 +52,7 @@ struct uct_opts {
 					 * descendants and deferred frees */
 	double timeout;			/* --timeout: bound on CMD, 0 = none */
 	bool fail_outstanding;		/* --fail-outstanding */
+	const char *cmd_user;		/* --user: CMD's user, NULL: ours */
 };
 
 /*

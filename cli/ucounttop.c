@@ -22,6 +22,7 @@
 #include "loader.h"
 #include "model.h"
 #include "outfile.h"
+#include "privs.h"
 #include "proc_limits.h"
 #include "opts.h"
 #include "sleep.h"
@@ -353,6 +354,14 @@ int main(int argc, char **argv)
 	if (o.pin_dir)
 		fprintf(stderr, "ucounttop: pinned maps and links under %s%s\n", o.pin_dir,
 			o.keep_pinned ? " (kept on exit)" : "");
+	/* loaded and attached: keep only what reading needs (trace drops
+	 * its own once its ring buffer is open) */
+	if (o.cmd == UCT_CMD_TOP && uct_drop_privileges(uct_keep_top, msg, sizeof(msg))) {
+		fprintf(stderr, "ucounttop: dropping privileges: %s\n", msg);
+		uct_loader_close(&l);
+		uct_listen_close(&srv);
+		return UCT_EXIT_FAIL;
+	}
 	if (o.cmd == UCT_CMD_TRACE)
 		rc = uct_run_trace(&l, &o, &stop);
 	else if (o.listen)

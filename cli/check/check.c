@@ -55,10 +55,16 @@ int check_main(const struct uct_opts *o)
 	struct judge_result res = {};
 	struct check_run_info ri = {};
 	struct check_cmd cmd = {};
+	struct check_user user = {};
 	char msg[1024] = "";
 	double t1;
 	int rc, err;
 
+	/* before anything is loaded: an unknown user fails at once */
+	if (o->cmd_user && (rc = check_cmd_user(o->cmd_user, &user, msg, sizeof(msg)))) {
+		fprintf(stderr, "ucounttop: %s\n", msg);
+		return rc;
+	}
 	rc = check_bpf_open(&b, o, msg, sizeof(msg));
 	if (rc) {
 		fprintf(stderr, "ucounttop: %s\n", msg);
@@ -78,7 +84,7 @@ int check_main(const struct uct_opts *o)
 	in.have_shm_hooks = b.have_shm;
 	in.fail_outstanding = o->fail_outstanding;
 
-	rc = check_cmd_run(o->cmd_argv, o->timeout, o->settle, &cmd, msg, sizeof(msg));
+	rc = check_cmd_run(o->cmd_argv, &user, o->timeout, o->settle, &cmd, msg, sizeof(msg));
 	if (rc) {
 		fprintf(stderr, "ucounttop: %s\n", msg);
 		goto out;

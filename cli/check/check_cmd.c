@@ -3,6 +3,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 #include "check_cmd.h"
 #include "clock.h"
+#include "privs.h"
 #include "sleep.h"
 
 #define KILL_GRACE_S	2.0	/* SIGTERM, then SIGKILL this much later */
@@ -147,9 +150,61 @@ static int find_left(struct check_cmd *r)
 	return 0;
 }
 
+int check_cmd_user(const char *spec, struct check_user *u, char *msg, size_t len)
+{
+	unsigned long long id, gid;
+	const struct passwd *pw;
+	char *end;
+
+	memset(u, 0, sizeof(*u));
+	if (*spec >= '0' && *spec <= '9') {
+		errno = 0;
+		id = strtoull(spec, &end, 10);
+		gid = id;
+		if (!errno && *end == ':' && end[1] >= '0' && end[1] <= '9')
+			gid = strtoull(end + 1, &end, 10);
+		if (errno || *end || id >= 0xffffffffULL || gid >= 0xffffffffULL) {
+			snprintf(msg, len, "--user %s: not UID or UID:GID (decimal, below "
+				 "4294967295)", spec);
+			return UCT_EXIT_USAGE;
+		}
+		u->uid = (uid_t)id;
+		u->gid = (gid_t)gid;
+		u->set = true;
+		return 0;
+	}
+	pw = getpwnam(spec);
+	if (!pw) {
+		snprintf(msg, len, "--user %s: no such user (getent passwd %s); a UID works "
+			 "too", spec, spec);
+		return UCT_EXIT_USAGE;
+	}
+	u->uid = pw->pw_uid;
+	u->gid = pw->pw_gid;
+	u->ngroups = CHECK_MAX_GROUPS;
+	if (getgrouplist(spec, u->gid, u->groups, &u->ngroups) < 0) {
+		snprintf(msg, len, "--user %s: in more than %d groups", spec, CHECK_MAX_GROUPS);
+		return UCT_EXIT_USAGE;
+	}
+	u->set = true;
+	return 0;
+}
+
+/* In CMD's process: become user. 0 or errno */
+static int become(const struct check_user *u)
+{
+	if (!u || !u->set)
+		return 0;
+	if (setgroups((size_t)u->ngroups, u->groups) || setresgid(u->gid, u->gid, u->gid) ||
+	    setresuid(u->uid, u->uid, u->uid))
+		return errno;
+	return 0;
+}
+
 /* Start argv in its own process group; an exec failure comes back through
  * a close-on-exec pipe. */
-static int start(char *const *argv, struct check_cmd *r, char *msg, size_t len)
+static int start(char *const *argv, const struct check_user *user, struct check_cmd *r,
+		 char *msg, size_t len)
 {
 	int fds[2], err = 0;
 	ssize_t got;
@@ -174,8 +229,11 @@ static int start(char *const *argv, struct check_cmd *r, char *msg, size_t len)
 		signal(SIGHUP, SIG_DFL);
 		setpgid(0, 0);
 		close(fds[0]);
-		execvp(argv[0], argv);
-		err = errno;
+		err = become(user);
+		if (!err) {
+			execvp(argv[0], argv);
+			err = errno;
+		}
 		if (write(fds[1], &err, sizeof(err)) < 0)
 			_exit(127);
 		_exit(127);
@@ -188,15 +246,16 @@ static int start(char *const *argv, struct check_cmd *r, char *msg, size_t len)
 	close(fds[0]);
 	if (got == sizeof(err)) {
 		waitpid(r->pid, NULL, 0);
-		snprintf(msg, len, "cannot run '%s': %s", argv[0], strerror(err));
+		snprintf(msg, len, "cannot run '%s'%s: %s", argv[0],
+			 user && user->set ? " as --user" : "", strerror(err));
 		r->pid = 0;
 		return UCT_EXIT_CMD;
 	}
 	return 0;
 }
 
-int check_cmd_run(char *const *argv, double timeout, double settle, struct check_cmd *r,
-		  char *msg, size_t len)
+int check_cmd_run(char *const *argv, const struct check_user *user, double timeout,
+		  double settle, struct check_cmd *r, char *msg, size_t len)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	double t0, t_term = 0, t_sig = 0, t1;
@@ -215,9 +274,16 @@ int check_cmd_run(char *const *argv, double timeout, double settle, struct check
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	err = start(argv, r, msg, len);
+	err = start(argv, user, r, msg, len);
 	if (err)
 		return err;
+	/* CMD has what it was given; we keep what judging it still needs */
+	if (uct_drop_privileges(uct_keep_check, msg, len)) {
+		kill(-r->pid, SIGKILL);
+		waitpid(r->pid, NULL, 0);
+		r->pid = 0;
+		return UCT_EXIT_TOOL;
+	}
 	t0 = uct_now_s();
 	while (!done) {
 		double now = uct_now_s();

@@ -34,12 +34,31 @@ struct check_cmd {
 	size_t nleft;
 };
 
+/* Whom CMD runs as (--user): uid, gid and supplementary groups */
+#define CHECK_MAX_GROUPS 64
+struct check_user {
+	bool set;			/* false: as check itself (root) */
+	uid_t uid;
+	gid_t gid;
+	gid_t groups[CHECK_MAX_GROUPS];
+	int ngroups;
+};
+
 /*
- * Run argv and wait as above. 0, or UCT_EXIT_CMD (cannot start) or
- * UCT_EXIT_TOOL with msg. timeout 0: none.
+ * --user SPEC: a user name (its uid, gid and groups from the system's
+ * user database, as login and su take them) or UID[:GID] (GID defaults
+ * to UID; no supplementary groups). 0, or UCT_EXIT_USAGE with msg.
  */
-int check_cmd_run(char *const *argv, double timeout, double settle, struct check_cmd *r,
-		  char *msg, size_t len);
+int check_cmd_user(const char *spec, struct check_user *u, char *msg, size_t len);
+
+/*
+ * Run argv and wait as above, argv as user (NULL or !user->set: as we
+ * are); once it started, keep only what check still needs of our
+ * privileges (privs.h; CMD keeps what user has). 0, or UCT_EXIT_CMD
+ * (cannot start) or UCT_EXIT_TOOL with msg. timeout 0: none.
+ */
+int check_cmd_run(char *const *argv, const struct check_user *user, double timeout,
+		  double settle, struct check_cmd *r, char *msg, size_t len);
 void check_cmd_free(struct check_cmd *r);
 
 /* How many signals check received since check_cmd_run() began: one more

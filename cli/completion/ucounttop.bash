@@ -17,11 +17,11 @@ _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration
 	--ringbuf-kb --pin --keep-pinned --max-entries --no-tracepoints
 	-v --verbose -h --help -V --version'
-_ucounttop_opts_check='--json -o --output --settle --timeout --fail-outstanding
+_ucounttop_opts_check='--json -o --output --settle --timeout --user --fail-outstanding
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version --'
 # options that take a value (the next word, or --opt=value)
-_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--ns|--uid|--pid|--container|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout'
+_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--ns|--uid|--pid|--container|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout|--user'
 
 # _ucounttop_reply WORDS...: COMPREPLY = the WORDS that start with $cur
 _ucounttop_reply() {
@@ -168,6 +168,10 @@ _ucounttop() {
 		;;
 	-d|--delay|-n|--iterations|--max-entries|--count|--duration|--settle|--timeout)
 		return 0	# a number
+		;;
+	--user)
+		mapfile -t COMPREPLY < <(compgen -u -- "$cur")
+		return 0
 		;;
 	esac
 

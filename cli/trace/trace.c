@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "ksyms.h"
+#include "privs.h"
 #include "trace.h"
 #include "trace_fmt.h"
 
@@ -119,6 +120,13 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 	err = uct_loader_open_events(l, on_event, t);
 	if (err) {
 		fprintf(stderr, "ucounttop: cannot open the ring buffer: %s\n", strerror(-err));
+		uct_ksyms_free(t->ksyms);
+		free(t);
+		return UCT_EXIT_FAIL;
+	}
+	/* everything is open: nothing of root's is needed any more */
+	if (uct_drop_privileges(uct_keep_trace, t->out, sizeof(t->out))) {
+		fprintf(stderr, "ucounttop: dropping privileges: %s\n", t->out);
 		uct_ksyms_free(t->ksyms);
 		free(t);
 		return UCT_EXIT_FAIL;

@@ -245,6 +245,7 @@ sample() {
 	secs|count|inum|pid) echo 1 ;;
 	n) echo 16 ;;			# --max-entries >= 16, --ringbuf-kb a power of two
 	uid) echo 0 ;;
+	user) echo root ;;
 	type) echo nproc ;;
 	key) echo uid ;;
 	id) echo 3f2a ;;		# --container: a prefix of a container id

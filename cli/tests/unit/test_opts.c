@@ -304,6 +304,24 @@ static void test_seconds_values(void **state)
 	assert_true(o.settle == 3600);
 }
 
+/* check --user USER: kept here, looked up by check_cmd_user() */
+static void test_check_user(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "check", "--", "true", NULL), -1);
+	assert_null(o.cmd_user);
+	assert_int_equal(parse(&o, "check", "--user", "alice", "--", "id", NULL), -1);
+	assert_string_equal(o.cmd_user, "alice");
+	assert_string_equal(o.cmd_argv[0], "id");
+	assert_int_equal(parse(&o, "check", "--user=1000:1000", "id", NULL), -1);
+	assert_string_equal(o.cmd_user, "1000:1000");
+	USAGE_ERROR(&o, "--user needs a user name or UID[:GID], got ''", "check", "--user", "",
+		    "--", "id");
+	USAGE_ERROR(&o, "--user applies to 'check' only, not to the live view", "--user", "alice");
+	USAGE_ERROR(&o, "--user applies to 'check' only, not to 'trace'", "trace", "--user", "0");
+}
+
 /* check --timeout SECS: parsed and validated here, acted on by check.c */
 static void test_timeout(void **state)
 {
@@ -602,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_seconds_strict),
 		cmocka_unit_test(test_seconds_values),
 		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_check_user),
 		cmocka_unit_test(test_scope),
 		cmocka_unit_test(test_scope_accepted),
 		cmocka_unit_test(test_listen),

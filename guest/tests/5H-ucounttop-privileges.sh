@@ -1,0 +1,125 @@
+#!/bin/sh
+# 5H: what ucounttop keeps of root's privileges once it has loaded and
+# attached, read from /proc/PID/status of the running process in each
+# mode (KTAP): the live view and --listen keep CAP_DAC_READ_SEARCH and
+# CAP_SYS_PTRACE (bounding set too), trace nothing, check CAP_KILL and
+# CAP_SYSLOG while CMD runs with root's; all with NoNewPrivs. And check
+# --user: CMD as another user, with none of root's capabilities, still
+# ended by --timeout; an unknown user is a usage error before anything
+# is loaded.
+. /uct/tests/lib/ktap.sh
+UCT=${UCT:-/uct/bin/ucounttop}
+T=/tmp/t5h
+echo "KTAP version 1"
+[ -x "$UCT" ] || { echo "# missing $UCT"; exit 4; }
+rm -rf $T
+mkdir -p $T
+# CMD writes here as alice and nobody too
+chmod 1777 $T
+grep -q ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
+
+# caps PID: its CapInh CapPrm CapEff CapBnd CapAmb NoNewPrivs, one line
+caps() {
+	awk '/^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):/ { printf "%s%s=%s", n++ ? " " : "", $1, $2 }
+	     END { print "" }' /proc/$1/status
+}
+# hex of a capability set: the bits given
+capset() {
+	v=0
+	for c in "$@"; do v=$((v | (1 << c))); done
+	printf '%016x' $v
+}
+KEEP_TOP=$(capset 2 19)		# CAP_DAC_READ_SEARCH, CAP_SYS_PTRACE
+KEEP_CHECK=$(capset 5 34)	# CAP_KILL, CAP_SYSLOG
+NONE=0000000000000000
+ROOT=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
+want() { echo "CapInh:=$NONE CapPrm:=$1 CapEff:=$1 CapBnd:=$2 CapAmb:=$NONE NoNewPrivs:=1"; }
+
+# run NAME WAITFOR-PATTERN ARGS...: start ucounttop, wait until its
+# stderr or stdout says PATTERN, then its status; stopped with SIGTERM
+run() {
+	name=$1 pat=$2
+	shift 2
+	$UCT "$@" > $T/$name.out 2> $T/$name.err &
+	u=$!
+	if waitfor 600 grep -q "$pat" $T/$name.out $T/$name.err; then
+		caps $u > $T/$name.caps
+	else
+		echo "(never said '$pat')" > $T/$name.caps
+		sed 's/^/# /' $T/$name.err
+	fi
+	kill $u 2> /dev/null
+	wait $u
+	echo $? > $T/$name.rc
+}
+expect "we start as root, with all of root's capabilities" \
+	"$(caps $$ | sed 's/CapBnd.*//')" "CapInh:=$NONE CapPrm:=$ROOT CapEff:=$ROOT "
+
+run top 'NPROC' -b -d 1 -n 600
+expect "live view (-b), after its first refresh: CAP_DAC_READ_SEARCH and CAP_SYS_PTRACE, NoNewPrivs" \
+	"$(cat $T/top.caps)" "$(want $KEEP_TOP $KEEP_TOP)"
+expect "live view: SIGTERM still ends it with 0" "$(cat $T/top.rc)" 0
+
+run listen '^ucounttop: serving' --listen 127.0.0.1:9467
+expect "--listen, serving: the same" "$(cat $T/listen.caps)" "$(want $KEEP_TOP $KEEP_TOP)"
+# and it still answers, naming what it reads through /proc
+$UCT --listen 127.0.0.1:9468 2> $T/listen2.err &
+u=$!
+waitfor 600 grep -q '^ucounttop: serving' $T/listen2.err &&
+	timeout 60 wget -q -O $T/scrape http://127.0.0.1:9468/metrics
+kill $u
+wait $u
+expect "--listen without its privileges: a scrape answered, pid 1 named" \
+	"$(grep -c '^ucounttop_rlimit_value{' $T/scrape | sed 's/^[1-9][0-9]*$/some/') $(grep -c '^ucounttop_namespace_info{ns=' $T/scrape | sed 's/^[1-9][0-9]*$/some/')" \
+	"some some"
+
+run pinned 'NPROC' -b -d 1 -n 600 --pin /sys/fs/bpf/uct5h
+expect "--pin: unpinned on exit without CAP_DAC_OVERRIDE" \
+	"$(cat $T/pinned.rc) $(ls /sys/fs/bpf/uct5h 2> /dev/null | wc -l)" "0 0"
+
+run trace '^ucounttop: tracing' trace --duration 60
+expect "trace, tracing: no capability at all, NoNewPrivs" "$(cat $T/trace.caps)" \
+	"$(want $NONE $NONE)"
+
+# check: CMD waits until check has dropped its own (bounded), then
+# records both
+cat > $T/cmd.sh << 'EOF'
+i=0
+while [ "$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/$PPID/status)" = "$ROOT" ] && [ $i -lt 100 ]; do
+	usleep 50000
+	i=$((i + 1))
+done
+awk '/^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):/ { printf "%s%s=%s", n++ ? " " : "", $1, $2 }
+     END { print "" }' /proc/$PPID/status > $T/check.caps
+echo "$(id -u) $(id -g) $(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status) $(sed -n 's/^NoNewPrivs:[[:space:]]*//p' /proc/self/status)" > $T/$1.cmd
+EOF
+chmod 0755 $T/cmd.sh
+export ROOT T
+$UCT check -- sh $T/cmd.sh root > $T/check.out 2>&1
+expect "check exits 0" "$?" 0
+expect "check, while CMD runs: CAP_KILL and CAP_SYSLOG, NoNewPrivs" "$(cat $T/check.caps)" \
+	"$(want $KEEP_CHECK $KEEP_CHECK)"
+expect "check's CMD: root with root's capabilities, no NoNewPrivs (as started)" \
+	"$(cat $T/root.cmd)" "0 0 $ROOT 0"
+
+$UCT check --user alice -- sh $T/cmd.sh alice > $T/alice.out 2>&1
+expect "check --user alice exits 0" "$?" 0
+expect "check --user alice: CMD is uid 1000 gid 1000 with no capability" \
+	"$(cat $T/alice.cmd)" "1000 1000 $NONE 0"
+$UCT check --user 65534:65533 -- sh $T/cmd.sh nobody > $T/nobody.out 2>&1
+expect "check --user 65534:65533: CMD is that uid and gid" \
+	"$(cut -d' ' -f1-3 $T/nobody.cmd)" "65534 65533 $NONE"
+
+# --timeout ends another user's CMD: check kept CAP_KILL for that
+$UCT check --user alice --timeout 1 --settle 5 -- sleep 300 > $T/to.out 2>&1
+expect "check --user alice --timeout 1 -- sleep 300: timed out (7), no sleep left" \
+	"$? $(ps -o pid,args | grep -c '[s]leep 300')" "7 0"
+
+$UCT check --user no-such-user -- true > $T/bad.out 2>&1
+expect "check --user no-such-user: usage error (2), naming it" \
+	"$? $(grep -c "^ucounttop: --user no-such-user: no such user" $T/bad.out)" "2 1"
+$UCT --user alice -b -n 1 > $T/bad2.out 2>&1
+expect "--user outside check: usage error (2)" "$?" 2
+
+echo "1..$n"
+[ "$fails" -eq 0 ]
