@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * web_config.h - --web.config.file FILE: TLS and basic authentication for
+ * --listen, read from the YAML file Prometheus' exporters take (the
+ * exporter-toolkit's web configuration), the subset ucounttop(8) lists.
+ */
+#ifndef UCT_WEB_CONFIG_H
+#define UCT_WEB_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A file the configuration names, or the configuration itself, is read
+ * whole: at most this many bytes */
+#define UCT_WEB_FILE_MAX	(1 << 20)
+/* "$2y$10$" + 22 characters of salt + 31 of hash */
+#define UCT_WEB_BCRYPT_LEN	60
+
+struct uct_web_user {
+	char *name;
+	char hash[UCT_WEB_BCRYPT_LEN + 1];	/* bcrypt, as crypt(3) writes it */
+	/* the last password that verified: a scrape that sends it again is let
+	 * in without a bcrypt (tens of milliseconds, by design) */
+	char *good;
+	size_t good_len;
+};
+
+struct uct_web_config {
+	char *cert, *key;		/* PEM, NUL-terminated; NULL: no TLS */
+	char *cert_file, *key_file;	/* their paths, relative ones resolved */
+	struct uct_web_user *users;	/* NULL: no basic authentication */
+	size_t nusers;
+};
+
+/*
+ * Read the configuration at path, and the certificate and key it names
+ * (relative to path's folder). 0, or UCT_EXIT_USAGE with msg naming the
+ * file, the line and what is wrong there; w is then empty.
+ */
+int uct_web_config_load(struct uct_web_config *w, const char *path, char *msg, size_t len);
+
+/* The same on text (n bytes) said to come from path: the tests' */
+int uct_web_config_parse(struct uct_web_config *w, const char *path, const char *text, size_t n,
+			 char *msg, size_t len);
+
+/* Wipe the key's bytes (also the ones the server no longer needs) */
+void uct_web_config_drop_key(struct uct_web_config *w);
+
+void uct_web_config_free(struct uct_web_config *w);
+
+#endif /* UCT_WEB_CONFIG_H */
