@@ -61,6 +61,7 @@ void uct_usage(FILE *f, const char *prog)
 "                         per scrape, at most one per -d SECS (scrapes between\n"
 "                         get the same one); not with -b, --json, --openmetrics,\n"
 "                         -o or -n. Runs until SIGINT/SIGTERM\n"
+"      --web.config.file FILE  TLS and basic auth for --listen (see ucounttop(8))\n"
 "      --ns INUM          only namespace INUM (as in /proc/PID/ns/user) and below\n"
 "      --uid UID          only rows of global uid (kuid) UID, whatever the table\n"
 "                         shows\n"
@@ -156,6 +157,7 @@ enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_NOTENANT, OPT_STACK, OPT_DURATION, OPT_COUNT,
 	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_USER, OPT_KUID, OPT_PID, OPT_LISTEN, OPT_CONTAINER,
+	OPT_WEBCONFIG,
 };
 
 static const struct option longopts[] = {
@@ -166,6 +168,7 @@ static const struct option longopts[] = {
 	{ "openmetrics", no_argument, NULL, OPT_OM },
 	{ "output", required_argument, NULL, 'o' },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "web.config.file", required_argument, NULL, OPT_WEBCONFIG },
 	{ "ns", required_argument, NULL, OPT_NS },
 	{ "uid", required_argument, NULL, OPT_UID },
 	{ "kuid", no_argument, NULL, OPT_KUID },
@@ -219,6 +222,7 @@ static const struct {
 	{ OPT_OM, "--openmetrics", IN_TOP },
 	{ 'o', "-o/--output", IN_TOP | IN_CHECK },
 	{ OPT_LISTEN, "--listen", IN_TOP },
+	{ OPT_WEBCONFIG, "--web.config.file", IN_TOP },
 	{ OPT_NS, "--ns", IN_TOP | IN_TRACE },
 	{ OPT_UID, "--uid", IN_TOP | IN_TRACE },
 	/* trace and check always print kuids */
@@ -476,6 +480,11 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 				    optarg);
 			o->listen = optarg;
 			break;
+		case OPT_WEBCONFIG:
+			if (!*optarg)
+				BAD("--web.config.file needs a file name");
+			o->web_config = optarg;
+			break;
 		case OPT_NS:
 			if (!parse_ull(optarg, 1, 0xffffffffULL, &u))
 				BAD("--ns needs a namespace inode number (ls -l /proc/PID/ns/user), got '%s'", optarg);
@@ -581,6 +590,8 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		BAD("--listen serves /metrics over HTTP, to be scraped: it does not combine with %s",
 		    json ? "--json" : om ? "--openmetrics" : batch ? "-b" :
 		    o->output_file ? "-o" : "-n");
+	if (o->web_config && !o->listen)
+		BAD("--web.config.file configures --listen's server: it needs --listen ADDR:PORT");
 	if (json + om + batch > 1)
 		BAD("-b, --json and --openmetrics exclude each other");
 	o->output = json ? UCT_OUT_JSON : om ? UCT_OUT_OPENMETRICS :

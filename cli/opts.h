@@ -27,6 +27,7 @@ struct uct_opts {
 					 * its report to it */
 	const char *listen;		/* --listen ADDR:PORT as given, or NULL */
 	struct uct_listen_addr listen_addr;
+	const char *web_config;		/* --web.config.file FILE: TLS, basic auth */
 	long long ns_filter;		/* --ns, 0 = all */
 	long long uid_filter;		/* --uid (a global kuid), -1 = all */
 	bool kuid;			/* --kuid: the table shows kuids */

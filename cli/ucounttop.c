@@ -339,7 +339,7 @@ int main(int argc, char **argv)
 	if (o.cmd == UCT_CMD_CHECK)
 		return check_main(&o);
 	/* before anything is loaded: a port in use fails at once */
-	if (o.listen && (rc = uct_listen_open(&srv, &o.listen_addr, msg, sizeof(msg)))) {
+	if (o.listen && (rc = uct_listen_open(&srv, &o.listen_addr, o.web_config, msg, sizeof(msg)))) {
 		fprintf(stderr, "ucounttop: %s\n", msg);
 		return rc;
 	}

@@ -11,7 +11,7 @@
 #   /usr/share/bash-completion/completions/ucounttop
 
 _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
-	-o --output --listen --ns --uid --pid --container --kuid -t --type -s --sort --events --pin --keep-pinned
+	-o --output --listen --web.config.file --ns --uid --pid --container --kuid -t --type -s --sort --events --pin --keep-pinned
 	--max-entries --task-iter --no-tracepoints --no-tenant-labels -v --verbose -h --help
 	-V --version'
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration
@@ -21,7 +21,7 @@ _ucounttop_opts_check='--json -o --output --settle --timeout --user --fail-outst
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version --'
 # options that take a value (the next word, or --opt=value)
-_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--ns|--uid|--pid|--container|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout|--user'
+_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--web.config.file|--ns|--uid|--pid|--container|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout|--user'
 
 # _ucounttop_reply WORDS...: COMPREPLY = the WORDS that start with $cur
 _ucounttop_reply() {
@@ -101,7 +101,7 @@ _ucounttop() {
 	[ "$w" = "$prev" ] || prev=''
 
 	case $prev in
-	-o|--output)
+	-o|--output|--web.config.file)
 		compopt -o filenames 2> /dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0

@@ -37,6 +37,13 @@
  * then closes the connection as it would any closed by its peer.
  * A document is rendered once per snapshot and
  * format and shared, by reference, by the connections that send it.
+ *
+ * --web.config.file (web_config.c): TLS through MHD's GnuTLS, and basic
+ * authentication (basic_auth.c) asked of every request, whatever its path
+ * or method. The bounds hold under TLS as they are: a connection is
+ * accepted, counted and given its deadline before its handshake, so a
+ * client that never completes one is cut like one that never sends its
+ * headers.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -53,6 +60,10 @@
 #include "listen.h"
 #include "mhd.h"
 #include "negotiate.h"
+#include "basic_auth.h"
+
+/* TLS 1.2 and 1.3 only, as exporter-toolkit's default minimum */
+#define UCT_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
 
 /* Port 0 (the tests' only): name the port the kernel chose */
 static int name_bound_port(struct uct_listen *s, bool v6, const char *host)
@@ -68,7 +79,72 @@ static int name_bound_port(struct uct_listen *s, bool v6, const char *host)
 	return UCT_EXIT_OK;
 }
 
-int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, char *msg, size_t len)
+/* MHD's first message, for a certificate or key it refuses */
+struct log_buf {
+	char *buf;
+	size_t len;
+};
+
+static void capture_log(void *cls, const char *fmt, va_list ap)
+{
+	struct log_buf *b = cls;
+	size_t n;
+
+	if (*b->buf)
+		return;
+	vsnprintf(b->buf, b->len, fmt, ap);
+	n = strlen(b->buf);
+	while (n && (b->buf[n - 1] == '\n' || b->buf[n - 1] == '.'))
+		b->buf[--n] = 0;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+				  const char *method, const char *version,
+				  const char *upload_data, size_t *upload_size, void **req);
+
+/* The configuration, and what it needs: TLS in libmicrohttpd, a certificate
+ * and key GnuTLS takes (tried on a server with no socket, so a bad pair
+ * fails now, not after BPF is loaded), bcrypt in libcrypt */
+static int web_open(struct uct_listen *s, const char *path, char *msg, size_t len)
+{
+	struct uct_web_config *w = &s->web;
+	struct MHD_Daemon *d;
+	char why[256] = "";
+	struct log_buf lb = { why, sizeof(why) };
+	int err;
+
+	err = uct_web_config_load(w, path, msg, len);
+	if (err)
+		return err;
+	s->web_on = true;
+	if (w->cert && uct_mhd.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		snprintf(msg, len, "--web.config.file %s: tls_server_config: this libmicrohttpd has "
+			 "no TLS (built without GnuTLS)", path);
+		return UCT_EXIT_KERNEL;
+	}
+	if (w->cert) {
+		d = uct_mhd.start_daemon(MHD_USE_TLS | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ERROR_LOG,
+					 0, NULL, NULL, on_request, s,
+					 MHD_OPTION_EXTERNAL_LOGGER, capture_log, &lb,
+					 MHD_OPTION_HTTPS_MEM_KEY, w->key,
+					 MHD_OPTION_HTTPS_MEM_CERT, w->cert,
+					 MHD_OPTION_HTTPS_PRIORITIES, UCT_TLS_PRIORITIES,
+					 MHD_OPTION_END);
+		if (!d) {
+			snprintf(msg, len, "--web.config.file %s: cert_file %s and key_file %s: no "
+				 "TLS server with them: %s", path, w->cert_file, w->key_file,
+				 *why ? why : "libmicrohttpd does not say why");
+			return UCT_EXIT_USAGE;
+		}
+		uct_mhd.stop_daemon(d);
+	}
+	if (w->nusers)
+		return uct_basic_auth_load(msg, len);
+	return UCT_EXIT_OK;
+}
+
+int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, const char *web_config,
+		    char *msg, size_t len)
 {
 	bool v6 = a->family == AF_INET6;
 	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons(a->port) };
@@ -82,11 +158,20 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, char 
 	if (err)
 		return err;
 	memset(s, 0, sizeof(*s));
+	s->fd = -1;
 	s->timeout = UCT_LISTEN_TIMEOUT;
 	s->deadline = UCT_LISTEN_DEADLINE;
 	memcpy(v6 ? (void *)&in6.sin6_addr : (void *)&in.sin_addr, a->addr, v6 ? 16 : 4);
 	inet_ntop(a->family, a->addr, host, sizeof(host));
 	snprintf(s->name, sizeof(s->name), v6 ? "[%s]:%u" : "%s:%u", host, a->port);
+	/* before the socket: a bad configuration leaves nothing bound */
+	if (web_config) {
+		err = web_open(s, web_config, msg, len);
+		if (err) {
+			uct_web_config_free(&s->web);
+			return err;
+		}
+	}
 
 	s->fd = socket(a->family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->fd < 0) {
@@ -94,9 +179,11 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, char 
 		if (err == EAFNOSUPPORT) {
 			snprintf(msg, len, "--listen %s: this kernel has no %s (CONFIG_%s): %s", s->name,
 				 v6 ? "IPv6" : "IPv4", v6 ? "IPV6" : "INET", strerror(err));
+			uct_web_config_free(&s->web);
 			return UCT_EXIT_KERNEL;
 		}
 		snprintf(msg, len, "--listen %s: cannot create a socket: %s", s->name, strerror(err));
+		uct_web_config_free(&s->web);
 		return UCT_EXIT_FAIL;
 	}
 	/* Old connections in TIME_WAIT must not keep a restarted ucounttop
@@ -122,6 +209,7 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, char 
 	else if (err == EACCES)
 		hint = " (ports below 1024 need CAP_NET_BIND_SERVICE)";
 	snprintf(msg, len, "--listen %s: cannot %s: %s%s", s->name, what, strerror(err), hint);
+	uct_web_config_free(&s->web);
 	return err == EACCES || err == EPERM ? UCT_EXIT_PRIV : UCT_EXIT_FAIL;
 }
 
@@ -297,6 +385,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	/* its headers are in: the deadline is met */
 	if (lc)
 		lc->in_request = true;
+	/* before anything else: a stranger learns no more than that */
+	if (s->web.nusers &&
+	    !uct_basic_auth_allow(&s->web, uct_mhd.lookup_connection_value(conn, MHD_HEADER_KIND,
+						MHD_HTTP_HEADER_AUTHORIZATION)))
+		return uct_mhd.queue_response(conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized);
 	/* answered at once, body or not: MHD then closes the connection
 	 * rather than read a body nobody wants */
 	if (strcmp(url, "/metrics"))
@@ -320,14 +413,15 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 		fputc('\n', stderr);
 }
 
-static struct MHD_Response *text_response(const char *text, const char *allow)
+/* text, with a header name: value more (name NULL: none) */
+static struct MHD_Response *text_response(const char *text, const char *name, const char *value)
 {
 	struct MHD_Response *r;
 
 	r = uct_mhd.create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
 	if (r && (uct_mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 					  "text/plain; charset=utf-8") != MHD_YES ||
-		  (allow && uct_mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow) != MHD_YES))) {
+		  (name && uct_mhd.add_response_header(r, name, value) != MHD_YES))) {
 		uct_mhd.destroy_response(r);
 		r = NULL;
 	}
@@ -341,7 +435,17 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 	const union MHD_DaemonInfo *info;
 	sigset_t block, old;
 	int rc = UCT_EXIT_OK;
+	char mode[128] = "";
+	struct MHD_OptionItem tls[] = {
+		{ MHD_OPTION_HTTPS_MEM_KEY, 0, s->web.key },
+		{ MHD_OPTION_HTTPS_MEM_CERT, 0, s->web.cert },
+		{ MHD_OPTION_HTTPS_PRIORITIES, 0, UCT_TLS_PRIORITIES },
+		{ MHD_OPTION_END, 0, NULL },
+	};
 
+	/* no HTTPS option without TLS: MHD would say so on every start */
+	if (!s->web.cert)
+		tls[0].option = MHD_OPTION_END;
 	s->m = m;
 	s->c = c;
 	for (int i = 0; i < UCT_LISTEN_MAX_CONN; i++)
@@ -349,16 +453,20 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 	s->snapshot = snapshot;
 	s->ctx = ctx;
 	s->interval = interval;
-	s->not_found = text_response("not found: ucounttop serves /metrics only\n", NULL);
-	s->not_allowed = text_response("method not allowed: GET or HEAD /metrics\n", "GET, HEAD");
-	s->failed = text_response("no snapshot: see ucounttop's standard error\n", NULL);
-	if (!s->not_found || !s->not_allowed || !s->failed) {
+	s->not_found = text_response("not found: ucounttop serves /metrics only\n", NULL, NULL);
+	s->not_allowed = text_response("method not allowed: GET or HEAD /metrics\n",
+				       MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	s->failed = text_response("no snapshot: see ucounttop's standard error\n", NULL, NULL);
+	s->unauthorized = text_response("unauthorized: a user and password are needed\n",
+					MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Basic realm=\"ucounttop\"");
+	if (!s->not_found || !s->not_allowed || !s->failed || !s->unauthorized) {
 		fprintf(stderr, "ucounttop: --listen %s: out of memory\n", s->name);
 		return UCT_EXIT_FAIL;
 	}
 	/* MHD_USE_EPOLL without MHD_USE_INTERNAL_POLLING_THREAD: no thread,
 	 * see the top of this file. The logger goes first, as MHD asks. */
-	s->daemon = uct_mhd.start_daemon(MHD_USE_EPOLL | (verbose ? MHD_USE_ERROR_LOG : 0), 0, NULL, NULL,
+	s->daemon = uct_mhd.start_daemon(MHD_USE_EPOLL | (verbose ? MHD_USE_ERROR_LOG : 0) |
+					 (s->web.cert ? MHD_USE_TLS : 0), 0, NULL, NULL,
 				     on_request, s,
 				     MHD_OPTION_EXTERNAL_LOGGER, on_log, NULL,
 				     MHD_OPTION_LISTEN_SOCKET, s->fd,
@@ -367,7 +475,11 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 				     MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)UCT_LISTEN_CONN_MEM,
 				     MHD_OPTION_CONNECTION_TIMEOUT, s->timeout,
+				     MHD_OPTION_ARRAY, tls,
 				     MHD_OPTION_END);
+	/* GnuTLS has the key now (MHD reads it only as it starts): no copy of
+	 * ours stays in memory */
+	uct_web_config_drop_key(&s->web);
 	/* the server closes the socket when it stops; whether it did when it
 	 * failed to start is not said: the exit that follows closes it */
 	s->fd = -1;
@@ -382,8 +494,14 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 			s->name);
 		return UCT_EXIT_FAIL;
 	}
-	fprintf(stderr, "ucounttop: serving http://%s/metrics (a snapshot per scrape, at most one "
-		"per %g s)\n", s->name, interval);
+	if (s->web_on && s->web.nusers)
+		snprintf(mode, sizeof(mode), "%sbasic auth, %zu user%s%s; ",
+			 s->web.cert ? "TLS, " : "", s->web.nusers, s->web.nusers == 1 ? "" : "s",
+			 s->web.cert ? "" : ", passwords in clear text without TLS");
+	else if (s->web_on)
+		snprintf(mode, sizeof(mode), "%sno authentication; ", s->web.cert ? "TLS, " : "");
+	fprintf(stderr, "ucounttop: serving %s://%s/metrics (%sa snapshot per scrape, at most one "
+		"per %g s)\n", s->web.cert ? "https" : "http", s->name, mode, interval);
 
 	/* The stop signals are let in only while ppoll() waits: one that
 	 * comes during a scrape ends the next wait at once, never a read. */
@@ -442,5 +560,8 @@ void uct_listen_close(struct uct_listen *s)
 		uct_mhd.destroy_response(s->not_allowed);
 	if (s->failed)
 		uct_mhd.destroy_response(s->failed);
-	s->not_found = s->not_allowed = s->failed = NULL;
+	if (s->unauthorized)
+		uct_mhd.destroy_response(s->unauthorized);
+	s->not_found = s->not_allowed = s->failed = s->unauthorized = NULL;
+	uct_web_config_free(&s->web);
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include "opts.h"
 #include "views.h"
+#include "web_config.h"
 
 /* The bounds (ucounttop(8), HTTP) */
 #define UCT_LISTEN_MAX_CONN	16	/* connections served at once */
@@ -53,17 +54,24 @@ struct uct_listen {
 	bool have;			/* a snapshot was taken... */
 	double taken;			/* ...then (uct_now_s()) */
 	struct MHD_Response *doc[UCT_METRICS_NFMT];	/* rendered from it */
-	struct MHD_Response *not_found, *not_allowed, *failed;
+	struct MHD_Response *not_found, *not_allowed, *failed, *unauthorized;
+	/* --web.config.file: TLS when web.cert, basic auth when web.nusers */
+	bool web_on;
+	struct uct_web_config web;
 };
 
 /*
- * Bind a and listen. main() calls it before any BPF is loaded: a port in
- * use fails at once, with nothing attached. UCT_EXIT_OK, or an exit code
- * with msg: UCT_EXIT_FAIL (cannot bind: in use, not an address here),
- * UCT_EXIT_PRIV (a port below 1024 without CAP_NET_BIND_SERVICE),
- * UCT_EXIT_KERNEL (no IPv4 or IPv6 in this kernel).
+ * Read the web configuration web_config (NULL: none; plain HTTP, no
+ * authentication), then bind a and listen. main() calls it before any BPF
+ * is loaded: a bad configuration or a port in use fails at once, with
+ * nothing attached. UCT_EXIT_OK, or an exit code with msg: UCT_EXIT_USAGE
+ * (the configuration, its certificate or key), UCT_EXIT_FAIL (cannot bind:
+ * in use, not an address here), UCT_EXIT_PRIV (a port below 1024 without
+ * CAP_NET_BIND_SERVICE), UCT_EXIT_KERNEL (no IPv4 or IPv6 in this kernel,
+ * no TLS in libmicrohttpd, no bcrypt in libcrypt).
  */
-int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, char *msg, size_t len);
+int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, const char *web_config,
+		    char *msg, size_t len);
 
 /*
  * Serve /metrics until *stop, in the calling thread: a scrape renders m

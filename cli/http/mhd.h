@@ -19,7 +19,8 @@
 	X(get_daemon_info) X(create_response_from_buffer)		\
 	X(create_response_from_buffer_with_free_callback)		\
 	X(add_response_header) X(destroy_response) X(queue_response)	\
-	X(lookup_connection_value) X(get_connection_info)
+	X(lookup_connection_value) X(get_connection_info)		\
+	X(is_feature_supported)
 
 struct uct_mhd {
 #define UCT_MHD_MEMBER(n) __typeof__(MHD_##n) *n;

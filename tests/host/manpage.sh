@@ -145,7 +145,7 @@ tp {
 	s = "-"; lg = "-"; mv = "-"
 	nw = split(l, w, " ")
 	for (i = 1; i <= nw; i++) {
-		if (w[i] ~ /^--[A-Za-z][A-Za-z-]*$/) lg = w[i]
+		if (w[i] ~ /^--[A-Za-z][A-Za-z.-]*$/) lg = w[i]
 		else if (w[i] ~ /^-[A-Za-z]$/) s = w[i]
 		else if (mv == "-") mv = w[i]
 	}
@@ -169,9 +169,10 @@ man_opts() {
 		if ($3 != "-") print $3
 	}' "$tmp/man.opts" | sort -u
 }
-# words: the options (-x, --long) in a text on stdin
+# words: the options (-x, --long, --web.config.file) in a text on stdin
 words() {
-	grep -oE '(^|[[:space:](,/])--?[A-Za-z][A-Za-z-]*' | sed 's/^[^-]*//' | sort -u
+	grep -oE '(^|[[:space:](,/])--?[A-Za-z][A-Za-z-]*(\.[A-Za-z][A-Za-z-]*)*' | sed 's/^[^-]*//' |
+		sort -u
 }
 
 # ---- (b) options: --help, opts.c, the page -----------------------------------
@@ -186,7 +187,7 @@ check "every option in the page's OPTIONS is in --help"
 # opts.c's longopts[] and SHORT_LETTERS: what getopt really takes
 {
 	sed -n '/^static const struct option longopts/,/^};/p' "$opts_c" |
-		grep -oE '^[[:space:]]*\{ "[a-z-]+"' | grep -oE '[a-z-]+' | sed 's/^/--/'
+		grep -oE '^[[:space:]]*\{ "[a-z.-]+"' | grep -oE '[a-z.-]+' | sed 's/^/--/'
 	sed -n 's/^#define SHORT_LETTERS "\([A-Za-z]*\)".*/\1/p' "$opts_c" | grep -o . | sed 's/^/-/'
 } | sort -u > "$tmp/src.opts"
 if [ "$(wc -l < "$tmp/src.opts")" -lt 20 ]; then
@@ -221,7 +222,7 @@ awk '
 	else if (buf ~ /--help/) key = "help"
 	else key = "top"
 	nw = split(buf, w, " ")
-	for (i = 1; i <= nw; i++) if (w[i] ~ /^--?[A-Za-z][A-Za-z-]*$/) print key, w[i]
+	for (i = 1; i <= nw; i++) if (w[i] ~ /^--?[A-Za-z][A-Za-z.-]*$/) print key, w[i]
 	inb = 0; next
 }
 inb { l = $0; sub(/^\.[A-Z]+ */, "", l); gsub(/\\f[BIRP]/, "", l); gsub(/\\-/, "-", l)

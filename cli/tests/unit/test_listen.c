@@ -4,7 +4,10 @@
  * process, with a made-up snapshot instead of BPF: statuses, the format
  * each Accept header gets, HEAD, one snapshot per scrape and no more than
  * one per interval, a failed snapshot, the bounds (connections, request
- * size, idle time), SIGTERM, and what binding refuses.
+ * size, idle time), SIGTERM, and what binding refuses. With
+ * --web.config.file: TLS and basic auth, read by curl and Python's urllib
+ * against a certificate openssl makes, the bounds under TLS, and what
+ * opening refuses.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +19,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <crypt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +89,10 @@ static int teardown(void **state)
 /* the header deadline start() gives the server: the idle timeout when
  * 0, so that a test's connections are bound by the timeout it asks for */
 static unsigned start_deadline;
+/* the web configuration start() gives the server (NULL: none); its
+ * standard error then goes to server_log */
+static const char *start_web;
+static char server_log[256];
 
 static void start(struct server *sv, double interval, unsigned timeout, int fail)
 {
@@ -95,7 +103,8 @@ static void start(struct server *sv, double interval, unsigned timeout, int fail
 	pid_t parent = getpid();
 	char msg[256];
 
-	assert_int_equal(uct_listen_open(&s, &a, msg, sizeof(msg)), UCT_EXIT_OK);
+	if (uct_listen_open(&s, &a, start_web, msg, sizeof(msg)))
+		fail_msg("%s", msg);
 	assert_int_equal(getsockname(s.fd, (struct sockaddr *)&in, &sl), 0);
 	sv->port = ntohs(in.sin_port);
 	snprintf(msg, sizeof(msg), "127.0.0.1:%d", sv->port);
@@ -115,6 +124,9 @@ static void start(struct server *sv, double interval, unsigned timeout, int fail
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(1);
+		if (start_web)
+			if (!freopen(server_log, "w", stderr))
+				_exit(1);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 		sigaction(SIGTERM, &sa, NULL);
 		fail_at = fail;
@@ -128,7 +140,7 @@ static void start(struct server *sv, double interval, unsigned timeout, int fail
 		exit(rc);
 	}
 	running = sv->pid;
-	close(s.fd);
+	uct_listen_close(&s);		/* the socket and the configuration: the child's now */
 }
 
 /* SIGTERM, then the exit status (-1 if it did not end within 10 s) */
@@ -572,10 +584,10 @@ static void test_bind_errors(void **state)
 	socklen_t sl = sizeof(in);
 	char msg[256], want[64];
 
-	assert_int_equal(uct_listen_open(&s, &a, msg, sizeof(msg)), UCT_EXIT_OK);
+	assert_int_equal(uct_listen_open(&s, &a, NULL, msg, sizeof(msg)), UCT_EXIT_OK);
 	assert_int_equal(getsockname(s.fd, (struct sockaddr *)&in, &sl), 0);
 	a.port = ntohs(in.sin_port);
-	assert_int_equal(uct_listen_open(&t, &a, msg, sizeof(msg)), UCT_EXIT_FAIL);
+	assert_int_equal(uct_listen_open(&t, &a, NULL, msg, sizeof(msg)), UCT_EXIT_FAIL);
 	snprintf(want, sizeof(want), "--listen 127.0.0.1:%u: cannot bind: ", a.port);
 	assert_non_null(strstr(msg, want));
 	assert_non_null(strstr(msg, strerror(EADDRINUSE)));
@@ -586,10 +598,301 @@ static void test_bind_errors(void **state)
 
 	/* TEST-NET-1: no interface has it */
 	memcpy(a.addr, (unsigned char[]){ 192, 0, 2, 1 }, 4);
-	assert_int_equal(uct_listen_open(&t, &a, msg, sizeof(msg)), UCT_EXIT_FAIL);
+	assert_int_equal(uct_listen_open(&t, &a, NULL, msg, sizeof(msg)), UCT_EXIT_FAIL);
 	assert_non_null(strstr(msg, "--listen 192.0.2.1:"));
 	assert_non_null(strstr(msg, "no interface of this machine has that address"));
 	uct_listen_close(&t);
+}
+
+/* ---- --web.config.file: TLS and basic auth ---- */
+
+/* The fixtures' folder: a self-signed certificate for 127.0.0.1 and its
+ * key, another key, configurations naming them */
+static char tls_dir[] = "/tmp/test_listen.XXXXXX";
+static char web_yml[300], crt[300];
+
+static void put(const char *name, const char *text)
+{
+	char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tls_dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int make_tls_fixtures(void **state)
+{
+	char setting[CRYPT_GENSALT_OUTPUT_SIZE], cmd[1024], yml[512];
+	struct crypt_data cd = { 0 };
+	const char *hash;
+
+	if (!mkdtemp(tls_dir))
+		return -1;
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes "
+		 "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -days 2 "
+		 "-keyout server.key -out server.crt 2>openssl.err && "
+		 "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out other.key "
+		 "2>>openssl.err", tls_dir);
+	if (system(cmd)) {
+		fprintf(stderr, "# openssl failed (see %s/openssl.err)\n", tls_dir);
+		return -1;
+	}
+	/* alice's password is s3cret; cost 4, the lowest: fast tests */
+	if (!crypt_gensalt_rn("$2b$", 4, NULL, 0, setting, sizeof(setting)))
+		return -1;
+	hash = crypt_rn("s3cret", setting, &cd, sizeof(cd));
+	if (!hash)
+		return -1;
+	/* relative paths: the configuration's folder */
+	snprintf(yml, sizeof(yml), "tls_server_config:\n  cert_file: server.crt\n"
+		 "  key_file: server.key\nbasic_auth_users:\n  alice: %s\n", hash);
+	put("web.yml", yml);
+	put("mismatch.yml", "tls_server_config:\n  cert_file: server.crt\n  key_file: other.key\n");
+	snprintf(web_yml, sizeof(web_yml), "%s/web.yml", tls_dir);
+	snprintf(crt, sizeof(crt), "%s/server.crt", tls_dir);
+	snprintf(server_log, sizeof(server_log), "%s/server.log", tls_dir);
+	return 0;
+}
+
+static int remove_tls_fixtures(void **state)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tls_dir);
+	return system(cmd);
+}
+
+/* Run argv (argv[0] found in PATH): its exit status, what it wrote to its
+ * standard output and error in out (cut at cap - 1 bytes) */
+static int run(char *const argv[], char *out, size_t cap)
+{
+	char scratch[4096];
+	size_t n = 0;
+	ssize_t r;
+	int p[2], status;
+	pid_t pid;
+
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		dup2(p[1], STDOUT_FILENO);
+		dup2(p[1], STDERR_FILENO);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	for (;;) {
+		r = n + 1 < cap ? read(p[0], out + n, cap - 1 - n) : read(p[0], scratch, sizeof(scratch));
+		if (r <= 0)
+			break;
+		if (n + 1 < cap)
+			n += r;
+	}
+	out[n] = 0;
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* curl -sS --include URL with more options: its exit status; r holds what
+ * it printed (the status line, headers and body when it got an answer) */
+static int curl(struct response *r, const char *url, const char *o1, const char *o2,
+		const char *o3, const char *o4)
+{
+	char *argv[] = { "curl", "-sS", "--include", "--max-time", "10", (char *)url,
+			 (char *)o1, (char *)o2, (char *)o3, (char *)o4, NULL };
+	size_t cap = 1 << 16;
+	int rc;
+
+	r->text = malloc(cap);
+	rc = run(argv, r->text, cap);
+	r->len = strlen(r->text);
+	r->status = 0;
+	sscanf(r->text, "HTTP/1.1 %d ", &r->status);
+	r->body = strstr(r->text, "\r\n\r\n");
+	r->body = r->body ? r->body + 4 : r->text + r->len;
+	return rc;
+}
+
+/* The whole exchange, by curl and by Python: only the right password over
+ * TLS with the certificate trusted gets the metrics */
+static void test_tls_auth(void **state)
+{
+	char *text = expected(1, UCT_METRICS_TEXT), url[128], want[256], log[1024];
+	struct server sv;
+	struct response r;
+	int rc;
+
+	start_web = web_yml;
+	start(&sv, 3600, UCT_LISTEN_TIMEOUT, 0);
+	start_web = NULL;
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/metrics", sv.port);
+
+	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "alice:s3cret"), 0);
+	assert_int_equal(r.status, 200);
+	assert_string_equal(header(&r, "Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
+	assert_string_equal(r.body, text);
+	release(&r);
+
+	/* a wrong password, a wrong user, none: 401, asking for basic auth */
+	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "alice:s3cret2"), 0);
+	assert_int_equal(r.status, 401);
+	assert_string_equal(header(&r, "WWW-Authenticate"), "Basic realm=\"ucounttop\"");
+	assert_null(strstr(r.body, "ucounttop_"));
+	release(&r);
+	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "bob:s3cret"), 0);
+	assert_int_equal(r.status, 401);
+	release(&r);
+	assert_int_equal(curl(&r, url, "--cacert", crt, NULL, NULL), 0);
+	assert_int_equal(r.status, 401);
+	assert_string_equal(header(&r, "WWW-Authenticate"), "Basic realm=\"ucounttop\"");
+	assert_string_equal(r.body, "unauthorized: a user and password are needed\n");
+	release(&r);
+	/* every path and method asks: a stranger cannot tell 404 from 405 */
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/elsewhere", sv.port);
+	assert_int_equal(curl(&r, url, "--cacert", crt, NULL, NULL), 0);
+	assert_int_equal(r.status, 401);
+	release(&r);
+	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "alice:s3cret"), 0);
+	assert_int_equal(r.status, 404);
+	release(&r);
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/metrics", sv.port);
+	assert_int_equal(curl(&r, url, "--cacert", crt, "-XPOST", NULL), 0);
+	assert_int_equal(r.status, 401);
+	release(&r);
+
+	/* the certificate not trusted: curl refuses it (60: the peer's
+	 * certificate cannot be authenticated) */
+	rc = curl(&r, url, "-u", "alice:s3cret", NULL, NULL);
+	assert_int_equal(rc, 60);
+	assert_null(strstr(r.text, "ucounttop_"));
+	release(&r);
+	/* plain HTTP to the TLS port: no answer, no metrics in clear */
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/metrics", sv.port);
+	rc = curl(&r, url, "-u", "alice:s3cret", NULL, NULL);
+	assert_int_not_equal(rc, 0);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.text, "ucounttop_"));
+	release(&r);
+
+	/* Python's urllib, verifying the certificate against it */
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/metrics", sv.port);
+	{
+		char *argv[] = { "/usr/bin/python3", "-c",
+			"import base64, ssl, sys, urllib.request\n"
+			"ctx = ssl.create_default_context(cafile=sys.argv[1])\n"
+			"req = urllib.request.Request(sys.argv[2], headers={'Authorization': 'Basic '"
+			" + base64.b64encode(b'alice:s3cret').decode()})\n"
+			"with urllib.request.urlopen(req, context=ctx, timeout=10) as resp:\n"
+			"    sys.stdout.write('%d\\n' % resp.status + resp.read().decode())\n",
+			crt, url, NULL };
+		char out[1 << 16];
+
+		assert_int_equal(run(argv, out, sizeof(out)), 0);
+		assert_int_equal(strncmp(out, "200\n", 4), 0);
+		assert_string_equal(out + 4, text);
+	}
+	assert_int_equal(stop_server(&sv), 0);
+
+	/* the startup line says https and basic auth */
+	{
+		FILE *f = fopen(server_log, "r");
+		size_t n;
+
+		assert_non_null(f);
+		n = fread(log, 1, sizeof(log) - 1, f);
+		log[n] = 0;
+		fclose(f);
+	}
+	snprintf(want, sizeof(want), "ucounttop: serving https://127.0.0.1:%d/metrics (TLS, basic "
+		 "auth, 1 user; a snapshot per scrape", sv.port);
+	if (!strstr(log, want))
+		fail_msg("no '%s' in:\n%s", want, log);
+	free(text);
+}
+
+/* A client that connects and never starts its TLS handshake is cut at the
+ * header deadline (1 s), long before the idle timeout (10 s) */
+static void test_tls_header_deadline(void **state)
+{
+	struct server sv;
+	struct response r;
+	char url[128];
+	int fd;
+
+	start_web = web_yml;
+	start_deadline = 1;
+	start(&sv, 0, 10, 0);
+	start_deadline = 0;
+	start_web = NULL;
+	fd = connect_to(sv.port);
+	assert_true(closed_within(fd, 5000));
+	close(fd);
+	/* and the server goes on */
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/metrics", sv.port);
+	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "alice:s3cret"), 0);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	assert_int_equal(stop_server(&sv), 0);
+}
+
+/* UCT_LISTEN_PER_ADDR connections from one address, handshakes not begun:
+ * the next one from it is closed as it comes, a client from elsewhere is
+ * served */
+static void test_tls_per_address_limit(void **state)
+{
+	int fds[UCT_LISTEN_PER_ADDR], i, extra;
+	struct server sv;
+	struct response r;
+	char url[128];
+
+	start_web = web_yml;
+	start_holding(&sv);
+	start_web = NULL;
+	for (i = 0; i < UCT_LISTEN_PER_ADDR; i++)
+		fds[i] = connect_from(sv.port, 9);
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/metrics", sv.port);
+	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "alice:s3cret"), 0);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	extra = connect_from(sv.port, 9);
+	assert_true(closed_within(extra, 10000));
+	close(extra);
+	for (i = 0; i < UCT_LISTEN_PER_ADDR; i++)
+		close(fds[i]);
+	assert_int_equal(stop_server(&sv), 0);
+}
+
+/* What opening refuses in a configuration, before binding anything: a key
+ * that is not the certificate's, a file that is not there */
+static void test_web_config_refused(void **state)
+{
+	struct uct_listen_addr a = { .family = AF_INET, .addr = { 127, 0, 0, 1 } };
+	struct uct_listen s;
+	char path[320], msg[1024], want[1024];
+
+	snprintf(path, sizeof(path), "%s/mismatch.yml", tls_dir);
+	assert_int_equal(uct_listen_open(&s, &a, path, msg, sizeof(msg)), UCT_EXIT_USAGE);
+	snprintf(want, sizeof(want), "--web.config.file %s: cert_file %s/server.crt and key_file "
+		 "%s/other.key: no TLS server with them: ", path, tls_dir, tls_dir);
+	if (strncmp(msg, want, strlen(want)))
+		fail_msg("got  %s\nwant %s...", msg, want);
+	assert_int_equal(s.fd, -1);
+	assert_null(s.web.cert);
+	uct_listen_close(&s);
+
+	snprintf(path, sizeof(path), "%s/none.yml", tls_dir);
+	assert_int_equal(uct_listen_open(&s, &a, path, msg, sizeof(msg)), UCT_EXIT_USAGE);
+	snprintf(want, sizeof(want), "--web.config.file %s: No such file or directory", path);
+	assert_string_equal(msg, want);
+	assert_int_equal(s.fd, -1);
+	uct_listen_close(&s);
 }
 
 int main(void)
@@ -604,8 +907,12 @@ int main(void)
 		cmocka_unit_test_teardown(test_header_deadline, teardown),
 		cmocka_unit_test_teardown(test_idle_and_sigterm, teardown),
 		cmocka_unit_test_teardown(test_bind_errors, teardown),
+		cmocka_unit_test_teardown(test_tls_auth, teardown),
+		cmocka_unit_test_teardown(test_tls_header_deadline, teardown),
+		cmocka_unit_test_teardown(test_tls_per_address_limit, teardown),
+		cmocka_unit_test_teardown(test_web_config_refused, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests_name("listen", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("listen", tests, make_tls_fixtures, remove_tls_fixtures);
 }
