@@ -55,6 +55,12 @@ mhd=$(readlink -f "$(gcc -print-file-name=libmicrohttpd.so)")
 soname=$(objdump -p "$mhd" | sed -n 's/^ *SONAME *//p')
 copy_with_libs "$mhd" "$mhd"
 ln -sf "${mhd##*/}" "$ROOT${mhd%/*}/$soname"
+# and --web.config.file's basic_auth_users dlopen()s libcrypt (bcrypt):
+# cli/http/basic_auth.c
+crypt=$(readlink -f "$(gcc -print-file-name=libcrypt.so)")
+soname=$(objdump -p "$crypt" | sed -n 's/^ *SONAME *//p')
+copy_with_libs "$crypt" "$crypt"
+ln -sf "${crypt##*/}" "$ROOT${crypt%/*}/$soname"
 for f in "$OUT"/bpf/*.bpf.o; do
 	[ -f "$f" ] && install -m 0644 "$f" "$ROOT/uct/bpf/"
 done
