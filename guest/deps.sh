@@ -17,6 +17,7 @@ PACKAGES=(
 	man-db groff-base mandoc                  # ucounttop(8): rendering, the man page test and its lint
 	libclang-rt-14-dev                        # libFuzzer + sanitizer runtimes (cli fuzz targets)
 	python3-prometheus-client                 # its OpenMetrics and text parsers read --listen's output
+	openssl curl                              # test_listen: a certificate for --web.config.file, a TLS client
 	tmux                                      # make run read from a terminal (tests/host/make-run.sh)
 )
 # make bench only: the peer it is compared with (copied into the bench guest)
