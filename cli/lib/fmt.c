@@ -206,6 +206,14 @@ void uct_sb_text(struct uct_sb *b, const char *s, size_t max)
 	}
 }
 
+void uct_sb_word(struct uct_sb *b, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max && s[i]; i++)
+		uct_sb_char(b, s[i] == ' ' ? '_' : printable(s[i]) ? s[i] : '?');
+}
+
 void uct_sb_label(struct uct_sb *b, const char *s, size_t max)
 {
 	size_t i;

@@ -76,6 +76,10 @@ void uct_sb_json_str(struct uct_sb *b, const char *s);
 /* At most max bytes of s (up to its NUL) as table text: a byte other
  * than printable ASCII (which a terminal might act on) becomes '?' */
 void uct_sb_text(struct uct_sb *b, const char *s, size_t max);
+/* The same for one word of a label a tenant chose (a hostname, a
+ * command): a blank becomes '_' too, so that the word cannot pass for
+ * two - "3f2a1b4c5d6e web" for another container's id and hostname */
+void uct_sb_word(struct uct_sb *b, const char *s, size_t max);
 /* s as an OpenMetrics label value, without the quotes: \, " and newline
  * escaped, any other byte but printable ASCII '?' (the text is UTF-8) */
 void uct_sb_label(struct uct_sb *b, const char *s, size_t max);

@@ -334,10 +334,10 @@ static void ns_label(struct uct_sb *b, const struct uct_model *m, const struct u
 	/* docker's default hostname is the short id: once is enough */
 	if (nm->own_host && !(nm->container && strlen(nm->hostname) == UCT_CID_SHORT &&
 			      !strncmp(nm->hostname, nm->container, UCT_CID_SHORT))) {
-		uct_sb_text(b, nm->hostname, sizeof(nm->hostname));
+		uct_sb_word(b, nm->hostname, sizeof(nm->hostname));
 		uct_sb_char(b, ' ');
 	}
-	uct_sb_text(b, nm->comm, sizeof(nm->comm));
+	uct_sb_word(b, nm->comm, sizeof(nm->comm));
 	uct_sb_char(b, '(');
 	uct_sb_u64(b, nm->pid);
 	uct_sb_char(b, ')');

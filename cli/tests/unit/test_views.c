@@ -326,6 +326,30 @@ static void names_on(struct fx *f)
 	uct_model_resolve_names(&f->m, -1, 0);
 }
 
+/* A tenant's hostname and comm with blanks cannot pass for another
+ * container's id and hostname: each stays one word */
+static void test_names_one_word(void **state)
+{
+	struct fx *f = *state;
+	struct uct_tlim tl[16];
+	size_t nt = base_tasks(tl), i;
+	const char *out;
+
+	for (i = 0; i < nt; i++) {
+		if (tl[i].ns_inum != 100)
+			continue;
+		memset(tl[i].hostname, 0, sizeof(tl[i].hostname));
+		strcpy(tl[i].hostname, "0123456789ab db-1");
+		memset(tl[i].comm, 0, sizeof(tl[i].comm));
+		strcpy(tl[i].comm, "a b\tc");
+	}
+	f->m.cgroup_fn = test_cgroup_fn;
+	assert_int_equal(uct_model_set_tasks(&f->m, tl, nt), 0);
+	uct_model_resolve_names(&f->m, -1, 0);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, " 3f2a1b4c5d6e 0123456789ab_db-1 a_b?c(300)\n"));
+}
+
 static void test_names_batch(void **state)
 {
 	struct fx *f = *state;
@@ -1252,6 +1276,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recursion_misses_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_one_word, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_hostile_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_json, setup, teardown),
