@@ -6,25 +6,48 @@
  * atomically). Unlimited limits are +Inf. --listen also serves the same
  * samples in the Prometheus text format 0.0.4, to scrapers that do not
  * ask for OpenMetrics.
+ *
+ * Names follow Prometheus' naming guide: one family per rlimit, each in
+ * its own base unit, named with it (ucounttop_memlock_bytes), counters
+ * ending in _total. The names are a contract (alerting rules and
+ * dashboards are written against them): ucounttop(8) lists them.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include "fmt.h"
 #include "views.h"
 
-/* {ns="..",level="..",uid="..",type=".."}: built without printf, as
- * every row gets several lines per type (see struct uct_sb) */
-static void row_labels(struct uct_sb *b, const struct uct_row *r, int type)
+/* The unit of each rlimit's families, the last word of their names.
+ * MEMLOCK is counted in pages: its families are in bytes (amount()). */
+static const char *const unit_of[UCT_NTYPES] = {
+	[UCT_NPROC] = "processes",
+	[UCT_MSGQUEUE] = "bytes",
+	[UCT_SIGPENDING] = "signals",
+	[UCT_MEMLOCK] = "bytes",
+};
+
+/* ...and what the count is, for the help texts */
+static const char *const counts[UCT_NTYPES] = {
+	[UCT_NPROC] = "processes",
+	[UCT_MSGQUEUE] = "bytes of POSIX message queues",
+	[UCT_SIGPENDING] = "queued signals",
+	[UCT_MEMLOCK] = "bytes of locked memory (pages times the page size)",
+};
+
+/* {ns="..",level="..",uid=".." after the sample's name: built without
+ * printf, as every row gets several lines (see struct uct_sb); the caller
+ * closes the braces */
+static void row_labels(struct uct_sb *b, const char *sample, const struct uct_row *r)
 {
+	uct_sb_str(b, sample);
 	uct_sb_str(b, "{ns=\"");
 	uct_sb_u64(b, r->rec.ns_inum);
 	uct_sb_str(b, "\",level=\"");
 	uct_sb_u64(b, r->rec.level);
 	uct_sb_str(b, "\",uid=\"");
 	uct_sb_u64(b, r->rec.uid);
-	uct_sb_str(b, "\",type=\"");
-	uct_sb_str(b, uct_type_name(type));
-	uct_sb_str(b, "\"}");
+	uct_sb_char(b, '"');
 }
 
 static void value(struct uct_sb *b, long long v)
@@ -39,16 +62,41 @@ static void value(struct uct_sb *b, long long v)
 }
 
 /*
+ * An amount of rlimit type t in its family's unit: MEMLOCK's pages as
+ * bytes, as the table shows them. Unlimited stays +Inf. Bytes past what
+ * a long long holds are +Inf too (-Inf below): no kernel counts that many
+ * pages, and a cap that large (a stock kernel's bytes taken for pages)
+ * limits nothing.
+ */
+static void amount(struct uct_sb *b, const struct uct_model *m, int t, long long v)
+{
+	int shift = uct_page_shift(m);
+	long long most = LLONG_MAX >> shift;
+
+	if (t == UCT_MEMLOCK && !uct_is_unlimited(v)) {
+		if (v > most || v < -most) {
+			uct_sb_str(b, v > 0 ? " +Inf\n" : " -Inf\n");
+			return;
+		}
+		/* a left shift of a negative value is undefined */
+		v *= 1LL << shift;
+	}
+	value(b, v);
+}
+
+/*
  * Where the two formats differ: OpenMetrics names a family
  * ("ucounttop_denials") and its counter samples add "_total"; text 0.0.4
  * has no families, TYPE and HELP name the samples themselves, or a parser
- * sees a counter without samples beside untyped ones. (Every family here
- * is a gauge, a counter or an info: neither format's type for the untyped,
- * "unknown" and "untyped", is needed. The help texts hold no backslash,
- * quote or newline, which the two would escape differently.)
+ * sees a counter without samples beside untyped ones. OpenMetrics says a
+ * family's unit (its name ends in it); text 0.0.4 has no UNIT line.
+ * (Every family here is a gauge, a counter or an info: neither format's
+ * type for the untyped, "unknown" and "untyped", is needed. The help
+ * texts hold no backslash, quote or newline, which the two would escape
+ * differently.)
  */
 static void family(FILE *f, enum uct_metrics_fmt fmt, const char *name, const char *type,
-		   const char *help)
+		   const char *unit, const char *help)
 {
 	const char *sfx = "";
 
@@ -59,46 +107,128 @@ static void family(FILE *f, enum uct_metrics_fmt fmt, const char *name, const ch
 		sfx = "_info";
 		type = "gauge";
 	}
-	fprintf(f, "# TYPE %s%s %s\n# HELP %s%s %s\n", name, sfx, type, name, sfx, help);
+	fprintf(f, "# TYPE %s%s %s\n", name, sfx, type);
+	if (unit && fmt == UCT_METRICS_OPENMETRICS)
+		fprintf(f, "# UNIT %s %s\n", name, unit);
+	fprintf(f, "# HELP %s%s %s\n", name, sfx, help);
 }
 
-/* The per-row, per-type metrics: gauges, then counters */
-enum row_metric {
-	ROW_VALUE, ROW_LIMIT,
-	ROW_DENIALS, ROW_LIMIT_HITS, ROW_CHARGES, ROW_UNCHARGES,
-};
-
-/* The samples of one per-row, per-type metric. */
-static void per_row(FILE *f, const struct uct_model *m, const char *sample, enum row_metric which)
+static bool row_shown(const struct uct_model *m, const struct uct_row *r)
 {
-	char buf[2048];
+	return r->visible && m->ns[r->ns].visible;
+}
+
+/* A row's counter or its limit, of rlimit type t: one family each, in
+ * that rlimit's unit. A row without a limit has no limit sample. */
+static void row_gauge(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt, int t,
+		      bool limit)
+{
+	char name[64], help[512], buf[256];
+	struct uct_sb b = UCT_SB_INIT(buf);
+	size_t i;
+
+	snprintf(name, sizeof(name), "ucounttop_%s%s_%s", uct_type_name(t), limit ? "_limit" : "",
+		 unit_of[t]);
+	if (limit)
+		snprintf(help, sizeof(help), "RLIMIT_%s limit enforced at a row's level, in %s: "
+			 "the smallest maximum of the user namespaces the row created; +Inf: "
+			 "unlimited, no sample: none.", uct_type_header(t), counts[t]);
+	else
+		snprintf(help, sizeof(help), "RLIMIT_%s counter of a row (the struct ucounts of "
+			 "user namespace ns and kuid uid), in %s.", uct_type_header(t), counts[t]);
+	family(f, fmt, name, "gauge", unit_of[t], help);
+	for (i = 0; i < m->nrows; i++) {
+		const struct uct_row *r = &m->rows[i];
+		long long v = limit ? uct_row_lim(m, r)->limit[t] : r->rec.value[t];
+
+		if (!row_shown(m, r) || (limit && v < 0))
+			continue;
+		b.n = 0;
+		row_labels(&b, name, r);
+		uct_sb_char(&b, '}');
+		amount(&b, m, t, v);
+		fwrite_unlocked(b.p, 1, b.n, f);
+	}
+}
+
+/* A namespace's maximum of rlimit type t, in that rlimit's unit */
+static void ns_max(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt, int t)
+{
+	char name[64], help[640];
+	size_t i;
+
+	snprintf(name, sizeof(name), "ucounttop_namespace_%s_max_%s", uct_type_name(t),
+		 unit_of[t]);
+	/* as the kernel compares it with the page counter: a kernel without
+	 * the series' patch 1 stores the rlimit's bytes there, and so
+	 * enforces as many pages; shown as the table shows it */
+	if (t == UCT_MEMLOCK)
+		snprintf(help, sizeof(help), "A user namespace's RLIMIT_MEMLOCK maximum "
+			 "(ns->rlimit_max[]) as the kernel compares it with the page counter, in "
+			 "bytes: times the page size. A kernel without the ucounttop series stores "
+			 "the creator's rlimit in bytes there, so this is that rlimit times the "
+			 "page size, the cap such a kernel enforces.");
+	else
+		snprintf(help, sizeof(help), "A user namespace's RLIMIT_%s maximum "
+			 "(ns->rlimit_max[]), in %s; +Inf: unlimited.", uct_type_header(t),
+			 counts[t]);
+	family(f, fmt, name, "gauge", unit_of[t], help);
+	for (i = 0; i < m->nns; i++) {
+		const struct uct_nsinfo *ns = &m->ns[i];
+		char buf[256];
+		struct uct_sb b = UCT_SB_INIT(buf);
+
+		if (!ns->visible)
+			continue;
+		uct_sb_str(&b, name);
+		uct_sb_str(&b, "{ns=\"");
+		uct_sb_u64(&b, ns->inum);
+		uct_sb_str(&b, "\",level=\"");
+		uct_sb_u64(&b, ns->level);
+		uct_sb_str(&b, "\",owner_uid=\"");
+		uct_sb_u64(&b, ns->owner_uid);
+		uct_sb_str(&b, "\"}");
+		amount(&b, m, t, ns->max[t]);
+		fwrite_unlocked(b.p, 1, b.n, f);
+	}
+}
+
+/* The per-row, per-type event counters */
+enum row_counter { ROW_DENIALS, ROW_LIMIT_HITS, ROW_CHARGES, ROW_UNCHARGES };
+
+/* A counter family: events of every type, the type a label (the unit is
+ * the same for each: refusals, or calls), samples named with "_total" in
+ * either format. */
+static void row_counter(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt,
+			const char *name, const char *help, enum row_counter which)
+{
+	char sample[64], buf[2048];
 	struct uct_sb b = UCT_SB_INIT(buf);
 	size_t i;
 	int t;
 
+	family(f, fmt, name, "counter", NULL, help);
+	snprintf(sample, sizeof(sample), "%s_total", name);
 	for (i = 0; i < m->nrows; i++) {
 		const struct uct_row *r = &m->rows[i];
 
-		if (!r->visible || !m->ns[r->ns].visible)
+		if (!row_shown(m, r))
 			continue;
 		b.n = 0;
 		for (t = 0; t < UCT_NTYPES; t++) {
 			unsigned long long n;
 
-			if (which == ROW_LIMIT && uct_row_lim(m, r)->limit[t] < 0)
-				continue;
-			uct_sb_str(&b, sample);
-			row_labels(&b, r, t);
 			switch (which) {
-			case ROW_VALUE: value(&b, r->rec.value[t]); continue;
-			case ROW_LIMIT: value(&b, uct_row_lim(m, r)->limit[t]); continue;
 			case ROW_DENIALS: n = r->stat->st.denials[t]; break;
 			case ROW_LIMIT_HITS: n = r->stat->st.limit_hits[t]; break;
 			case ROW_CHARGES: n = r->stat->st.charges[t]; break;
 			default: n = r->stat->st.uncharges[t]; break;
 			}
+			row_labels(&b, sample, r);
+			uct_sb_str(&b, ",type=\"");
+			uct_sb_str(&b, uct_type_name(t));
 			/* a counter is a count: never negative, never +Inf */
-			uct_sb_char(&b, ' ');
+			uct_sb_str(&b, "\"} ");
 			uct_sb_u64(&b, n);
 			uct_sb_char(&b, '\n');
 		}
@@ -106,17 +236,77 @@ static void per_row(FILE *f, const struct uct_model *m, const char *sample, enum
 	}
 }
 
-/* A per-row family: its TYPE and HELP, then its samples (a counter's
- * named with "_total" in either format). */
-static void row_family(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt,
-		       const char *name, const char *type, const char *help,
-		       enum row_metric which)
+/* A row's state flag as a 0/1 gauge with a sample for every row, so that
+ * its series stays while the state comes and goes */
+static void row_state(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt,
+		      const char *name, const char *help, unsigned flag)
 {
-	char sample[64];
+	char buf[256];
+	struct uct_sb b = UCT_SB_INIT(buf);
+	size_t i;
 
-	family(f, fmt, name, type, help);
-	snprintf(sample, sizeof(sample), "%s%s", name, strcmp(type, "counter") ? "" : "_total");
-	per_row(f, m, sample, which);
+	family(f, fmt, name, "gauge", NULL, help);
+	for (i = 0; i < m->nrows; i++) {
+		const struct uct_row *r = &m->rows[i];
+
+		if (!row_shown(m, r))
+			continue;
+		b.n = 0;
+		row_labels(&b, name, r);
+		uct_sb_str(&b, r->flags & flag ? "} 1\n" : "} 0\n");
+		fwrite_unlocked(b.p, 1, b.n, f);
+	}
+}
+
+/* ,name="value" when value is not empty: no label has an empty value */
+static void opt_label(struct uct_sb *b, const char **sep, const char *name, const char *v,
+		      size_t max)
+{
+	if (!v || !*v || !max)
+		return;
+	uct_sb_str(b, *sep);
+	uct_sb_str(b, name);
+	uct_sb_str(b, "=\"");
+	uct_sb_label(b, v, max);
+	uct_sb_char(b, '"');
+	*sep = ",";
+}
+
+/*
+ * What runs in a user namespace, as an info metric joined on ns: the
+ * names change more often than the counters' series should (a namespace
+ * outlives its processes), and a pid is no label at all. An unknown name
+ * is no label.
+ */
+static void namespace_info(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt)
+{
+	size_t i;
+
+	family(f, fmt, "ucounttop_namespace", "info", NULL,
+	       "What runs in a user namespace: the container id in its oldest process's cgroup "
+	       "and that process's hostname (a label left out when unknown or no process runs "
+	       "in it); join on ns.");
+	for (i = 0; i < m->nns; i++) {
+		const struct uct_nsinfo *ns = &m->ns[i];
+		const char *sep = ",";
+		char buf[512];
+		struct uct_sb b = UCT_SB_INIT(buf);
+
+		if (!ns->visible)
+			continue;
+		uct_sb_str(&b, "ucounttop_namespace_info{ns=\"");
+		uct_sb_u64(&b, ns->inum);
+		uct_sb_str(&b, "\",level=\"");
+		uct_sb_u64(&b, ns->level);
+		uct_sb_char(&b, '"');
+		if (ns->name->pid) {
+			opt_label(&b, &sep, "container_id", ns->name->container, UCT_CID_LEN);
+			opt_label(&b, &sep, "hostname", ns->name->hostname,
+				  sizeof(ns->name->hostname));
+		}
+		uct_sb_str(&b, "} 1\n");
+		fwrite_unlocked(b.p, 1, b.n, f);
+	}
 }
 
 /*
@@ -136,10 +326,10 @@ static void users_info(FILE *f, const struct uct_model *m, enum uct_metrics_fmt 
 		const struct uct_row *r = &m->rows[i];
 		const char *user;
 
-		if (!r->visible || !m->ns[r->ns].visible || !(user = uct_row_ns_user(m, r)))
+		if (!row_shown(m, r) || !(user = uct_row_ns_user(m, r)) || !*user)
 			continue;
 		if (!any)
-			family(f, fmt, "ucounttop_user", "info",
+			family(f, fmt, "ucounttop_user", "info", NULL,
 			       "The user name of a row's uid as its user namespace maps it (ns_uid), "
 			       "from the passwd file in the root of the namespace's oldest process "
 			       "(the initial namespace: /etc/passwd); join on ns and uid.");
@@ -156,106 +346,74 @@ static void users_info(FILE *f, const struct uct_model *m, enum uct_metrics_fmt 
 	}
 }
 
+/* The exporter itself: what it is, what the document cost, and when its
+ * snapshot was taken */
+static void exporter(FILE *f, const struct uct_view_ctx *c, enum uct_metrics_fmt fmt)
+{
+	const char *sep = "";
+	char buf[512];
+	struct uct_sb b = UCT_SB_INIT(buf);
+
+	family(f, fmt, "ucounttop_build", "info", NULL,
+	       "The ucounttop serving these metrics: its version (ucounttop --version), where "
+	       "its snapshot comes from (iter/ucounts or iter/task) and the hooks it loaded.");
+	uct_sb_str(&b, "ucounttop_build_info{");
+	opt_label(&b, &sep, "version", UCT_VERSION, 64);
+	opt_label(&b, &sep, "snapshot", c->snapshot_src, 64);
+	opt_label(&b, &sep, "hooks", c->hooks, 256);
+	uct_sb_str(&b, "} 1\n");
+	fwrite_unlocked(b.p, 1, b.n, f);
+	family(f, fmt, "ucounttop_scrape_duration_seconds", "gauge", "seconds",
+	       "Seconds the snapshot of this document took, plus the rendering of the last "
+	       "document before it (a document cannot time its own).");
+	fprintf(f, "ucounttop_scrape_duration_seconds %.6f\n",
+		c->scrape_seconds > 0 ? c->scrape_seconds : 0.0);
+	family(f, fmt, "ucounttop_scrape_errors", "counter", NULL,
+	       "Snapshots that failed since ucounttop started (--listen answered them 500).");
+	fprintf(f, "ucounttop_scrape_errors_total %llu\n", c->scrape_errors);
+	family(f, fmt, "ucounttop_last_snapshot_timestamp_seconds", "gauge", "seconds",
+	       "Unix time of the snapshot this document shows.");
+	fprintf(f, "ucounttop_last_snapshot_timestamp_seconds %lld.%03ld\n",
+		(long long)c->wall.tv_sec, c->wall.tv_nsec / 1000000);
+}
+
 void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c,
 		      enum uct_metrics_fmt fmt)
 {
 	static const char *const drop_kinds[UCT_NCOUNTERS] = {
 		"stats_full", "ringbuf", "dedup_full", "chain_cut", NULL, "recursion_misses",
 	};
-	size_t i;
 	int t;
 
-	row_family(f, m, fmt, "ucounttop_rlimit_value", "gauge",
-		   "Current struct ucounts rlimit counter per user namespace and uid "
-		   "(nproc: processes, msgqueue: bytes, sigpending: signals, memlock: pages).",
-		   ROW_VALUE);
-	row_family(f, m, fmt, "ucounttop_rlimit_limit", "gauge",
-		   "Limit enforced at this level: smallest rlimit_max of the namespaces this row "
-		   "created (in the value's unit, memlock in pages).", ROW_LIMIT);
-	/* as the kernel compares it with the counter: memlock in pages; a
-	 * kernel without the series' patch 1 stores the rlimit's bytes there */
-	family(f, fmt, "ucounttop_namespace_rlimit_max", "gauge",
-	       "Per-namespace maximum ns->rlimit_max[] as the kernel compares it with the counter "
-	       "(nproc: processes, msgqueue: bytes, sigpending: signals, memlock: pages; a kernel "
-	       "without the ucounttop series copies the creator's RLIMIT_MEMLOCK in bytes, "
-	       "so that the cap it enforces is as many pages).");
-	for (i = 0; i < m->nns; i++) {
-		const struct uct_nsinfo *ns = &m->ns[i];
-
-		if (!ns->visible)
-			continue;
-		for (t = 0; t < UCT_NTYPES; t++) {
-			char buf[256];
-			struct uct_sb b = UCT_SB_INIT(buf);
-
-			snprintf(buf, sizeof(buf),
-				 "ucounttop_namespace_rlimit_max{ns=\"%u\",level=\"%u\",owner_uid=\"%u\",type=\"%s\"}",
-				 ns->inum, ns->level, ns->owner_uid, uct_type_name(t));
-			b.n = strlen(buf);
-			value(&b, ns->max[t]);
-			fputs(buf, f);
-		}
-	}
+	for (t = 0; t < UCT_NTYPES; t++)
+		row_gauge(f, m, fmt, t, false);
+	for (t = 0; t < UCT_NTYPES; t++)
+		row_gauge(f, m, fmt, t, true);
+	for (t = 0; t < UCT_NTYPES; t++)
+		ns_max(f, m, fmt, t);
 	/* the names tenants choose, unless the exporter's operator said so */
-	if (m->have_tasks && !c->no_tenant_labels) {
-		/* an info metric, joined on ns: the names change more often than
-		 * the counters' series should (a namespace outlives its
-		 * processes), and a pid is no label at all */
-		family(f, fmt, "ucounttop_namespace", "info",
-		       "What runs in a user namespace: the container id in its oldest process's cgroup "
-		       "and that process's hostname (empty when unknown or no process runs in it); "
-		       "join on ns.");
-		for (i = 0; i < m->nns; i++) {
-			const struct uct_nsinfo *ns = &m->ns[i];
-			char buf[512];
-			struct uct_sb b = UCT_SB_INIT(buf);
-
-			if (!ns->visible)
-				continue;
-			uct_sb_str(&b, "ucounttop_namespace_info{ns=\"");
-			uct_sb_u64(&b, ns->inum);
-			uct_sb_str(&b, "\",level=\"");
-			uct_sb_u64(&b, ns->level);
-			uct_sb_str(&b, "\",container_id=\"");
-			if (ns->name->pid && ns->name->container)
-				uct_sb_label(&b, ns->name->container, UCT_CID_LEN);
-			uct_sb_str(&b, "\",hostname=\"");
-			if (ns->name->pid)
-				uct_sb_label(&b, ns->name->hostname, sizeof(ns->name->hostname));
-			uct_sb_str(&b, "\"} 1\n");
-			fwrite_unlocked(b.p, 1, b.n, f);
-		}
-	}
+	if (m->have_tasks && !c->no_tenant_labels)
+		namespace_info(f, m, fmt);
 	if (!c->no_tenant_labels)
 		users_info(f, m, fmt);
-	row_family(f, m, fmt, "ucounttop_denials", "counter",
-		   "Refused charges from this row since ucounttop attached.", ROW_DENIALS);
-	row_family(f, m, fmt, "ucounttop_limit_hits", "counter",
-		   "Times this row was the level found over its limit since attach.",
-		   ROW_LIMIT_HITS);
+	row_counter(f, m, fmt, "ucounttop_denials",
+		    "Refused charges from this row since ucounttop attached.", ROW_DENIALS);
+	row_counter(f, m, fmt, "ucounttop_limit_hits",
+		    "Times this row was the level found over its limit since attach.",
+		    ROW_LIMIT_HITS);
 	if (c->events) {
-		row_family(f, m, fmt, "ucounttop_charges", "counter",
-			   "Charge calls since attach (--events).", ROW_CHARGES);
-		row_family(f, m, fmt, "ucounttop_uncharges", "counter",
-			   "Uncharge calls since attach (--events).", ROW_UNCHARGES);
+		row_counter(f, m, fmt, "ucounttop_charges",
+			    "Charge calls since attach (--events).", ROW_CHARGES);
+		row_counter(f, m, fmt, "ucounttop_uncharges",
+			    "Uncharge calls since attach (--events).", ROW_UNCHARGES);
 	}
-	family(f, fmt, "ucounttop_row_flag", "gauge",
-	       "1 for each flag set on a row: denials, over_limit, imbalanced, new.");
-	for (i = 0; i < m->nrows; i++) {
-		static const unsigned all[] = { UCT_F_DENIALS, UCT_F_OVER, UCT_F_IMBALANCED,
-						UCT_F_NEW };
-		const struct uct_row *r = &m->rows[i];
-		size_t k;
-
-		if (!r->visible || !m->ns[r->ns].visible)
-			continue;
-		for (k = 0; k < ARRAY_SIZE(all); k++)
-			if (r->flags & all[k])
-				fprintf(f, "ucounttop_row_flag{ns=\"%u\",level=\"%u\",uid=\"%u\",flag=\"%s\"} 1\n",
-					r->rec.ns_inum, r->rec.level, r->rec.uid,
-					uct_flag_name(all[k]));
-	}
-	family(f, fmt, "ucounttop_drops", "counter",
+	row_state(f, m, fmt, "ucounttop_row_over_limit",
+		  "1 when a counter of the row is over its limit at this level, else 0.",
+		  UCT_F_OVER);
+	row_state(f, m, fmt, "ucounttop_row_imbalanced",
+		  "1 when a counter of the row is below the sum of the rows of the user "
+		  "namespaces it created (imbalanced), else 0.", UCT_F_IMBALANCED);
+	family(f, fmt, "ucounttop_drops", "counter", NULL,
 	       "Data ucounttop lost: full maps, ring-buffer overruns, cut chains, "
 	       "(recursion_misses) program runs the kernel skipped because the program was "
 	       "already running on that CPU (preempted or interrupted inside it), and passwd "
@@ -268,6 +426,7 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 	fprintf(f, "ucounttop_drops_total{kind=\"passwd_deferred\"} %lu\n"
 		"ucounttop_drops_total{kind=\"passwd_dropped\"} %lu\n", m->passwd.deferred,
 		m->passwd.dropped);
+	exporter(f, c, fmt);
 	/* text 0.0.4 ends where the text ends */
 	if (fmt == UCT_METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);

@@ -20,6 +20,9 @@ struct uct_view_ctx {
 	bool no_tenant_labels;		/* metrics without names tenants choose */
 	double delay;			/* seconds between refreshes */
 	struct timespec wall;		/* wall-clock time of the update */
+	/* metrics about the exporter: set by whoever takes the snapshots */
+	double scrape_seconds;		/* the snapshot shown + the last render */
+	unsigned long long scrape_errors;	/* snapshots that failed */
 	int width;			/* columns; 0 = unlimited (batch) */
 	int height;			/* rows (tty only) */
 	bool tty;			/* full-screen view: collapse markers */

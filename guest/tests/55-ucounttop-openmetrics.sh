@@ -13,10 +13,16 @@ check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
 $UCT --openmetrics -n 1 > $T/om 2> $T/err
 check "--openmetrics -n 1 exits 0" [ $? -eq 0 ]
 check "ends with # EOF" [ "$(tail -n 1 $T/om)" = "# EOF" ]
-check "root's nproc sample" [ -n "$(grep '^ucounttop_rlimit_value{ns="[0-9]*",level="0",uid="0",type="nproc"} [0-9][0-9]*$' $T/om)" ]
+check "root's nproc sample" [ -n "$(grep '^ucounttop_nproc_processes{ns="[0-9]*",level="0",uid="0"} [0-9][0-9]*$' $T/om)" ]
+check "memlock in bytes, with its UNIT; no old family" \
+	[ "$(grep -cx '# UNIT ucounttop_memlock_bytes bytes' $T/om) $(grep -cE '(^|^# [A-Z]+ )ucounttop_(rlimit_|namespace_rlimit_max|row_flag)' $T/om)" = "1 0" ]
+check "a row state sample for every row" \
+	[ "$(grep -c '^ucounttop_row_over_limit{' $T/om)" = "$(grep -c '^ucounttop_nproc_processes{' $T/om)" ]
+check "no label with an empty value" [ -z "$(grep '=""' $T/om)" ]
 check "TYPE lines for every family" [ "$(grep -c '^# TYPE' $T/om)" -ge 6 ]
-bad=$(grep -v '^#' $T/om | grep -v '^ucounttop_[a-z_]*{[^}]*} [-+0-9Inf]*$')
-check "every sample line is name{labels} value" [ -z "$bad" ]
+# the exporter's own samples have no labels; seconds are fractions
+bad=$(grep -v '^#' $T/om | grep -Ev '^ucounttop_[a-z_]+(\{[^}]*\})? [-+0-9.Inf]+$')
+check "every sample line is name[{labels}] value" [ -z "$bad" ]
 
 $UCT --openmetrics -n 2 -d 0.2 -o $T/ucounts.prom 2> $T/err2
 check "-o FILE exits 0" [ $? -eq 0 ]

@@ -76,11 +76,14 @@ workload() {
 	done
 }
 # samples DOC WL: every EXPECT line of the workload's output WL is in DOC,
-# as ucounttop_rlimit_value samples of all four types; prints misses
+# as the four rlimits' samples, each family in its unit (memlock: EXPECT's
+# pages in bytes); prints misses
+PAGE=$(getconf PAGESIZE 2> /dev/null || echo 4096)
 samples() {
 	grep '^EXPECT ' $2 | while read -r _ ns lvl uid np mq sp ml; do
-		for tv in nproc:$np msgqueue:$mq sigpending:$sp memlock:$ml; do
-			s="ucounttop_rlimit_value{ns=\"$ns\",level=\"$lvl\",uid=\"$uid\",type=\"${tv%:*}\"} ${tv#*:}"
+		for tv in nproc_processes:$np msgqueue_bytes:$mq sigpending_signals:$sp \
+			  memlock_bytes:$((ml * PAGE)); do
+			s="ucounttop_${tv%:*}{ns=\"$ns\",level=\"$lvl\",uid=\"$uid\"} ${tv#*:}"
 			grep -qxF "$s" $1 || echo "# missing: $s"
 		done
 	done
@@ -155,7 +158,7 @@ check "GET /metrics: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "... 200" has $T/text1.h 'HTTP/1.1 200 OK'
 check "... $TEXT_CT" has $T/text1.h "$TEXT_CT"
 check "... root's nproc sample" \
-	grep -q '^ucounttop_rlimit_value{ns="[0-9]*",level="0",uid="0",type="nproc"} [1-9][0-9]*$' $T/text1
+	grep -q '^ucounttop_nproc_processes{ns="[0-9]*",level="0",uid="0"} [1-9][0-9]*$' $T/text1
 check "... a counter's TYPE names its samples (text 0.0.4)" \
 	grep -qx '# TYPE ucounttop_denials_total counter' $T/text1
 check "... no '# EOF'" [ -z "$(grep '^# EOF' $T/text1)" ]
@@ -166,6 +169,10 @@ check "GET /metrics with Prometheus' Accept: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "... $OM_CT" has $T/om1.h "$OM_CT"
 check "... the family in a counter's TYPE (OpenMetrics)" \
 	grep -qx '# TYPE ucounttop_denials counter' $T/om1
+check "... a family's UNIT (OpenMetrics only)" \
+	[ "$(grep -cx '# UNIT ucounttop_memlock_bytes bytes' $T/om1) $(grep -c '^# UNIT ' $T/text1)" = "1 0" ]
+check "... the exporter's build_info, scrape errors (none) and snapshot time" \
+	[ "$(grep -c '^ucounttop_build_info{version="[0-9.]*",snapshot="iter/[a-z]*",hooks="[^"]*"} 1$' $T/om1) $(grep -cx 'ucounttop_scrape_errors_total 0' $T/om1) $(grep -c '^ucounttop_last_snapshot_timestamp_seconds [1-9][0-9]*\.[0-9]*$' $T/om1)" = "1 1 1" ]
 check "... ends with '# EOF'" [ "$(tail -n 1 $T/om1)" = "# EOF" ]
 
 timeout 60 wget -q -O /dev/null http://127.0.0.1:$PORT/ 2> $T/404.err
@@ -306,7 +313,7 @@ if serve slow --listen 127.0.0.1:$PORT; then
 	until timeout 10 wget -q -O $T/slow.doc $URL 2> /dev/null || [ $i -ge 30 ]; do
 		i=$((i + 1)); sleep 1
 	done
-	check "... a scrape from that address is answered while they trickle" grep -q '^ucounttop_rlimit_value{' $T/slow.doc
+	check "... a scrape from that address is answered while they trickle" grep -q '^ucounttop_nproc_processes{' $T/slow.doc
 	i=0
 	while :; do
 		left=0
@@ -326,7 +333,7 @@ fi
 if [ -e /proc/net/if_inet6 ]; then
 	if serve v6 --listen "[::1]:$PORT"; then
 		timeout 60 wget -q -O $T/v6 "http://[::1]:$PORT/metrics" 2> $T/v6.h
-		check "--listen [::1]:$PORT: GET over IPv6" grep -q '^ucounttop_rlimit_value{' $T/v6
+		check "--listen [::1]:$PORT: GET over IPv6" grep -q '^ucounttop_nproc_processes{' $T/v6
 		kill $u
 		wait $u
 	else

@@ -70,7 +70,7 @@ waitfor 600 grep -q '^ucounttop: serving' $T/listen2.err &&
 kill $u
 wait $u
 expect "--listen without its privileges: a scrape answered, pid 1 named" \
-	"$(grep -c '^ucounttop_rlimit_value{' $T/scrape | sed 's/^[1-9][0-9]*$/some/') $(grep -c '^ucounttop_namespace_info{ns=' $T/scrape | sed 's/^[1-9][0-9]*$/some/')" \
+	"$(grep -c '^ucounttop_nproc_processes{' $T/scrape | sed 's/^[1-9][0-9]*$/some/') $(grep -c '^ucounttop_namespace_info{ns=' $T/scrape | sed 's/^[1-9][0-9]*$/some/')" \
 	"some some"
 
 run pinned 'NPROC' -b -d 1 -n 600 --pin /sys/fs/bpf/uct5h

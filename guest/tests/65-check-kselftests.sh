@@ -64,8 +64,11 @@ under() {
 # stores its creator's RLIMIT_MEMLOCK as the namespace's maximum in pages
 # (the ucounttop series' patch 1) or, on every kernel without it, in bytes,
 # which the memlock charges (pages) are then compared with. Read from
-# ucounttop's view of a namespace made with RLIMIT_MEMLOCK 4 KiB (1 page).
+# ucounttop's view of a namespace made with RLIMIT_MEMLOCK 4 KiB (1 page):
+# OpenMetrics has the maximum as compared, times the page size, so 1 page
+# is 4096 and a stock kernel's 4096 "pages" are 4096 times the page size.
 memlock_max_in_bytes() {
+	pg=$(getconf PAGESIZE 2> /dev/null || echo 4096)
 	( ulimit -l 4; exec unshare -U sleep 60 ) &
 	p=$!
 	me=$(stat -L -c %i /proc/self/ns/user)
@@ -74,11 +77,12 @@ memlock_max_in_bytes() {
 		i=$((i + 1)); sleep 0.1
 	done
 	v=$($U --openmetrics -n 1 2> /dev/null |
-	    sed -n 's/^ucounttop_namespace_rlimit_max{ns="'"$ns"'",.*type="memlock"} //p')
+	    sed -n 's/^ucounttop_namespace_memlock_max_bytes{ns="'"$ns"'",.*} //p')
 	kill $p
 	wait $p 2> /dev/null
-	echo "# RLIMIT_MEMLOCK 4 KiB became the namespace's memlock max '$v' (1: pages, 4096: bytes)"
-	[ "$v" = 4096 ]
+	echo "# RLIMIT_MEMLOCK 4 KiB became the namespace's memlock max '$v' bytes" \
+		"($((pg)): 1 page, $((4096 * pg)): 4096 bytes taken for pages)"
+	[ "$v" = $((4096 * pg)) ]
 }
 
 echo "KTAP version 1"

@@ -7,11 +7,16 @@
 #
 # DIR is where `guest/run --export DIR` put what 5C exported
 # (DIR/listen/*.txt): tests/run.sh passes its guest boot's. Without DIR,
-# a guest boots to run 5C alone. Two pairs of documents, each an
-# OpenMetrics one and a text one: from one snapshot of a system with
-# uct-workload's namespaces, refusals and --events counts, and from two
-# scrapes of an idle one. Per pair:
-#  - the OpenMetrics one parses as OpenMetrics 1.0.0;
+# a guest boots to run 5C alone. (tests/host/openmetrics-host.sh gives
+# it the documents the unit tests render, DOCS_FROM names them.) Two
+# pairs of documents, each an OpenMetrics one and a text one: from one
+# snapshot of a system with uct-workload's namespaces, refusals and
+# --events counts, and from two scrapes of an idle one. Per pair:
+#  - the OpenMetrics one parses as OpenMetrics 1.0.0 (a family's UNIT
+#    must end its name), and its names are those of ucounttop(8):
+#    every family of the naming guide's (metrics v2), none of the old
+#    ones, a UNIT line for every family named with a unit, no counter
+#    family named _total, no label with an empty value;
 #  - the text one parses as text 0.0.4 with every family typed (a TYPE
 #    line naming another metric leaves its samples "unknown");
 #  - promtool check metrics finds nothing in the text one. It reads only
@@ -41,7 +46,7 @@ finish() {
 }
 
 cat > "$tmp/check.py" <<'PYEOF'
-"""check.py MODE FILE [FILE]: om FILE, text FILE, same OMFILE TEXTFILE."""
+"""check.py MODE FILE [FILE]: om FILE, names FILE, text FILE, same OMFILE TEXTFILE."""
 import sys
 
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as om_parse
@@ -70,6 +75,48 @@ def canon(fams):
     return out
 
 
+# the families every document has (ucounttop(8), OpenMetrics): the per-row
+# and per-namespace gauges in their units, the counters, the row state, the
+# exporter's own
+REQUIRED = [
+    "ucounttop_nproc_processes", "ucounttop_msgqueue_bytes", "ucounttop_sigpending_signals",
+    "ucounttop_memlock_bytes", "ucounttop_nproc_limit_processes",
+    "ucounttop_msgqueue_limit_bytes", "ucounttop_sigpending_limit_signals",
+    "ucounttop_memlock_limit_bytes", "ucounttop_namespace_nproc_max_processes",
+    "ucounttop_namespace_msgqueue_max_bytes", "ucounttop_namespace_sigpending_max_signals",
+    "ucounttop_namespace_memlock_max_bytes",
+]
+REQUIRED += ["ucounttop_denials", "ucounttop_limit_hits", "ucounttop_row_over_limit",
+             "ucounttop_row_imbalanced", "ucounttop_drops", "ucounttop_build",
+             "ucounttop_scrape_duration_seconds", "ucounttop_scrape_errors",
+             "ucounttop_last_snapshot_timestamp_seconds"]
+GONE = ["ucounttop_rlimit_value", "ucounttop_rlimit_limit", "ucounttop_namespace_rlimit_max",
+        "ucounttop_row_flag"]
+UNITS = ("bytes", "seconds", "processes", "signals")
+
+
+def names(fams):
+    """the names of ucounttop(8); raises ValueError naming what is wrong"""
+    by = {f.name: f for f in fams}
+    missing = [n for n in REQUIRED if n not in by]
+    if missing:
+        raise ValueError(f"families missing: {' '.join(missing)}")
+    old = [n for n in GONE if n in by]
+    if old:
+        raise ValueError(f"old families: {' '.join(old)}")
+    for f in fams:
+        want = next((u for u in UNITS if f.name.endswith("_" + u)), "")
+        if f.unit != want:
+            raise ValueError(f"family {f.name}: unit '{f.unit}', want '{want}'")
+        if f.type == "counter" and f.name.endswith("_total"):
+            raise ValueError(f"counter family {f.name} named _total")
+        for s in f.samples:
+            empty = [k for k, v in s.labels.items() if v == ""]
+            if empty:
+                raise ValueError(f"{s.name}: empty label {' '.join(empty)}")
+    return f"{len(REQUIRED)} families named as ucounttop(8) says, units and labels right"
+
+
 def summary(fams):
     return f"{len(fams)} families, {sum(len(f.samples) for f in fams)} samples"
 
@@ -78,6 +125,8 @@ mode, path = sys.argv[1], sys.argv[2]
 try:
     if mode == "om":
         print(summary(families(om_parse, path)))
+    elif mode == "names":
+        print(names(families(om_parse, path)))
     elif mode == "text":
         fams = families(text_parse, path)
         untyped = sorted({f.name for f in fams if f.type not in ("gauge", "counter")})
@@ -120,10 +169,10 @@ for p in "${pairs[@]}"; do
 	done
 done
 if [ -n "$missing" ]; then
-	nok "the documents 5C exported are in $dir/listen (missing:$missing)"
+	nok "the documents ${DOCS_FROM:-5C exported} are in $dir/listen (missing:$missing)"
 	finish
 fi
-ok "the documents 5C exported are in $dir/listen"
+ok "the documents ${DOCS_FROM:-5C exported} are in $dir/listen"
 if [ ! -x "$PY" ] || ! "$PY" -c 'import prometheus_client' 2> /dev/null; then
 	nok "python3-prometheus-client is installed (guest/deps.sh)"
 	finish
@@ -167,6 +216,8 @@ promtool_clean() {
 for p in "${pairs[@]}"; do
 	om=$dir/listen/${p%%:*} text=$dir/listen/${p#*:}
 	run "${om##*/} parses as OpenMetrics" "$PY" "$tmp/check.py" om "$om"
+	run "${om##*/}: the names, units and labels of ucounttop(8)" \
+		"$PY" "$tmp/check.py" names "$om"
 	run "${text##*/} parses as text 0.0.4, every family typed" "$PY" "$tmp/check.py" text "$text"
 	run "promtool check metrics < ${text##*/}" promtool_clean "$text"
 	rc=0
@@ -183,10 +234,21 @@ run "${om##*/} and ${text##*/} (one snapshot): the same families and samples" \
 # ---- each check refuses a broken document -----------------------------------
 grep -v '^# EOF$' "$om" > "$tmp/no-eof"
 refuses "the OpenMetrics parser refuses it without '# EOF'" "$PY" "$tmp/check.py" om "$tmp/no-eof"
-sed '0,/^ucounttop_rlimit_value{/s/} [0-9+Inf]*$/} many/' "$om" > "$tmp/nan"
+sed '0,/^ucounttop_nproc_processes{/s/} [0-9+Inf]*$/} many/' "$om" > "$tmp/nan"
 refuses "... with a value that is not a number" "$PY" "$tmp/check.py" om "$tmp/nan"
 sed 's/^ucounttop_denials_total{/ucounttop_denials{/' "$om" > "$tmp/no-total"
 refuses "... with counter samples not named _total" "$PY" "$tmp/check.py" om "$tmp/no-total"
+# OpenMetrics 1.0: a family with a unit ends its name with it
+sed 's/^# UNIT ucounttop_memlock_bytes bytes$/# UNIT ucounttop_memlock_bytes pages/' "$om" > "$tmp/unit"
+refuses "... with a UNIT its family's name does not end in" "$PY" "$tmp/check.py" om "$tmp/unit"
+grep -v '^# UNIT ucounttop_sigpending_signals ' "$om" > "$tmp/no-unit"
+refuses "the names check refuses a family named with a unit but without its UNIT" \
+	"$PY" "$tmp/check.py" names "$tmp/no-unit"
+sed 's/^ucounttop_build_info{version="[^"]*"/ucounttop_build_info{version=""/' "$om" > "$tmp/empty"
+refuses "... a label with an empty value" "$PY" "$tmp/check.py" names "$tmp/empty"
+sed '/^# EOF$/i # TYPE ucounttop_row_flag gauge\nucounttop_row_flag{ns="1",flag="new"} 1' \
+	"$om" > "$tmp/old"
+refuses "... an old family" "$PY" "$tmp/check.py" names "$tmp/old"
 # the mistake the text format invites: OpenMetrics' TYPE and HELP lines
 sed -E 's/^# (TYPE|HELP) (ucounttop_[a-z_]*)_total /# \1 \2 /' "$text" > "$tmp/om-types"
 cmp -s "$text" "$tmp/om-types" && echo "# (the text document has no counter to break)"
@@ -195,9 +257,9 @@ refuses "the text parser finds untyped samples when TYPE names the family" \
 refuses "... and they differ from the OpenMetrics document" \
 	"$PY" "$tmp/check.py" same "$om" "$tmp/om-types"
 refuses "promtool complains about them" promtool_clean "$tmp/om-types"
-sed '0,/^ucounttop_rlimit_value{/s/} [0-9+Inf]*$/} many/' "$text" > "$tmp/nan-text"
+sed '0,/^ucounttop_nproc_processes{/s/} [0-9+Inf]*$/} many/' "$text" > "$tmp/nan-text"
 refuses "promtool refuses a value that is not a number" promtool_clean "$tmp/nan-text"
 refuses "... so does the text parser" "$PY" "$tmp/check.py" text "$tmp/nan-text"
-awk '{ print } /^# TYPE ucounttop_rlimit_limit gauge$/ { print }' "$text" > "$tmp/type-twice"
+awk '{ print } /^# TYPE ucounttop_nproc_limit_processes gauge$/ { print }' "$text" > "$tmp/type-twice"
 refuses "promtool refuses a TYPE line given twice" promtool_clean "$tmp/type-twice"
 finish

@@ -277,23 +277,35 @@ static void plain_text(const char *s, size_t n)
 		CHECK(s[i] == '\n' || ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f));
 }
 
-/* name{labels} value, the value an integer or +Inf */
+/* name{labels} value or name value (the exporter's own), the value an
+ * integer, +Inf or -Inf (a gauge's), or a decimal fraction (seconds) */
 static void om_sample(const char *l, size_t n, bool counter)
 {
 	const char *p = memchr(l, '{', n), *q, *v, *end = l + n;
+	bool dot = false;
 
-	CHECK(p && p > l);
+	if (!p) {
+		/* no labels: the exporter's own samples */
+		p = memchr(l, ' ', n);
+		CHECK(p && p > l);
+		for (q = l; q < p; q++)
+			CHECK((*q >= 'a' && *q <= 'z') || *q == '_');
+		q = p - 1;
+		goto value;
+	}
+	CHECK(p > l);
 	for (q = l; q < p; q++)
 		CHECK((*q >= 'a' && *q <= 'z') || *q == '_');
 	/* labels: name="value", comma separated; a value is printable ASCII
-	 * with \\, \" and \n escaped, a number or [a-z_] for most */
+	 * with \\, \" and \n escaped, a number or [a-z_] for most, never
+	 * empty (a label without a value is left out) */
 	for (q = p + 1;; q++) {
 		const char *name = q;
 
 		while (q < end && ((*q >= 'a' && *q <= 'z') || *q == '_'))
 			q++;
 		CHECK(q > name);
-		CHECK(q + 1 < end && q[0] == '=' && q[1] == '"');
+		CHECK(q + 2 < end && q[0] == '=' && q[1] == '"' && q[2] != '"');
 		for (q += 2; q < end && *q != '"'; q++) {
 			CHECK(*q >= 0x20 && *q < 0x7f);
 			if (*q == '\\') {
@@ -306,9 +318,10 @@ static void om_sample(const char *l, size_t n, bool counter)
 			break;
 		CHECK(*q == ',');
 	}
+value:
 	CHECK(q + 1 < end && q[1] == ' ');
 	v = q + 2;
-	if (end - v == 4 && !memcmp(v, "+Inf", 4)) {
+	if (end - v == 4 && (!memcmp(v, "+Inf", 4) || !memcmp(v, "-Inf", 4))) {
 		CHECK(!counter);
 		return;
 	}
@@ -316,9 +329,14 @@ static void om_sample(const char *l, size_t n, bool counter)
 		CHECK(!counter);
 		v++;
 	}
-	CHECK(v < end);
-	for (; v < end; v++)
+	CHECK(v < end && *v >= '0' && *v <= '9');
+	for (; v < end; v++) {
+		if (*v == '.' && !dot && !counter && v + 1 < end) {
+			dot = true;
+			continue;
+		}
 		CHECK(*v >= '0' && *v <= '9');
+	}
 }
 
 static void check_openmetrics(const char *s, size_t n)
@@ -333,20 +351,22 @@ static void check_openmetrics(const char *s, size_t n)
 		nl = memchr(l, '\n', (size_t)(s + n - l));
 		CHECK(nl);
 		len = (size_t)(nl - l);
-		if (!strncmp(l, "# TYPE ", 7) || !strncmp(l, "# HELP ", 7))
+		if (!strncmp(l, "# TYPE ", 7) || !strncmp(l, "# HELP ", 7) ||
+		    !strncmp(l, "# UNIT ", 7))
 			continue;
 		if (len == 5 && !strncmp(l, "# EOF", 5)) {
 			CHECK(nl + 1 == s + n);
 			continue;
 		}
-		om_sample(l, len, len > 6 && memmem(l, len, "_total{", 7));
+		om_sample(l, len, len > 6 && (memmem(l, len, "_total{", 7) ||
+					      memmem(l, len, "_total ", 7)));
 	}
 }
 
 /*
  * The Prometheus text 0.0.4 exposition is the OpenMetrics one with its
  * counters' TYPE and HELP naming the samples (X_total), its info families
- * gauges named as their samples (X_info), and no "# EOF".
+ * gauges named as their samples (X_info), and no "# UNIT" or "# EOF".
  */
 static void check_text(const char *om, size_t omlen, const char *tx, size_t txlen)
 {
@@ -364,7 +384,7 @@ static void check_text(const char *om, size_t omlen, const char *tx, size_t txle
 
 		nl = memchr(l, '\n', (size_t)(om + omlen - l));
 		len = (size_t)(nl - l);
-		if (len == 5 && !strncmp(l, "# EOF", 5))
+		if ((len == 5 && !strncmp(l, "# EOF", 5)) || !strncmp(l, "# UNIT ", 7))
 			continue;
 		for (k = 0; k < sizeof(renamed) / sizeof(renamed[0]); k++) {
 			size_t tl = strlen(renamed[k].type);

@@ -303,8 +303,7 @@ static void test_formats(void **state)
 	assert_int_equal(r.status, 200);
 	assert_string_equal(header(&r, "Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
 	assert_string_equal(r.body, text);
-	assert_non_null(strstr(r.body, "ucounttop_rlimit_value{ns=\"1\",level=\"0\",uid=\"0\","
-				       "type=\"nproc\"} 11\n"));
+	assert_non_null(strstr(r.body, "\nucounttop_nproc_processes{ns=\"1\",level=\"0\",uid=\"0\"} 11\n"));
 	release(&r);
 
 	request(sv.port, "GET", "/metrics", "Accept: " PROM_ACCEPT "\r\n", &r);
@@ -347,8 +346,8 @@ static void test_snapshot_per_scrape(void **state)
 	for (i = 1; i <= 3; i++) {
 		request(sv.port, "GET", "/metrics", NULL, &r);
 		assert_int_equal(r.status, 200);
-		snprintf(want, sizeof(want), "ucounttop_rlimit_value{ns=\"1\",level=\"0\",uid=\"0\","
-			 "type=\"nproc\"} %d\n", 10 + i);
+		snprintf(want, sizeof(want), "\nucounttop_nproc_processes{ns=\"1\",level=\"0\","
+			 "uid=\"0\"} %d\n", 10 + i);
 		assert_non_null(strstr(r.body, want));
 		release(&r);
 	}
@@ -375,7 +374,7 @@ static void test_statuses(void **state)
 	release(&r);
 	request(sv.port, "GET", "/metrics", NULL, &r);
 	assert_int_equal(r.status, 200);
-	assert_non_null(strstr(r.body, "type=\"nproc\"} 12\n"));
+	assert_non_null(strstr(r.body, "uid=\"0\"} 12\n"));
 	release(&r);
 	for (i = 0; i < ARRAY_SIZE(paths); i++) {
 		request(sv.port, "GET", paths[i], NULL, &r);

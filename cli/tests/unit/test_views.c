@@ -494,15 +494,15 @@ static void test_names_openmetrics(void **state)
 	names_on(f);
 	out = render(f, uct_view_openmetrics);
 	assert_non_null(strstr(out, "# TYPE ucounttop_namespace info\n"));
-	assert_non_null(strstr(out, "\nucounttop_namespace_info{ns=\"1\",level=\"0\",container_id=\"\","
+	/* no label with an empty value: an unknown name is left out */
+	assert_non_null(strstr(out, "\nucounttop_namespace_info{ns=\"1\",level=\"0\","
 				    "hostname=\"uct-guest\"} 1\n"));
 	assert_non_null(strstr(out, "\nucounttop_namespace_info{ns=\"100\",level=\"1\",container_id=\""
 				    TEST_CID "\",hostname=\"web-1\"} 1\n"));
-	assert_non_null(strstr(out, "\nucounttop_namespace_info{ns=\"200\",level=\"2\",container_id=\"\","
-				    "hostname=\"\"} 1\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_info{ns=\"200\",level=\"2\"} 1\n"));
+	assert_null(strstr(out, "=\"\""));
 	/* the counters' series keep their labels */
-	assert_non_null(strstr(out, "\nucounttop_rlimit_value{ns=\"100\",level=\"1\",uid=\"1001\","
-				    "type=\"nproc\"} 3\n"));
+	assert_non_null(strstr(out, "\nucounttop_nproc_processes{ns=\"100\",level=\"1\",uid=\"1001\"} 3\n"));
 }
 
 /* At 80 columns the name column gives way so that a short container id
@@ -636,8 +636,9 @@ static void test_table_memlock_saturates(void **state)
 }
 
 /* A kernel without the series' patch 1 copies an 8 MiB rlimit into the
- * cap as 8388608 and compares it with pages: the table shows the cap it
- * enforces, 8388608 pages (32 GiB); JSON and OpenMetrics the number. */
+ * cap as 8388608 and compares it with pages: the table and OpenMetrics
+ * show the cap it enforces, 8388608 pages (32 GiB) in bytes; JSON the
+ * number. */
 static void test_memlock_stock_cap(void **state)
 {
 	struct fx *f = *state;
@@ -656,12 +657,24 @@ static void test_memlock_stock_cap(void **state)
 	out = render(f, uct_view_json);
 	assert_non_null(strstr(out, "\"memlock\":{\"value\":3000,\"limit\":8388608,"));
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "ucounttop_namespace_rlimit_max{ns=\"100\",level=\"1\",owner_uid=\"1001\","
-				    "type=\"memlock\"} 8388608\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"100\",level=\"1\","
+				    "owner_uid=\"1001\"} 34359738368\n"));
+	assert_non_null(strstr(out, "\nucounttop_memlock_limit_bytes{ns=\"1\",level=\"0\","
+				    "uid=\"1001\"} 34359738368\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"1\",level=\"0\","
+				    "owner_uid=\"0\"} +Inf\n"));
+	/* the help says what such a kernel stores */
+	assert_non_null(strstr(out, "# HELP ucounttop_namespace_memlock_max_bytes A user namespace's "
+				    "RLIMIT_MEMLOCK maximum (ns->rlimit_max[]) as the kernel compares "
+				    "it with the page counter, in bytes: times the page size. A kernel "
+				    "without the ucounttop series stores the creator's rlimit in bytes "
+				    "there, so this is that rlimit times the page size, the cap such a "
+				    "kernel enforces.\n"));
 }
 
-/* JSON and OpenMetrics keep MEMLOCK in pages, and say so. */
-static void test_memlock_pages_in_json_and_metrics(void **state)
+/* JSON keeps MEMLOCK in pages; OpenMetrics has it in bytes, as the
+ * table, counter, limit and maximum alike, and says so. */
+static void test_memlock_pages_in_json_bytes_in_metrics(void **state)
 {
 	struct fx *f = *state;
 	const char *out;
@@ -672,16 +685,62 @@ static void test_memlock_pages_in_json_and_metrics(void **state)
 	assert_non_null(strstr(out, "\"max\":{\"nproc\":5,\"msgqueue\":819200,"
 				    "\"sigpending\":7671,\"memlock\":2048}"));
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"1\",level=\"0\",uid=\"1001\","
-				    "type=\"memlock\"} 7\n"));
-	assert_non_null(strstr(out, "# HELP ucounttop_rlimit_value Current struct ucounts "
-				    "rlimit counter per user namespace and uid (nproc: processes, "
-				    "msgqueue: bytes, sigpending: signals, memlock: pages).\n"));
-	assert_non_null(strstr(out, "# HELP ucounttop_namespace_rlimit_max Per-namespace maximum "
-				    "ns->rlimit_max[] as the kernel compares it with the counter "
-				    "(nproc: processes, msgqueue: bytes, sigpending: signals, "
-				    "memlock: pages; "));
-	assert_null(strstr(out, "stored as bytes"));
+	/* 7 pages, its limit and the namespaces' maximum 2048 pages (8 MiB) */
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"1\",level=\"0\",uid=\"1001\"} "
+				    "28672\n"));
+	assert_non_null(strstr(out, "\nucounttop_memlock_limit_bytes{ns=\"1\",level=\"0\","
+				    "uid=\"1001\"} 8388608\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"100\",level=\"1\","
+				    "owner_uid=\"1001\"} 8388608\n"));
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"100\",level=\"1\",uid=\"1002\"} "
+				    "20480\n"));
+	assert_non_null(strstr(out, "# TYPE ucounttop_memlock_bytes gauge\n"
+				    "# UNIT ucounttop_memlock_bytes bytes\n"
+				    "# HELP ucounttop_memlock_bytes RLIMIT_MEMLOCK counter of a row (the "
+				    "struct ucounts of user namespace ns and kuid uid), in bytes of locked "
+				    "memory (pages times the page size).\n"));
+	assert_null(strstr(out, "pages)."));
+	assert_null(strstr(out, "} 7\n"));
+	/* 64 KiB pages: the same pages are 16 times the bytes */
+	memlock_update(f, 16, 0, 1003.0);
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"1\",level=\"0\",uid=\"1001\"} "
+				    "458752\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"100\",level=\"1\","
+				    "owner_uid=\"1001\"} 134217728\n"));
+}
+
+/* Bytes that a long long cannot hold are +Inf (-Inf below), never a
+ * wrapped number; unlimited stays +Inf. */
+static void test_metrics_memlock_saturates(void **state)
+{
+	struct fx *f = *state;
+	struct uct_rec recs[16];
+	size_t n = base_snapshot(recs), i;
+	const char *out;
+
+	set_value(recs, n, 1, 1001, UCT_MEMLOCK, 1LL << 53);
+	set_value(recs, n, 100, 1001, UCT_MEMLOCK, -(1LL << 53));
+	set_value(recs, n, 100, 1002, UCT_MEMLOCK, (LLONG_MAX >> 12));
+	for (i = 0; i < n; i++)
+		recs[i].ns_max[UCT_MEMLOCK] = recs[i].ns_inum == 100 ? INF :
+					      recs[i].ns_inum == 200 ? (LLONG_MAX >> 12) + 1 : 2048;
+	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"1\",level=\"0\",uid=\"1001\"} "
+				    "+Inf\n"));
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"100\",level=\"1\",uid=\"1001\"} "
+				    "-Inf\n"));
+	/* the largest page count that fits, exactly */
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"100\",level=\"1\",uid=\"1002\"} "
+				    "9223372036854771712\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"100\",level=\"1\","
+				    "owner_uid=\"1001\"} +Inf\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"200\",level=\"2\","
+				    "owner_uid=\"1002\"} +Inf\n"));
+	assert_non_null(strstr(out, "\nucounttop_memlock_limit_bytes{ns=\"1\",level=\"0\","
+				    "uid=\"1001\"} +Inf\n"));
+	assert_null(strstr(out, "} -9"));
 }
 
 /* ---- uids as namespaces map them ---- */
@@ -794,9 +853,9 @@ static void test_openmetrics_kuid_labels(void **state)
 
 	names_update(f);
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"20\",level=\"2\",uid=\"1000\","
-				    "type=\"nproc\"} 1\n"));
-	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"20\",level=\"2\",uid=\"1500\","));
+	assert_non_null(strstr(out, "ucounttop_nproc_processes{ns=\"20\",level=\"2\",uid=\"1000\"} "
+				    "1\n"));
+	assert_non_null(strstr(out, "ucounttop_nproc_processes{ns=\"20\",level=\"2\",uid=\"1500\"}"));
 	assert_null(strstr(out, "uid=\"3000\""));
 }
 
@@ -955,14 +1014,102 @@ static void test_users_openmetrics(void **state)
 	assert_non_null(strstr(out, "\nucounttop_user_info{ns=\"10\",uid=\"900\",user=\"root\"} 1\n"));
 	assert_null(strstr(out, "ucounttop_user_info{ns=\"20\""));
 	assert_null(strstr(out, "user=\"app\",type"));
-	assert_non_null(strstr(out, "\nucounttop_rlimit_value{ns=\"10\",level=\"1\",uid=\"1000\","
-				    "type=\"nproc\"} 3\n"));
+	assert_non_null(strstr(out, "\nucounttop_nproc_processes{ns=\"10\",level=\"1\",uid=\"1000\"} "
+				    "3\n"));
 	/* text 0.0.4: a gauge of the same name */
 	out = render(f, view_text);
 	assert_non_null(strstr(out, "# TYPE ucounttop_user_info gauge\n"));
 }
 
 /* ---- OpenMetrics ---- */
+
+/* The families, in order, as "# TYPE" and "# UNIT" lines: the names of
+ * ucounttop(8) and of the alerting rules written against them */
+static const char om_families[] =
+	"# TYPE ucounttop_nproc_processes gauge\n# UNIT ucounttop_nproc_processes processes\n"
+	"# TYPE ucounttop_msgqueue_bytes gauge\n# UNIT ucounttop_msgqueue_bytes bytes\n"
+	"# TYPE ucounttop_sigpending_signals gauge\n# UNIT ucounttop_sigpending_signals signals\n"
+	"# TYPE ucounttop_memlock_bytes gauge\n# UNIT ucounttop_memlock_bytes bytes\n"
+	"# TYPE ucounttop_nproc_limit_processes gauge\n"
+	"# UNIT ucounttop_nproc_limit_processes processes\n"
+	"# TYPE ucounttop_msgqueue_limit_bytes gauge\n# UNIT ucounttop_msgqueue_limit_bytes bytes\n"
+	"# TYPE ucounttop_sigpending_limit_signals gauge\n"
+	"# UNIT ucounttop_sigpending_limit_signals signals\n"
+	"# TYPE ucounttop_memlock_limit_bytes gauge\n# UNIT ucounttop_memlock_limit_bytes bytes\n"
+	"# TYPE ucounttop_namespace_nproc_max_processes gauge\n"
+	"# UNIT ucounttop_namespace_nproc_max_processes processes\n"
+	"# TYPE ucounttop_namespace_msgqueue_max_bytes gauge\n"
+	"# UNIT ucounttop_namespace_msgqueue_max_bytes bytes\n"
+	"# TYPE ucounttop_namespace_sigpending_max_signals gauge\n"
+	"# UNIT ucounttop_namespace_sigpending_max_signals signals\n"
+	"# TYPE ucounttop_namespace_memlock_max_bytes gauge\n"
+	"# UNIT ucounttop_namespace_memlock_max_bytes bytes\n"
+	"# TYPE ucounttop_namespace info\n"
+	"# TYPE ucounttop_denials counter\n"
+	"# TYPE ucounttop_limit_hits counter\n"
+	"# TYPE ucounttop_charges counter\n"
+	"# TYPE ucounttop_uncharges counter\n"
+	"# TYPE ucounttop_row_over_limit gauge\n"
+	"# TYPE ucounttop_row_imbalanced gauge\n"
+	"# TYPE ucounttop_drops counter\n"
+	"# TYPE ucounttop_build info\n"
+	"# TYPE ucounttop_scrape_duration_seconds gauge\n"
+	"# UNIT ucounttop_scrape_duration_seconds seconds\n"
+	"# TYPE ucounttop_scrape_errors counter\n"
+	"# TYPE ucounttop_last_snapshot_timestamp_seconds gauge\n"
+	"# UNIT ucounttop_last_snapshot_timestamp_seconds seconds\n";
+
+/* The "# TYPE" and "# UNIT" lines of s */
+static char *families_of(const char *s)
+{
+	char *out = calloc(1, strlen(s) + 1), *o = out;
+	const char *nl;
+
+	for (; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		assert_non_null(nl);
+		if (!strncmp(s, "# TYPE ", 7) || !strncmp(s, "# UNIT ", 7)) {
+			memcpy(o, s, nl + 1 - s);
+			o += nl + 1 - s;
+		}
+	}
+	return out;
+}
+
+/* Every family of the naming guide, in order, each with its unit; none
+ * of the old ones (one family for four units, memlock in pages, a flag
+ * label whose series come and go) */
+static void test_openmetrics_families(void **state)
+{
+	static const char *const gone[] = {
+		"ucounttop_rlimit_value", "ucounttop_rlimit_limit", "ucounttop_namespace_rlimit_max",
+		"ucounttop_row_flag", "flag=", "type=\"nproc\"} 10\n",
+	};
+	struct fx *f = *state;
+	const char *out;
+	char *fam;
+	size_t i;
+
+	f->c.events = true;
+	names_on(f);
+	out = render(f, uct_view_openmetrics);
+	fam = families_of(out);
+	assert_string_equal(fam, om_families);
+	free(fam);
+	for (i = 0; i < ARRAY_SIZE(gone); i++)
+		if (strstr(out, gone[i]))
+			fail_msg("'%s' is in the document", gone[i]);
+	/* each family's name ends in its unit: OpenMetrics 1.0 asks it */
+	for (out = strstr(out, "# UNIT "); out; out = strstr(out + 1, "# UNIT ")) {
+		char name[128], unit[32];
+
+		assert_int_equal(sscanf(out, "# UNIT %127s %31s", name, unit), 2);
+		assert_true(strlen(name) > strlen(unit) + 1);
+		assert_int_equal(name[strlen(name) - strlen(unit) - 1], '_');
+		assert_string_equal(name + strlen(name) - strlen(unit), unit);
+	}
+}
+
 static void test_openmetrics(void **state)
 {
 	struct fx *f = *state;
@@ -971,18 +1118,42 @@ static void test_openmetrics(void **state)
 	size_t len = strlen(out);
 
 	assert_true(len > 6 && !strcmp(out + len - 6, "# EOF\n"));
-	assert_non_null(strstr(out, "ucounttop_rlimit_value{ns=\"200\",level=\"2\",uid=\"1002\","
-				    "type=\"msgqueue\"} 2048\n"));
-	assert_non_null(strstr(out, "ucounttop_rlimit_limit{ns=\"1\",level=\"0\",uid=\"1001\","
-				    "type=\"nproc\"} 5\n"));
-	assert_non_null(strstr(out, "ucounttop_namespace_rlimit_max{ns=\"1\",level=\"0\",owner_uid=\"0\","
-				    "type=\"nproc\"} +Inf\n"));
-	assert_non_null(strstr(out, "# TYPE ucounttop_denials counter\n"));
+	assert_non_null(strstr(out, "\nucounttop_msgqueue_bytes{ns=\"200\",level=\"2\",uid=\"1002\"} "
+				    "2048\n"));
+	assert_non_null(strstr(out, "\nucounttop_nproc_processes{ns=\"1\",level=\"0\",uid=\"0\"} 10\n"));
+	assert_non_null(strstr(out, "\nucounttop_sigpending_signals{ns=\"100\",level=\"1\",uid=\"1001\"} "
+				    "4\n"));
+	assert_non_null(strstr(out, "\nucounttop_nproc_limit_processes{ns=\"1\",level=\"0\",uid=\"1001\"} "
+				    "5\n"));
+	assert_non_null(strstr(out, "\nucounttop_msgqueue_limit_bytes{ns=\"1\",level=\"0\",uid=\"1001\"} "
+				    "819200\n"));
+	/* a row that created no namespace has no limit */
+	assert_null(strstr(out, "_limit_processes{ns=\"1\",level=\"0\",uid=\"0\"}"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_nproc_max_processes{ns=\"1\",level=\"0\","
+				    "owner_uid=\"0\"} +Inf\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_nproc_max_processes{ns=\"200\",level=\"2\","
+				    "owner_uid=\"1002\"} 4\n"));
+	assert_non_null(strstr(out, "\nucounttop_namespace_sigpending_max_signals{ns=\"100\",level=\"1\","
+				    "owner_uid=\"1001\"} 7671\n"));
+	assert_non_null(strstr(out, "# TYPE ucounttop_nproc_processes gauge\n"
+				    "# UNIT ucounttop_nproc_processes processes\n"
+				    "# HELP ucounttop_nproc_processes RLIMIT_NPROC counter of a row (the "
+				    "struct ucounts of user namespace ns and kuid uid), in processes.\n"));
+	assert_non_null(strstr(out, "# TYPE ucounttop_denials counter\n# HELP ucounttop_denials "));
 	assert_non_null(strstr(out, "ucounttop_denials_total{ns=\"100\",level=\"1\",uid=\"1001\","
 				    "type=\"sigpending\"} 2\n"));
-	assert_non_null(strstr(out, "ucounttop_row_flag{ns=\"1\",level=\"0\",uid=\"1001\","
-				    "flag=\"over_limit\"} 1\n"));
-	/* every sample line: name{labels} value */
+	/* the row state: a sample for each row, 0 or 1 */
+	assert_non_null(strstr(out, "\nucounttop_row_over_limit{ns=\"1\",level=\"0\",uid=\"1001\"} 1\n"
+				    "ucounttop_row_over_limit{ns=\"1\",level=\"0\",uid=\"1002\"} 0\n"));
+	assert_non_null(strstr(out, "\nucounttop_row_imbalanced{ns=\"1\",level=\"0\",uid=\"1001\"} 0\n"));
+	/* the exporter: what it is, its cost, its snapshot's time */
+	assert_non_null(strstr(out, "\nucounttop_build_info{version=\"" UCT_VERSION "\","
+				    "snapshot=\"iter/task\",hooks=\"fexit:x\"} 1\n"));
+	assert_non_null(strstr(out, "\nucounttop_scrape_duration_seconds 0.000000\n"));
+	assert_non_null(strstr(out, "\nucounttop_scrape_errors_total 0\n"));
+	assert_non_null(strstr(out, "\nucounttop_last_snapshot_timestamp_seconds 1767225600.000\n"));
+	assert_null(strstr(out, "=\"\""));
+	/* every sample line: name[{labels}] value */
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		const char *brace, *sp;
 
@@ -990,13 +1161,90 @@ static void test_openmetrics(void **state)
 			continue;
 		brace = strchr(line, '{');
 		sp = strrchr(line, ' ');
-		assert_non_null(brace);
 		assert_non_null(sp);
 		assert_true(strncmp(line, "ucounttop_", 10) == 0);
-		assert_true(sp[-1] == '}');
-		assert_true(isdigit((unsigned char)sp[1]) || sp[1] == '+');
+		assert_true(brace ? sp[-1] == '}' : !strchr(line, '}'));
+		assert_true(isdigit((unsigned char)sp[1]) || sp[1] == '+' || sp[1] == '-');
 	}
 	free(copy);
+}
+
+/* A row's state gauges are there for every row shown, whatever its
+ * flags, with no "new" flag: series that do not come and go */
+static void test_openmetrics_row_state(void **state)
+{
+	struct fx *f = *state;
+	const char *out = render(f, uct_view_openmetrics);
+	size_t i, over = 0, imb = 0, shown = 0;
+	const char *p;
+	char *before;
+
+	for (i = 0; i < f->m.nrows; i++)
+		shown += f->m.rows[i].visible && f->m.ns[f->m.rows[i].ns].visible;
+	assert_int_equal(shown, 6);
+	for (p = out; (p = strstr(p, "\nucounttop_row_over_limit{")); p++)
+		over++;
+	for (p = out; (p = strstr(p, "\nucounttop_row_imbalanced{")); p++)
+		imb++;
+	assert_int_equal(over, shown);
+	assert_int_equal(imb, shown);
+	/* a new row, or one with denials, is not a state of its own */
+	before = strdup(out);
+	for (i = 0; i < f->m.nrows; i++)
+		f->m.rows[i].flags |= UCT_F_NEW | UCT_F_DENIALS;
+	assert_string_equal(render(f, uct_view_openmetrics), before);
+	free(before);
+	/* imbalanced: (1,1001) counts less than its namespaces' rows */
+	f->m.rows[uct_model_find_row(&f->m, 1, 1001)].flags |= UCT_F_IMBALANCED;
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "\nucounttop_row_imbalanced{ns=\"1\",level=\"0\",uid=\"1001\"} 1\n"
+				    "ucounttop_row_imbalanced{ns=\"1\",level=\"0\",uid=\"1002\"} 0\n"));
+}
+
+/* No label with an empty value anywhere, info families included: an
+ * unknown container, hostname, snapshot source or hook list is no label */
+static void test_openmetrics_no_empty_labels(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	names_on(f);
+	f->c.snapshot_src = "";
+	f->c.hooks = NULL;
+	out = render(f, uct_view_openmetrics);
+	assert_null(strstr(out, "=\"\""));
+	assert_non_null(strstr(out, "\nucounttop_build_info{version=\"" UCT_VERSION "\"} 1\n"));
+	out = render(f, view_text);
+	assert_null(strstr(out, "=\"\""));
+	users_on(f, NULL);
+	out = render(f, uct_view_openmetrics);
+	assert_null(strstr(out, "=\"\""));
+	assert_non_null(strstr(out, "\nucounttop_user_info{"));
+}
+
+/* What the exporter says of itself comes from the view's context */
+static void test_openmetrics_scrape(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	f->c.scrape_seconds = 0.0125;
+	f->c.scrape_errors = 3;
+	f->c.wall = (struct timespec){ .tv_sec = 1767225601, .tv_nsec = 250999999 };
+	f->c.snapshot_src = "iter/ucounts";
+	f->c.hooks = "tp_btf:ucounts_rlimit_refused \"x\"";
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "\nucounttop_scrape_duration_seconds 0.012500\n"));
+	assert_non_null(strstr(out, "\nucounttop_scrape_errors_total 3\n"));
+	assert_non_null(strstr(out, "\nucounttop_last_snapshot_timestamp_seconds 1767225601.250\n"));
+	assert_non_null(strstr(out, "\nucounttop_build_info{version=\"" UCT_VERSION "\","
+				    "snapshot=\"iter/ucounts\",hooks=\"tp_btf:ucounts_rlimit_refused "
+				    "\\\"x\\\"\"} 1\n# TYPE ucounttop_scrape_duration_seconds gauge\n"));
+	out = render(f, view_text);
+	assert_non_null(strstr(out, "# TYPE ucounttop_build_info gauge\n"));
+	assert_non_null(strstr(out, "# TYPE ucounttop_scrape_errors_total counter\n"
+				    "# HELP ucounttop_scrape_errors_total "));
+	assert_null(strstr(out, "# UNIT"));
 }
 
 /* Counters are unsigned: printed as such, never negative, never +Inf. */
@@ -1098,7 +1346,7 @@ static void test_prometheus_text(void **state)
 {
 	static const char *const counters[] = {
 		"ucounttop_denials", "ucounttop_limit_hits", "ucounttop_charges",
-		"ucounttop_uncharges", "ucounttop_drops",
+		"ucounttop_uncharges", "ucounttop_drops", "ucounttop_scrape_errors",
 	};
 	struct fx *f = *state;
 	char *om, *tx, *a, *b, want[256];
@@ -1129,16 +1377,82 @@ static void test_prometheus_text(void **state)
 	/* no info type in 0.0.4: a gauge named as its samples */
 	assert_non_null(strstr(om, "# TYPE ucounttop_namespace info\n"));
 	assert_non_null(strstr(tx, "# TYPE ucounttop_namespace_info gauge\n"));
-	/* gauges are named alike */
-	assert_non_null(strstr(tx, "# TYPE ucounttop_rlimit_value gauge\n"
-				   "# HELP ucounttop_rlimit_value Current "));
-	assert_non_null(strstr(tx, "# TYPE ucounttop_namespace_rlimit_max gauge\n"));
-	assert_non_null(strstr(tx, "ucounttop_namespace_rlimit_max{ns=\"1\",level=\"0\","
-				   "owner_uid=\"0\",type=\"nproc\"} +Inf\n"));
+	assert_non_null(strstr(om, "# TYPE ucounttop_build info\n"));
+	assert_non_null(strstr(tx, "# TYPE ucounttop_build_info gauge\n"));
+	/* gauges are named alike; their unit is said in OpenMetrics only */
+	assert_non_null(strstr(tx, "# TYPE ucounttop_memlock_bytes gauge\n"
+				   "# HELP ucounttop_memlock_bytes RLIMIT_MEMLOCK counter "));
+	assert_non_null(strstr(om, "# TYPE ucounttop_memlock_bytes gauge\n"
+				   "# UNIT ucounttop_memlock_bytes bytes\n"
+				   "# HELP ucounttop_memlock_bytes RLIMIT_MEMLOCK counter "));
+	assert_null(strstr(tx, "# UNIT"));
+	assert_non_null(strstr(tx, "# TYPE ucounttop_namespace_nproc_max_processes gauge\n"));
+	assert_non_null(strstr(tx, "\nucounttop_namespace_nproc_max_processes{ns=\"1\",level=\"0\","
+				   "owner_uid=\"0\"} +Inf\n"));
 	free(a);
 	free(b);
 	free(om);
 	free(tx);
+}
+
+/*
+ * The documents tests/host/openmetrics-host.sh gives the parsers a
+ * Prometheus user has (prometheus_client, promtool): with
+ * UCT_METRICS_DOCS=DIR, DIR/listen/ gets each format of two fixtures,
+ * named as guest/tests/5C exports what --listen served. The first has
+ * every family: tenant names, --events counts, denials, memlock in bytes,
+ * a row over its limit, the exporter's own; the second user names.
+ */
+static void write_doc(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	FILE *out;
+
+	snprintf(path, sizeof(path), "%s/listen/%s", dir, name);
+	out = fopen(path, "w");
+	if (!out)
+		fail_msg("%s: cannot create it", path);
+	fputs(text, out);
+	assert_int_equal(fclose(out), 0);
+}
+
+static void test_metrics_documents(void **state)
+{
+	struct fx *f = *state;
+	const char *dir = getenv("UCT_METRICS_DOCS");
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv;
+	size_t n = base_snapshot(recs);
+	const char *om, *tx;
+
+	set_value(recs, n, 1, 1001, UCT_MEMLOCK, 7);
+	mkstat(&kv, 100, 1001);
+	kv.st.denials[UCT_NPROC] = 5;
+	kv.st.limit_hits[UCT_NPROC] = 5;
+	kv.st.charges[UCT_NPROC] = 40;
+	kv.st.uncharges[UCT_NPROC] = 37;
+	assert_int_equal(uct_model_update(&f->m, recs, n, &kv, 1, 1001.0), 0);
+	names_on(f);
+	f->c.events = true;
+	f->c.scrape_seconds = 0.0042;
+	f->c.scrape_errors = 1;
+	f->c.snapshot_src = "iter/ucounts";
+	f->c.hooks = "tp_btf:ucounts_rlimit_refused,iter/task";
+	om = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(om, "\nucounttop_row_over_limit{ns=\"1\",level=\"0\",uid=\"1001\"} 1\n"));
+	if (dir)
+		write_doc(dir, "openmetrics-1.0.0.txt", om);
+	tx = render(f, view_text);
+	if (dir)
+		write_doc(dir, "text-0.0.4.txt", tx);
+	users_on(f, NULL);
+	om = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(om, "\nucounttop_user_info{"));
+	if (dir)
+		write_doc(dir, "openmetrics-1.0.0-idle.txt", om);
+	tx = render(f, view_text);
+	if (dir)
+		write_doc(dir, "text-0.0.4-idle.txt", tx);
 }
 
 /* ---- fmt ---- */
@@ -1266,13 +1580,20 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_memlock_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_memlock_saturates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memlock_stock_cap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_memlock_pages_in_json_and_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memlock_pages_in_json_bytes_in_metrics, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_metrics_memlock_saturates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_ns_uids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_unmapped_uid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_kuid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_ns_uids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_kuid_labels, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_openmetrics_families, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_openmetrics_row_state, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_openmetrics_no_empty_labels, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_openmetrics_scrape, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metrics_documents, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_counters_unsigned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recursion_misses_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus_text, setup, teardown),
