@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "check.h"
+#include "clock.h"
 #include "fmt.h"
 #include "listen.h"
 #include "loader.h"
@@ -227,6 +228,7 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 	struct uct_tty tty;
 	struct cgroup_lookup cl;
 	bool tty_mode = o->output == UCT_OUT_TTY;
+	double t0, render_s = 0;
 	long i;
 	int rc = UCT_EXIT_OK;
 
@@ -237,10 +239,15 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 		uct_tty_open(&tty);
 	}
 	for (i = 0; !stop && (o->iterations < 0 || i < o->iterations); i++) {
+		t0 = uct_now_s();
+		/* a failed refresh ends the loop: c.scrape_errors stays 0 */
 		if (refresh(l, &m, &c)) {
 			rc = UCT_EXIT_FAIL;
 			break;
 		}
+		/* a document cannot time its own rendering: the last one's */
+		c.scrape_seconds = uct_now_s() - t0 + render_s;
+		t0 = uct_now_s();
 		if (tty_mode) {
 			uct_tty_render(&tty, &m, &c);
 		} else if (o->output_file) {
@@ -260,6 +267,7 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 				break;
 			}
 		}
+		render_s = uct_now_s() - t0;
 		if (o->iterations >= 0 && i + 1 >= o->iterations)
 			break;
 		if (tty_mode) {

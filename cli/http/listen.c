@@ -229,9 +229,11 @@ static void drop_documents(struct uct_listen *s)
  * memory failed. */
 static struct MHD_Response *document(struct uct_listen *s, enum uct_metrics_fmt fmt)
 {
+	struct uct_view_ctx c = *s->c;
 	struct MHD_Response *r;
 	char *buf = NULL;
 	size_t len = 0;
+	double t0;
 	FILE *f;
 
 	if (!s->have || uct_now_s() - s->taken >= s->interval) {
@@ -241,13 +243,20 @@ static struct MHD_Response *document(struct uct_listen *s, enum uct_metrics_fmt 
 		if (s->snapshot(s->ctx))
 			return NULL;
 		s->have = true;
+		/* a document cannot time its own rendering: the last one's,
+		 * so both formats of a snapshot say the same */
+		s->scrape_s = uct_now_s() - s->taken + s->render_s;
 	}
 	if (s->doc[fmt])
 		return s->doc[fmt];
+	/* the exporter's own metrics, in a copy: the view reads its context */
+	c.scrape_seconds = s->scrape_s;
+	c.scrape_errors = s->errors;
+	t0 = uct_now_s();
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	uct_view_metrics(f, s->m, s->c, fmt);
+	uct_view_metrics(f, s->m, &c, fmt);
 	if (ferror(f)) {
 		fclose(f);
 		free(buf);
@@ -257,6 +266,7 @@ static struct MHD_Response *document(struct uct_listen *s, enum uct_metrics_fmt 
 		free(buf);
 		return NULL;
 	}
+	s->render_s = uct_now_s() - t0;
 	r = uct_mhd.create_response_from_buffer_with_free_callback(len, buf, free);
 	if (!r) {
 		free(buf);
@@ -399,8 +409,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	accept = uct_mhd.lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	/* HEAD: the same document, MHD sends its headers only */
 	r = document(s, uct_negotiate_metrics(accept));
-	if (!r)
+	if (!r) {
+		/* ucounttop_scrape_errors_total, in the next document */
+		s->errors++;
 		return uct_mhd.queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, s->failed);
+	}
 	return uct_mhd.queue_response(conn, MHD_HTTP_OK, r);
 }
 

@@ -53,6 +53,9 @@ struct uct_listen {
 	double interval;		/* at most one snapshot per interval (-d) */
 	bool have;			/* a snapshot was taken... */
 	double taken;			/* ...then (uct_now_s()) */
+	double scrape_s;		/* ...took this, with render_s */
+	double render_s;		/* the last document's rendering took */
+	unsigned long long errors;	/* scrapes answered 500 */
 	struct MHD_Response *doc[UCT_METRICS_NFMT];	/* rendered from it */
 	struct MHD_Response *not_found, *not_allowed, *failed, *unauthorized;
 	/* --web.config.file: TLS when web.cert, basic auth when web.nusers */

@@ -42,6 +42,7 @@
 /* ---- the server's side (a child process) ---- */
 static struct uct_model model;
 static int snapshots, fail_at;
+static unsigned snapshot_us;	/* how long each snapshot takes */
 static volatile sig_atomic_t stop;
 
 /* The base tree, with root's nproc counting the snapshots: 10 + n */
@@ -50,6 +51,8 @@ static int fake_snapshot(void *ctx)
 	struct uct_rec recs[16];
 	size_t n = base_snapshot(recs), i;
 
+	if (snapshot_us)
+		usleep(snapshot_us);
 	if (++snapshots == fail_at) {
 		fprintf(stderr, "test: snapshot %d fails\n", snapshots);
 		return -1;
@@ -286,6 +289,36 @@ static char *expected(int n, enum uct_metrics_fmt fmt)
 	return buf;
 }
 
+/* The value of doc's ucounttop_scrape_duration_seconds */
+static double scrape_seconds(const char *doc)
+{
+	const char *p = strstr(doc, "\nucounttop_scrape_duration_seconds ");
+	double v = -1;
+
+	assert_non_null(p);
+	assert_int_equal(sscanf(p + 35, "%lf", &v), 1);
+	return v;
+}
+
+/* got is want, but for the scrape's duration, which no two runs share */
+static void same_doc(const char *got, const char *want)
+{
+	char *a = strdup(got), *b = strdup(want), *d[2] = { a, b };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		char *v = strstr(d[i], "\nucounttop_scrape_duration_seconds ");
+
+		assert_non_null(v);
+		v += 35;
+		memmove(v + 1, strchr(v, '\n'), strlen(strchr(v, '\n')) + 1);
+		*v = 'D';
+	}
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+}
+
 /* ---- tests ---- */
 
 /* Prometheus gets OpenMetrics, others the text format, from one snapshot
@@ -295,6 +328,7 @@ static void test_formats(void **state)
 	char *text = expected(1, UCT_METRICS_TEXT), *om = expected(1, UCT_METRICS_OPENMETRICS);
 	struct server sv;
 	struct response r, h;
+	double seconds;
 	char len[32];
 	int i;
 
@@ -302,15 +336,17 @@ static void test_formats(void **state)
 	request(sv.port, "GET", "/metrics", NULL, &r);
 	assert_int_equal(r.status, 200);
 	assert_string_equal(header(&r, "Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
-	assert_string_equal(r.body, text);
+	same_doc(r.body, text);
 	assert_non_null(strstr(r.body, "\nucounttop_nproc_processes{ns=\"1\",level=\"0\",uid=\"0\"} 11\n"));
+	seconds = scrape_seconds(r.body);
 	release(&r);
 
 	request(sv.port, "GET", "/metrics", "Accept: " PROM_ACCEPT "\r\n", &r);
 	assert_int_equal(r.status, 200);
 	assert_string_equal(header(&r, "Content-Type"),
 			    "application/openmetrics-text; version=1.0.0; charset=utf-8");
-	assert_string_equal(r.body, om);	/* the same snapshot */
+	same_doc(r.body, om);	/* the same snapshot */
+	assert_true(scrape_seconds(r.body) == seconds);
 	release(&r);
 
 	request(sv.port, "HEAD", "/metrics", NULL, &h);
@@ -326,7 +362,8 @@ static void test_formats(void **state)
 		request(sv.port, "GET", "/metrics?name[]=x", i & 1 ? "Accept: " PROM_ACCEPT "\r\n" : NULL,
 			&r);
 		assert_int_equal(r.status, 200);
-		assert_string_equal(r.body, i & 1 ? om : text);
+		same_doc(r.body, i & 1 ? om : text);
+		assert_true(scrape_seconds(r.body) == seconds);
 		release(&r);
 	}
 	assert_int_equal(stop_server(&sv), 0);
@@ -334,7 +371,8 @@ static void test_formats(void **state)
 	free(om);
 }
 
-/* With no interval, each scrape takes its own snapshot */
+/* With no interval, each scrape takes its own snapshot; the document
+ * says how long it took (at least the snapshot's 20 ms) */
 static void test_snapshot_per_scrape(void **state)
 {
 	struct server sv;
@@ -342,13 +380,18 @@ static void test_snapshot_per_scrape(void **state)
 	char want[128];
 	int i;
 
+	snapshot_us = 20000;
 	start(&sv, 0, UCT_LISTEN_TIMEOUT, 0);
+	snapshot_us = 0;
 	for (i = 1; i <= 3; i++) {
 		request(sv.port, "GET", "/metrics", NULL, &r);
 		assert_int_equal(r.status, 200);
 		snprintf(want, sizeof(want), "\nucounttop_nproc_processes{ns=\"1\",level=\"0\","
 			 "uid=\"0\"} %d\n", 10 + i);
 		assert_non_null(strstr(r.body, want));
+		assert_true(scrape_seconds(r.body) >= 0.02);
+		assert_true(scrape_seconds(r.body) < 10);
+		assert_non_null(strstr(r.body, "\nucounttop_scrape_errors_total 0\n"));
 		release(&r);
 	}
 	assert_int_equal(stop_server(&sv), 0);
@@ -375,6 +418,8 @@ static void test_statuses(void **state)
 	request(sv.port, "GET", "/metrics", NULL, &r);
 	assert_int_equal(r.status, 200);
 	assert_non_null(strstr(r.body, "uid=\"0\"} 12\n"));
+	/* the 500 counted */
+	assert_non_null(strstr(r.body, "\nucounttop_scrape_errors_total 1\n"));
 	release(&r);
 	for (i = 0; i < ARRAY_SIZE(paths); i++) {
 		request(sv.port, "GET", paths[i], NULL, &r);
@@ -736,7 +781,7 @@ static void test_tls_auth(void **state)
 	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "alice:s3cret"), 0);
 	assert_int_equal(r.status, 200);
 	assert_string_equal(header(&r, "Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
-	assert_string_equal(r.body, text);
+	same_doc(r.body, text);
 	release(&r);
 
 	/* a wrong password, a wrong user, none: 401, asking for basic auth */
@@ -795,7 +840,7 @@ static void test_tls_auth(void **state)
 
 		assert_int_equal(run(argv, out, sizeof(out)), 0);
 		assert_int_equal(strncmp(out, "200\n", 4), 0);
-		assert_string_equal(out + 4, text);
+		same_doc(out + 4, text);
 	}
 	assert_int_equal(stop_server(&sv), 0);
 
