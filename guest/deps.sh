@@ -17,6 +17,7 @@ PACKAGES=(
 	man-db groff-base mandoc                  # ucounttop(8): rendering, the man page test and its lint
 	libclang-rt-14-dev                        # libFuzzer + sanitizer runtimes (cli fuzz targets)
 	python3-prometheus-client                 # its OpenMetrics and text parsers read --listen's output
+	python3-yaml                              # tests/host/contrib.sh reads the rules and their tests
 	openssl curl                              # test_listen: a certificate for --web.config.file, a TLS client
 	tmux                                      # make run read from a terminal (tests/host/make-run.sh)
 )
@@ -41,7 +42,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # promtool, for `promtool check metrics` on what --listen serves
-# (tests/host/openmetrics-endpoint.sh), comes with Debian's prometheus
+# (tests/host/openmetrics-endpoint.sh) and `promtool check rules` and
+# `test rules` on contrib/prometheus (tests/host/contrib.sh), comes with Debian's prometheus
 # package, which is not installed: that would also add a system user and,
 # on a systemd machine, enable and start a Prometheus server on port 9090
 # that nobody asked for. Its .deb is downloaded instead (apt-get download:
