@@ -20,7 +20,7 @@ export UCT_OUT
 # tree: CO-RE relocates it on the kernel it loads on
 VMLINUX := $(CACHE_DIR)/tree-6.1/kbuild/vmlinux
 
-.PHONY: help deps kernel kernel-debug selftests modules tools initramfs guest run shell test bench check-patches check-series clean distclean
+.PHONY: help deps kernel kernel-debug selftests modules tools initramfs guest run shell test bench check-patches check-series install uninstall deb clean distclean
 
 help:
 	@echo 'make run         boot the guest into the live ucounttop demo (builds everything first)'
@@ -37,6 +37,9 @@ help:
 	@echo 'make initramfs   the guest initramfs that carries them'
 	@echo 'make check-patches  checkpatch --strict every patch of both series'
 	@echo 'make check-series   build every prefix of both series, W=1 on touched files (slow)'
+	@echo 'make install     install what make tools built: PREFIX=$(PREFIX), DESTDIR (builds nothing)'
+	@echo 'make uninstall   remove what make install installed (same PREFIX, DESTDIR)'
+	@echo 'make deb         a Debian package of what make tools built, into $(DEB_DIR)'
 	@echo 'make clean       remove userspace outputs ($(OUT))'
 	@echo 'make distclean   remove the whole cache ($(CACHE_DIR))'
 	@echo 'KTREE=6.12 make ...  the same on the 6.12 tree (default 6.1)'
@@ -124,6 +127,48 @@ check-patches: deps
 # Not part of `make test`: a kernel build per prefix of each tree's series.
 check-series: deps
 	@rc=0; for t in $(TREES); do KTREE=$$t guest/check-series.sh || rc=1; done; exit $$rc
+
+# ---- install, uninstall, deb ------------------------------------------------
+# The tool, its man page and bash completion, and contrib/'s Prometheus
+# rules (with their unit tests) and Grafana dashboard in
+# $(PREFIX)/share/ucounttop. install builds nothing: the build needs the
+# 6.1 kernel's BTF (make tools), and one run as root would leave root's
+# files in $(CACHE_DIR). `make tools` as yourself, then `make install` as
+# root; or UCOUNTTOP=PATH, a binary built otherwise. deb (the same files
+# under /usr, packaged by packaging/build-deb.sh) needs no root.
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+UCOUNTTOP ?= $(OUT)/cli/ucounttop
+DEB_DIR ?= $(OUT)/deb
+INSTALL ?= install
+CONTRIB_FILES := prometheus/ucounttop.rules.yml prometheus/ucounttop.rules.test.yml \
+	grafana/ucounttop.json
+
+install:
+	@[ -x "$(UCOUNTTOP)" ] || { echo "error: $(UCOUNTTOP) is not built: run 'make tools'" \
+		"first (it needs the 6.1 kernel's BTF), or give UCOUNTTOP=PATH" >&2; exit 1; }
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions \
+		$(DESTDIR)$(DATADIR)/ucounttop/prometheus $(DESTDIR)$(DATADIR)/ucounttop/grafana
+	$(INSTALL) -m 0755 $(UCOUNTTOP) $(DESTDIR)$(SBINDIR)/ucounttop
+	$(INSTALL) -m 0644 cli/ucounttop.8 $(DESTDIR)$(MANDIR)/man8/ucounttop.8
+	$(INSTALL) -m 0644 cli/completion/ucounttop.bash \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions/ucounttop
+	for f in $(CONTRIB_FILES); do \
+		$(INSTALL) -m 0644 contrib/$$f $(DESTDIR)$(DATADIR)/ucounttop/$$f || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/ucounttop $(DESTDIR)$(MANDIR)/man8/ucounttop.8 \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions/ucounttop \
+		$(addprefix $(DESTDIR)$(DATADIR)/ucounttop/,$(CONTRIB_FILES))
+	rmdir $(DESTDIR)$(DATADIR)/ucounttop/prometheus $(DESTDIR)$(DATADIR)/ucounttop/grafana \
+		$(DESTDIR)$(DATADIR)/ucounttop 2>/dev/null || true
+
+deb:
+	@packaging/build-deb.sh "$(UCOUNTTOP)" "$(DEB_DIR)"
 
 clean:
 	rm -rf $(OUT)
