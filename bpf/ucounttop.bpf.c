@@ -44,6 +44,14 @@ struct {
 	__type(value, struct uct_stat);
 } stats SEC(".maps");
 
+/* (row, refused task's cgroup) -> refusals; see struct uct_cgkey */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct uct_cgkey);
+	__type(value, struct uct_cgdeny);
+} cg_denials SEC(".maps");
+
 /* struct ucounts address -> charge counts on this CPU (--events) */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -372,6 +380,65 @@ static __always_inline void ev_forget(struct ucounts *uc)
 }
 
 /* A refused charge, attributed to the charging (leaf) ucounts. */
+/*
+ * The cgroup v2 id of a task: task->cgroups->dfl_cgrp->kn->id. These
+ * members exist only with CONFIG_CGROUPS (the debug kernel has none), so
+ * they are declared here with a ___uct flavour, not taken from vmlinux.h,
+ * and read only when the running kernel has them.
+ */
+struct kernfs_node___uct {
+	__u64 id;
+} __attribute__((preserve_access_index));
+
+struct cgroup___uct {
+	struct kernfs_node___uct *kn;
+} __attribute__((preserve_access_index));
+
+struct css_set___uct {
+	struct cgroup___uct *dfl_cgrp;
+} __attribute__((preserve_access_index));
+
+struct task_struct___uct {
+	struct css_set___uct *cgroups;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 task_cgroup_id(struct task_struct *task)
+{
+	struct task_struct___uct *t = (void *)task;
+
+	if (!bpf_core_field_exists(t->cgroups))
+		return 0;
+	return t->cgroups->dfl_cgrp->kn->id;
+}
+
+/* The refused task's cgroup, counted for the row refused */
+static __always_inline void note_denied_cgroup(struct ucounts *uc, __u32 type)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct uct_cgkey k = {
+		.ns_inum = uc_ns_inum(uc),
+		.uid = BPF_CORE_READ(uc, uid.val),
+		.cgroup_id = task_cgroup_id(t),
+	};
+	struct uct_cgdeny *d = bpf_map_lookup_elem(&cg_denials, &k);
+
+	if (!d) {
+		struct uct_cgdeny zero = {};
+
+		/* a full map loses the split, never the row's total (as
+		 * get_stat(): another CPU may have made it meanwhile) */
+		if (bpf_map_update_elem(&cg_denials, &k, &zero, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&cg_denials, &k)) {
+			count(UCT_CNT_STATS_FULL);
+			return;
+		}
+		d = bpf_map_lookup_elem(&cg_denials, &k);
+		if (!d)
+			return;
+	}
+	__sync_fetch_and_add(&d->denials[tidx(type)], 1);
+}
+
 static __always_inline void note_denied(void *ctx, struct ucounts *uc, __u32 type, long value,
 					int at_level, long limit)
 {
@@ -380,6 +447,7 @@ static __always_inline void note_denied(void *ctx, struct ucounts *uc, __u32 typ
 	if (type >= UCT_NTYPES)
 		return;
 	__sync_fetch_and_add(&denied[tidx(type)], 1);
+	note_denied_cgroup(uc, type);
 	st = get_stat(uc);
 	if (st) {
 		__sync_fetch_and_add(&st->denials[tidx(type)], 1);
@@ -458,37 +526,6 @@ static __always_inline __s64 soft_limit(struct signal_struct *sig, int rlim, boo
 }
 
 /*
- * The cgroup v2 id of a task: task->cgroups->dfl_cgrp->kn->id. These
- * members exist only with CONFIG_CGROUPS (the debug kernel has none), so
- * they are declared here with a ___uct flavour, not taken from vmlinux.h,
- * and read only when the running kernel has them.
- */
-struct kernfs_node___uct {
-	__u64 id;
-} __attribute__((preserve_access_index));
-
-struct cgroup___uct {
-	struct kernfs_node___uct *kn;
-} __attribute__((preserve_access_index));
-
-struct css_set___uct {
-	struct cgroup___uct *dfl_cgrp;
-} __attribute__((preserve_access_index));
-
-struct task_struct___uct {
-	struct css_set___uct *cgroups;
-} __attribute__((preserve_access_index));
-
-static __always_inline __u64 task_cgroup_id(struct task_struct *task)
-{
-	struct task_struct___uct *t = (void *)task;
-
-	if (!bpf_core_field_exists(t->cgroups))
-		return 0;
-	return t->cgroups->dfl_cgrp->kn->id;
-}
-
-/*
  * Each process's own rlimits and the ucounts it charges (struct uct_tlim):
  * what /proc/PID/limits and /proc/PID/status would say, without opening
  * two files per process on every refresh; and what names its namespace.
@@ -523,6 +560,7 @@ int task_limits(struct bpf_iter__task *ctx)
 	tl.cgroup_id = task_cgroup_id(task);
 	tl.ns_inum = cred->user_ns->ns.inum;
 	tl.pid = task->tgid;
+	tl.threads = sig->nr_threads;
 	bpf_probe_read_kernel_str(tl.comm, sizeof(tl.comm), task->comm);
 	/* its root and mount namespace: the tasks that share both see the
 	 * same /etc/passwd, so user space checks one file for them all;

@@ -110,13 +110,33 @@ struct uct_tlim {
 	char comm[UCT_COMM_LEN];
 	char hostname[UCT_HOST_LEN];	/* its UTS namespace's nodename; "" when
 					 * it has none left (exiting) */
-	__u8 pad[7];
+	__u8 pad[3];
+	__u32 threads;			/* signal->nr_threads: the NPROC charges
+					 * of its threads (a zombie leader's
+					 * included, until it is reaped) */
 };
 
 /* A row by name: (namespace inode, uid). */
 struct uct_key {
 	__u32 ns_inum;
 	__u32 uid;
+};
+
+/*
+ * Refusals by who was refused: the row (namespace inode, kuid) whose
+ * charge was refused and the cgroup v2 id of the task refused (0: the
+ * kernel has no cgroups). Many containers run as one uid in the host's
+ * namespace and share its row; this says whose fork was refused. Kept
+ * since attach, as the totals are.
+ */
+struct uct_cgkey {
+	__u32 ns_inum;
+	__u32 uid;
+	__u64 cgroup_id;
+};
+
+struct uct_cgdeny {
+	__u64 denials[UCT_NTYPES];
 };
 
 /*

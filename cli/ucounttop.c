@@ -178,6 +178,13 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 		struct uct_task_limits *proc_tl = NULL;
 		size_t ntl = 0;
 
+		const struct uct_cgdeny_kv *cgd = NULL;
+		size_t ncgd = 0;
+
+		/* refusals by cgroup: without them, shares show none */
+		if (uct_loader_cg_denials(l, &cgd, &ncgd))
+			ncgd = 0;
+		uct_model_set_cg_denials(m, cgd, ncgd);
 		/* best effort: without the iterator or /proc the leaf limits
 		 * just show "-", and namespaces go unnamed */
 		if (uct_loader_task_limits(l, &iter_tl, &ntl) == 0) {

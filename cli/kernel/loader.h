@@ -52,6 +52,7 @@ struct uct_loader {
 	size_t snap_cap;
 	/* stats.c */
 	struct uct_dump stats;		/* stats map read buffer */
+	struct uct_dump cg_denials;	/* cg_denials map read buffer */
 	struct uct_dump evcounts;	/* per-CPU charge counts (--events) */
 	struct uct_evslot *evcache;	/* mmap of the per-CPU slots, or NULL */
 	size_t evcache_slots;		/* CPUs (up to a bound) * UCT_EVCACHE_SLOTS; 0: off */
@@ -85,6 +86,9 @@ int uct_loader_task_limits(struct uct_loader *l, const struct uct_tlim **v, size
 /* The whole stats map, with --events' charge counts merged in: one entry
  * per object address, valid until the next call. 0 or -errno. */
 int uct_loader_stats(struct uct_loader *l, const struct uct_stat_kv **kv, size_t *n);
+/* Refusals by row and cgroup (the cg_denials map), valid until the next
+ * call. 0 or -errno. */
+int uct_loader_cg_denials(struct uct_loader *l, const struct uct_cgdeny_kv **kv, size_t *n);
 /* The drop counters; UCT_CNT_EVENTS and UCT_CNT_MISSED are user space's */
 void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNTERS]);
 /* Refusals per type since attach (kept when their ucounts is freed). */

@@ -192,6 +192,20 @@ void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNT
 	out[UCT_CNT_MISSED] = uct_progs_misses(l->progs, l->nprogs);
 }
 
+int uct_loader_cg_denials(struct uct_loader *l, const struct uct_cgdeny_kv **kv, size_t *n)
+{
+	int err;
+
+	l->cg_denials.esz = sizeof(struct uct_cgdeny_kv);
+	l->cg_denials.voff = offsetof(struct uct_cgdeny_kv, d);
+	err = uct_dump_map(bpf_map__fd(l->skel->maps.cg_denials), &l->cg_denials);
+	if (err)
+		return err;
+	*kv = (const struct uct_cgdeny_kv *)l->cg_denials.elems;
+	*n = l->cg_denials.n;
+	return 0;
+}
+
 void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES])
 {
 	int t;
@@ -203,6 +217,7 @@ void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES]
 void uct_stats_free(struct uct_loader *l)
 {
 	uct_dump_free(&l->stats);
+	uct_dump_free(&l->cg_denials);
 	uct_dump_free(&l->evcounts);
 	if (l->evcache)
 		munmap(l->evcache, l->evcache_slots * sizeof(struct uct_evslot));

@@ -146,12 +146,17 @@ bool uct_model_name_filter_on(const struct uct_model *m)
 	return m->container_filter[0] || m->search[0];
 }
 
+static bool share_matches(const struct uct_model *m, const struct uct_row *r);
+
 bool uct_model_name_matched(const struct uct_model *m)
 {
 	size_t i;
 
 	for (i = 0; i < m->nns; i++)
 		if (m->ns[i].name_match)
+			return true;
+	for (i = 0; m->have_tasks && i < m->nrows; i++)
+		if (m->rows[i].ncontainers && share_matches(m, &m->rows[i]))
 			return true;
 	return false;
 }
@@ -169,10 +174,32 @@ static bool name_matches(const struct uct_model *m, const struct uct_nsname *nm)
 	return true;
 }
 
+/* A row some of whose processes are in a matching container: containers
+ * in the host's namespace share their uid's row there */
+static bool share_matches(const struct uct_model *m, const struct uct_row *r)
+{
+	int k;
+
+	for (k = 0; k < r->nshares; k++) {
+		const char *c = m->shares[r->share + k].container;
+
+		if (!c)
+			continue;
+		if (m->container_filter[0] &&
+		    strncmp(c, m->container_filter, strlen(m->container_filter)))
+			continue;
+		if (m->search[0] && !strcasestr(c, m->search))
+			continue;
+		return true;
+	}
+	return false;
+}
+
 /*
  * --container and the search: a matching namespace, everything below it
  * (a container's own nested namespaces), and the rows its charges reach
- * on the way up (as --pid shows a process's).
+ * on the way up (as --pid shows a process's); and a row whose processes
+ * are partly in a matching container, with the rows above it.
  */
 static void mark_names(struct uct_model *m)
 {
@@ -198,6 +225,15 @@ static void mark_names(struct uct_model *m)
 		if (!ns->name_match)
 			continue;
 		r = ns->creator_row;
+		for (d = 0; r >= 0 && d <= UCT_MAX_LEVELS; d++) {
+			m->rows[r].name_chain = true;
+			r = m->ns[m->rows[r].ns].creator_row;
+		}
+	}
+	for (i = 0; m->have_tasks && i < m->nrows; i++) {
+		if (!m->rows[i].ncontainers || !share_matches(m, &m->rows[i]))
+			continue;
+		r = (int)i;
 		for (d = 0; r >= 0 && d <= UCT_MAX_LEVELS; d++) {
 			m->rows[r].name_chain = true;
 			r = m->ns[m->rows[r].ns].creator_row;

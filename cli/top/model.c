@@ -69,6 +69,7 @@ void uct_model_free(struct uct_model *m)
 	free(m->deltas);
 	free(m->ns);
 	free(m->ns_rows);
+	free(m->shares);
 	free(m->ns_children);
 	free(m->names);
 	free(m->lines);
@@ -308,7 +309,7 @@ static int index_by_id(struct uct_model *m)
 	return 0;
 }
 
-static int find_row_by_id(const struct uct_model *m, __u64 id)
+int uct_model_find_row_by_id(const struct uct_model *m, __u64 id)
 {
 	struct uct_id_row key = { .id = id }, *hit;
 
@@ -342,7 +343,7 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 		return -ENOMEM;
 	for (i = 0; stats && i < nstats; i++) {
 		const struct uct_stat *st = &stats[i].st;
-		int r = find_row_by_id(m, stats[i].id);
+		int r = uct_model_find_row_by_id(m, stats[i].id);
 		struct uct_row *row;
 
 		for (t = 0; t < UCT_NTYPES; t++)
@@ -612,7 +613,7 @@ void uct_model_set_caller_limits_by_id(struct uct_model *m, const struct uct_tli
 	int r;
 
 	for (i = 0; i < n; i++) {
-		r = find_row_by_id(m, tl[i].id);
+		r = uct_model_find_row_by_id(m, tl[i].id);
 		if (r >= 0)
 			lower_caller_limits(m, &m->rows[r], (const long long *)tl[i].rlim);
 	}

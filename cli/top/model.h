@@ -102,6 +102,36 @@ struct uct_row {
 	bool visible;			/* passes the filters */
 	const char *user;		/* ns_uid's name in its namespace, once
 					 * resolved (uct_row_ns_user()) */
+	/* its processes and refusals by cgroup: model.shares[share ..
+	 * share + nshares), containers first (struct uct_share) */
+	int share, nshares;
+	int ncontainers;		/* of them, in a container's cgroup */
+	bool shares_named;		/* cgroups looked up, containers first */
+	bool shared;			/* processes of a container other than
+					 * its namespace's own are in it */
+};
+
+/*
+ * A row's share in one cgroup: the processes whose real cred charges the
+ * row directly (not through a namespace it created, whose rows show
+ * those) and the refusals of the row's charges made by tasks of that
+ * cgroup. Many containers run as one uid in the host's user namespace:
+ * they share that uid's row, and its RLIMIT_NPROC, and this says which
+ * holds how many of its processes and whose fork was refused.
+ */
+struct uct_share {
+	__u64 cgroup_id;		/* 0: no cgroups in this kernel */
+	__u32 processes;		/* NPROC charges: threads, zombies too */
+	__u32 pid;			/* one of those processes, 0: none left */
+	unsigned long long denials[UCT_NTYPES];	/* since attach */
+	const char *cgroup;		/* path, NULL: not known (no process) */
+	const char *container;		/* container id in it (cgroups.h), NULL: none */
+};
+
+/* Refusals by row and cgroup, as the cg_denials map holds them */
+struct uct_cgdeny_kv {
+	struct uct_cgkey key;
+	struct uct_cgdeny d;
 };
 
 /* uct_nsinfo.held: what keeps a namespace with no process alive, as far
@@ -208,6 +238,12 @@ struct uct_model {
 	size_t cap_ns_rows, cap_ns_children;
 	struct uct_nsname *names;	/* the namespaces with a process */
 	size_t nnames, cap_names;
+	struct uct_share *shares;	/* uct_row.share */
+	size_t nshares, cap_shares;
+	/* refusals by cgroup for the next uct_model_set_tasks(), the
+	 * caller's (uct_model_set_cg_denials()) */
+	const struct uct_cgdeny_kv *cg_denials;
+	size_t ncg_denials;
 	struct uct_line *lines;		/* display order, visible only */
 	size_t nlines, cap_lines;
 	struct uct_prev *prev;		/* previous update, sorted by key */
@@ -323,6 +359,9 @@ void uct_model_set_caller_limits_by_id(struct uct_model *m, const struct uct_tli
  * 0 or -ENOMEM.
  */
 int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n);
+/* The refusals by row and cgroup uct_model_set_tasks() splits the rows'
+ * refusals by (kept by reference until then) */
+void uct_model_set_cg_denials(struct uct_model *m, const struct uct_cgdeny_kv *kv, size_t n);
 /* Look up the pending cgroup paths and passwd files: of every namespace
  * (first < 0), or of the namespaces of lines [first, first + count)
  * (what a tty shows); the initial namespace's passwd file either way */

@@ -20,4 +20,16 @@ bool uct_model_collapsed(const struct uct_model *m, __u32 inum);
 /* The name of a namespace no process is in (nsnames.c): zeros, shared */
 extern const struct uct_nsname uct_no_nsname;
 
+/* The row of ucounts address id (model.c), -1: none */
+int uct_model_find_row_by_id(const struct uct_model *m, __u64 id);
+
+/* Each row's processes and refusals by cgroup (shares.c), from the task
+ * records of this update and m->cg_denials; before the cgroup cache is
+ * swept. 0 or -ENOMEM. */
+int uct_model_build_shares(struct uct_model *m, const struct uct_tlim *tl, size_t n);
+/* Their cgroups and containers, looked up once per update as the row is
+ * resolved (uct_model_resolve_names()): then containers first, the most
+ * processes first */
+void uct_model_name_shares(struct uct_model *m, struct uct_row *r);
+
 #endif /* UCT_MODEL_INTERNAL_H */

@@ -172,7 +172,9 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 		else
 			attach_users(m, ns);
 	}
-	/* the cgroups and passwd files no namespace uses any more */
+	if (uct_model_build_shares(m, tl, n))
+		return -ENOMEM;
+	/* the cgroups and passwd files no namespace or share uses any more */
 	uct_cgcache_sweep(&m->cgroups, m->iteration);
 	uct_pwcache_sweep(&m->users, m->iteration);
 	if (!uct_model_name_filter_on(m))
@@ -236,6 +238,9 @@ static bool resolve_users(struct uct_model *m, struct uct_nsinfo *ns)
 	if (ns->root && !ns->pwfile)
 		attach_users(m, ns);
 	ns->users_done = true;
+	/* its rows' shares by cgroup (shares.c), resolved with it */
+	for (k = 0; k < ns->nrows; k++)
+		uct_model_name_shares(m, &m->rows[ns->rows[k]]);
 	if (!ns->pwfile)
 		return true;
 	if (!ns->root)

@@ -164,6 +164,47 @@ static void ns_json(struct uct_sb *b, const struct uct_model *m, const struct uc
 	uct_sb_char(b, '}');
 }
 
+/*
+ * The row's processes and refusals by container (shares.c): "shared"
+ * when another container's processes than its namespace's own are in
+ * it, "containers" each container's share (the most processes first),
+ * "other" what is in no container's cgroup
+ */
+static void shares_json(struct uct_sb *b, const struct uct_model *m, const struct uct_row *r)
+{
+	long long other_den[UCT_NTYPES] = { 0 }, den[UCT_NTYPES];
+	unsigned long long other = 0;
+	bool first = true;
+	int k, t;
+
+	uct_sb_str(b, r->shared ? ",\"shared\":true,\"containers\":[" :
+				 ",\"shared\":false,\"containers\":[");
+	for (k = 0; k < r->nshares; k++) {
+		const struct uct_share *s = &m->shares[r->share + k];
+
+		for (t = 0; t < UCT_NTYPES; t++)
+			den[t] = (long long)s->denials[t];
+		if (!s->container) {
+			other += s->processes;
+			for (t = 0; t < UCT_NTYPES; t++)
+				other_den[t] += den[t];
+			continue;
+		}
+		uct_sb_str(b, first ? "{\"container_id\":" : ",{\"container_id\":");
+		first = false;
+		uct_sb_json_str(b, s->container);
+		key_str(b, ",\"cgroup\":", s->cgroup);
+		key_u64(b, ",\"processes\":", s->processes);
+		uct_sb_str(b, ",\"denials\":");
+		per_type(b, den);
+		uct_sb_char(b, '}');
+	}
+	key_u64(b, "],\"other\":{\"processes\":", other);
+	uct_sb_str(b, ",\"denials\":");
+	per_type(b, other_den);
+	uct_sb_char(b, '}');
+}
+
 static void row_json(struct uct_sb *b, const struct uct_model *m, const struct uct_row *r,
 		     const struct uct_view_ctx *c)
 {
@@ -218,6 +259,7 @@ static void row_json(struct uct_sb *b, const struct uct_model *m, const struct u
 	} else {
 		uct_sb_str(b, ",\"last_pid\":null,\"last_comm\":null");
 	}
+	shares_json(b, m, r);
 	uct_sb_str(b, ",\"first_seen\":");
 	uct_sb_milli(b, r->first_seen);
 	uct_sb_char(b, '}');

@@ -343,6 +343,74 @@ static void ns_label(struct uct_sb *b, const struct uct_model *m, const struct u
 	uct_sb_char(b, ')');
 }
 
+/* At most this many containers on a row's line; JSON and OpenMetrics
+ * have them all */
+#define SHARES_SHOWN 6
+
+static unsigned long long share_denials(const struct uct_share *s)
+{
+	unsigned long long n = 0;
+	int t;
+
+	for (t = 0; t < UCT_NTYPES; t++)
+		n += s->denials[t];
+	return n;
+}
+
+/* " N", and " (refused D)" when D */
+static void share_count(struct uct_sb *b, unsigned long long n, unsigned long long den)
+{
+	uct_sb_char(b, ' ');
+	uct_sb_u64(b, n);
+	if (den) {
+		uct_sb_str(b, " (refused ");
+		uct_sb_u64(b, den);
+		uct_sb_char(b, ')');
+	}
+}
+
+/*
+ * A uid row that containers share (in the host's namespace, say): its
+ * processes by container, and the refusals of each, after its cells:
+ * " in 3f2a1b4c5d6e 3, 0123456789ab 2 (refused 1), other 1" - "other"
+ * for its processes in no container's cgroup.
+ */
+static void shares_label(struct uct_sb *b, const struct uct_model *m, const struct uct_row *r)
+{
+	unsigned long long other = 0, other_den = 0, more = 0, more_den = 0;
+	int k, shown = 0;
+
+	uct_sb_str(b, " in");
+	for (k = 0; k < r->nshares; k++) {
+		const struct uct_share *s = &m->shares[r->share + k];
+		unsigned long long den = share_denials(s);
+
+		if (!s->container) {
+			other += s->processes;
+			other_den += den;
+			continue;
+		}
+		if (shown == SHARES_SHOWN) {
+			more += s->processes;
+			more_den += den;
+			continue;
+		}
+		uct_sb_str(b, shown++ ? ", " : " ");
+		uct_sb_text(b, s->container, UCT_CID_SHORT);
+		share_count(b, s->processes, den);
+	}
+	if (shown < r->ncontainers) {
+		uct_sb_str(b, ", ");
+		uct_sb_u64(b, (unsigned long long)(r->ncontainers - shown));
+		uct_sb_str(b, " more containers");
+		share_count(b, more, more_den);
+	}
+	if (other || other_den) {
+		uct_sb_str(b, ", other");
+		share_count(b, other, other_den);
+	}
+}
+
 void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		    const struct uct_view_ctx *c, const struct uct_line *ln, int name_w)
 {
@@ -411,6 +479,8 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 			snprintf(tmp, sizeof(tmp), "%*.0f", RATE_W, rate);
 			uct_sb_str(&b, tmp);
 		}
+		if (r->shared)
+			shares_label(&b, m, r);
 	}
 }
 

@@ -12,6 +12,7 @@
 #include "proc_limits.h"
 #include <stdio.h>
 #include "snapshots.h"
+#include "views.h"
 
 static struct uct_model *setup_model(size_t *nrec, struct uct_rec *recs)
 {
@@ -787,6 +788,151 @@ static unsigned nsheld(const struct uct_model *m, __u32 inum)
 	return m->ns[i].held;
 }
 
+/* ---- shares: containers that share a uid in one namespace ---- */
+
+#define CID_A "aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111"
+#define CID_B "bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222"
+
+/* cgroups 201 (docker A), 202 (containerd B), 203 (a user's session,
+ * no container), 204 (docker A again: a sub-cgroup), all made by root */
+static int share_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len,
+			   size_t *trusted)
+{
+	const char *p = id == 201 ? "/system.slice/docker-" CID_A ".scope" :
+			id == 202 ? "/kubepods.slice/cri-containerd-" CID_B ".scope" :
+			id == 203 ? "/user.slice/session-1.scope" :
+			id == 204 ? "/system.slice/docker-" CID_A ".scope/init" : NULL;
+
+	if (arg)
+		(*(int *)arg)++;
+	if (!p)
+		return -1;
+	snprintf(path, len, "%s", p);
+	*trusted = strlen(p);
+	return 0;
+}
+
+/*
+ * Uid 9000 in the initial namespace (row 5/5): A's 3 processes (one with
+ * 2 threads) in two cgroups of A, B's 1, one in a session; B refused
+ * twice, a cgroup with no process left once
+ */
+static void shares_update(struct uct_model *m, int *lookups)
+{
+	struct uct_rec recs[4];
+	struct uct_tlim tl[8];
+	struct uct_cgdeny_kv d[3];
+	size_t nt = 0;
+
+	recs[0] = mkrec(1, 0, 0, 0, 0, 0, 3, 0, 0, 0, INF);
+	recs[1] = mkrec(1, 0, 9000, 0, 0, 0, 5, 0, 0, 0, INF);
+	tl[nt++] = mktask(1, 0, 1, 1, 1, "init", "h");
+	tl[nt++] = mktask(1, 9000, 100, 10, 201, "a", "h");
+	tl[nt] = mktask(1, 9000, 101, 11, 201, "a", "h");
+	tl[nt++].threads = 2;
+	tl[nt++] = mktask(1, 9000, 102, 12, 204, "a-init", "h");
+	tl[nt++] = mktask(1, 9000, 110, 20, 202, "b", "h");
+	tl[nt++] = mktask(1, 9000, 120, 30, 203, "sh", "h");
+	memset(d, 0, sizeof(d));
+	d[0].key = (struct uct_cgkey){ 1, 9000, 202 };
+	d[0].d.denials[UCT_NPROC] = 2;
+	d[1].key = (struct uct_cgkey){ 1, 9000, 205 };
+	d[1].d.denials[UCT_NPROC] = 1;
+	d[2].key = (struct uct_cgkey){ 77, 9000, 202 };	/* no such row */
+	d[2].d.denials[UCT_NPROC] = 9;
+	m->cgroup_fn = share_cgroup_fn;
+	m->cgroup_arg = lookups;
+	assert_int_equal(uct_model_update(m, recs, 2, NULL, 0, 100.0), 0);
+	uct_model_set_cg_denials(m, d, 3);
+	assert_int_equal(uct_model_set_tasks(m, tl, nt), 0);
+}
+
+static void test_shares(void **state)
+{
+	struct uct_model m;
+	const struct uct_row *r;
+	const struct uct_share *s;
+	int lookups = 0, i;
+
+	uct_model_init(&m);
+	shares_update(&m, &lookups);
+	i = uct_model_find_row(&m, 1, 9000);
+	assert_true(i >= 0);
+	r = &m.rows[i];
+	/* one share per cgroup, with the row's refusals; none looked up yet */
+	assert_int_equal(r->nshares, 5);
+	assert_int_equal(lookups, 0);
+	uct_model_resolve_names(&m, -1, 0);
+	/* each cgroup once: 201..204 (205 has no process to look it up),
+	 * and cgroup 1, the initial namespace's name, which fails */
+	assert_int_equal(lookups, 5);
+	assert_true(r->shared);
+	/* one share per container: A's two cgroups are one, its own path */
+	assert_int_equal(r->nshares, 4);
+	assert_int_equal(r->ncontainers, 2);
+	/* containers first, the most processes first */
+	s = &m.shares[r->share];
+	assert_string_equal(s[0].container, CID_A);
+	assert_int_equal(s[0].processes, 4);	/* 1 + 2 threads, + 1 in init */
+	assert_string_equal(s[0].cgroup, "/system.slice/docker-" CID_A ".scope");
+	assert_string_equal(s[1].container, CID_B);
+	assert_int_equal(s[1].processes, 1);
+	assert_int_equal(s[1].denials[UCT_NPROC], 2);
+	assert_null(s[2].container);
+	assert_null(s[3].container);
+	assert_int_equal(s[2].processes + s[3].processes, 1);
+	assert_int_equal(s[2].denials[UCT_NPROC] + s[3].denials[UCT_NPROC], 1);
+	/* the table's line of the row, and JSON's */
+	{
+		struct uct_view_ctx c = { .snapshot_src = "iter/ucounts", .hooks = "-",
+					  .degraded = "" };
+		char *out = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+
+		assert_non_null(f);
+		uct_view_batch(f, &m, &c);
+		uct_view_json(f, &m, &c);
+		fclose(f);
+		assert_non_null(strstr(out, " in aaaa1111aaaa 4, bbbb2222bbbb 1 (refused 2), "
+					    "other 1 (refused 1)\n"));
+		assert_non_null(strstr(out, "\"shared\":true,\"containers\":[{\"container_id\":\""
+					    CID_A "\",\"cgroup\":\"/system.slice/docker-" CID_A
+					    ".scope\",\"processes\":4,\"denials\":{\"nproc\":0,"));
+		assert_non_null(strstr(out, "\"other\":{\"processes\":1,\"denials\":{\"nproc\":1,"));
+		free(out);
+	}
+	/* root's row has init only, in no container: not shared */
+	i = uct_model_find_row(&m, 1, 0);
+	assert_false(m.rows[i].shared);
+	assert_int_equal(m.rows[i].ncontainers, 0);
+	/* the next update: known, no lookup */
+	shares_update(&m, &lookups);
+	uct_model_resolve_names(&m, -1, 0);
+	assert_int_equal(lookups, 5);
+	uct_model_free(&m);
+}
+
+/* --container selects a row some of whose processes are in it */
+static void test_shares_filter(void **state)
+{
+	struct uct_model m;
+	int lookups = 0, i;
+
+	uct_model_init(&m);
+	memcpy(m.container_filter, "bbbb22", 7);
+	shares_update(&m, &lookups);
+	assert_true(uct_model_name_matched(&m));
+	i = uct_model_find_row(&m, 1, 9000);
+	assert_true(m.rows[i].visible);
+	i = uct_model_find_row(&m, 1, 0);
+	assert_false(m.rows[i].visible);
+	memcpy(m.container_filter, "cccc", 5);
+	shares_update(&m, &lookups);
+	assert_false(uct_model_name_matched(&m));
+	uct_model_free(&m);
+}
+
 /* Each namespace is named by its oldest process (start time, then pid);
  * records of other namespaces or without a pid change nothing */
 static void test_names_oldest_process(void **state)
@@ -1061,6 +1207,8 @@ int main(void)
 		cmocka_unit_test(test_names_held),
 		cmocka_unit_test(test_names_own_host),
 		cmocka_unit_test(test_names_cgroup_cache),
+		cmocka_unit_test(test_shares),
+		cmocka_unit_test(test_shares_filter),
 		cmocka_unit_test(test_names_filters),
 	};
 
