@@ -27,6 +27,16 @@
  *                                  runtime KIND (docker, dockerfs, podman,
  *                                  containerd, crio) names it, with a
  *                                  hostname of its own if given
+ *   uct-workload --shared-uid UID LIMIT KIND:ID:N...
+ *                                  containers that share a uid in the
+ *                                  initial namespace (no user namespace,
+ *                                  as Docker runs them): in each
+ *                                  container's cgroup, N processes of UID
+ *                                  under RLIMIT_NPROC LIMIT; then the last
+ *                                  container tries one fork more. Prints
+ *                                  SHARE KIND ID N PID..., then FORK ID
+ *                                  REFUSED <errno name> or FORK ID STARTED,
+ *                                  READY; holds until SIGTERM
  *
  * Tree (kuids are identity-mapped 1000..1099 in every namespace, so the
  * uid inside equals the global kuid):
@@ -890,6 +900,112 @@ static int container_exec(char **argv)
 	return 127;
 }
 
+/*
+ * --shared-uid UID LIMIT KIND:ID:N...: see the header. Each container's
+ * first process enters its cgroup as root, takes LIMIT and becomes UID,
+ * then forks its N - 1 others (all pause()); the last container's forks
+ * once more only when every container is up, so that the fork is the
+ * LIMIT + 1st process of UID and refused there.
+ */
+#define SHARED_MAX 8
+
+static void shared_container(const char *spec, uid_t uid, long limit, int ready_fd, int go_fd,
+			     bool last)
+{
+	char kind[32], id[80], line[512];
+	struct rlimit rl = { (rlim_t)limit, (rlim_t)limit };
+	int n, k, len;
+	pid_t pid;
+
+	/* a process group of its own: the container's processes end together */
+	if (setpgid(0, 0) || sscanf(spec, "%31[^:]:%79[^:]:%d", kind, id, &n) != 3 || n < 1 ||
+	    uct_container_enter(kind, id, 0, NULL, 0) || setrlimit(RLIMIT_NPROC, &rl) ||
+	    setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid)) {
+		fprintf(stderr, "uct-workload --shared-uid %s: %s\n", spec, strerror(errno));
+		_exit(1);
+	}
+	len = snprintf(line, sizeof(line), "SHARE %s %s %d %d", kind, id, n, (int)getpid());
+	for (k = 1; k < n; k++) {
+		pid = fork();
+		if (pid == 0) {
+			for (;;)
+				pause();
+		}
+		if (pid < 0) {
+			fprintf(stderr, "uct-workload --shared-uid %s: fork %d: %s\n", spec, k,
+				strerror(errno));
+			_exit(1);
+		}
+		len += snprintf(line + len, sizeof(line) - (size_t)len, " %d", (int)pid);
+	}
+	printf("%s\n", line);
+	if (write(ready_fd, "r", 1) != 1)
+		_exit(1);
+	if (last) {
+		char c;
+
+		if (read(go_fd, &c, 1) != 1)
+			_exit(1);
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0) {
+			waitpid(pid, NULL, 0);
+			printf("FORK %s STARTED\n", id);
+		} else {
+			printf("FORK %s REFUSED %s\n", id, errno == EAGAIN ? "EAGAIN" : strerror(errno));
+		}
+		if (write(ready_fd, "f", 1) != 1)
+			_exit(1);
+	}
+	for (;;)
+		pause();
+}
+
+static int shared_uid_mode(int argc, char **argv)
+{
+	uid_t uid = (uid_t)atoi(argv[0]);
+	long limit = atol(argv[1]);
+	int ready[2], go[2], n = argc - 2, k;
+	pid_t kids[SHARED_MAX];
+	struct sigaction sa = { .sa_handler = on_stop };
+	char c;
+
+	if (n < 1 || n > SHARED_MAX || limit < 1 || pipe(ready) || pipe(go)) {
+		fprintf(stderr, "uct-workload --shared-uid UID LIMIT KIND:ID:N... (1 to %d)\n",
+			SHARED_MAX);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	/* one container at a time: SHARE lines in order */
+	for (k = 0; k < n; k++) {
+		kids[k] = fork();
+		if (kids[k] == 0)
+			shared_container(argv[2 + k], uid, limit, ready[1], go[0], k == n - 1);
+		if (kids[k] < 0 || read(ready[0], &c, 1) != 1) {
+			perror("uct-workload --shared-uid");
+			n = k;
+			goto out;
+		}
+	}
+	if (write(go[1], "g", 1) != 1 || read(ready[0], &c, 1) != 1) {
+		perror("uct-workload --shared-uid: the last fork");
+		goto out;
+	}
+	printf("READY\n");
+	while (!stop)
+		pause();
+out:
+	/* each container's processes are its first's process group */
+	for (k = 0; k < n; k++)
+		kill(-kids[k], SIGKILL);
+	for (k = 0; k < n; k++)
+		waitpid(kids[k], NULL, 0);
+	return 0;
+}
+
 /* ---- expectations ---- */
 
 struct row {
@@ -1079,6 +1195,8 @@ int main(int argc, char **argv)
 		return shm_lock_once(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "--names"))
 		return names_mode();
+	if (argc > 4 && !strcmp(argv[1], "--shared-uid"))
+		return shared_uid_mode(argc - 2, argv + 2);
 	if (argc > 5 && !strcmp(argv[1], "--container") &&
 	    (!strcmp(argv[4], "--") || (argc > 6 && !strcmp(argv[5], "--"))))
 		return container_exec(argv + 2);
@@ -1086,7 +1204,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && !with_denials) {
 		fprintf(stderr, "usage: uct-workload [--denials] | --exec-as UID -- CMD [ARGS] | "
 			"--exec-as-caps UID CAP[,CAP...] -- CMD [ARGS] | --shm-lock PAGES | "
-			"--names | --container KIND ID [HOSTNAME] -- CMD [ARGS]\n");
+			"--names | --container KIND ID [HOSTNAME] -- CMD [ARGS] | "
+			"--shared-uid UID LIMIT KIND:ID:N...\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
