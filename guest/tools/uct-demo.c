@@ -15,11 +15,18 @@
  * the view can name the namespaces (uct-container.h). Without cgroup2
  * mounted the demo runs without the cgroups.
  *
+ * And the common case, containers in the host's user namespace: uid 2000
+ * runs "api" (2 processes, a Docker-style cgroup) and "worker" (1, a
+ * containerd-style one) under RLIMIT_NPROC=3, one row shared by both;
+ * the worker's attempts at a second process are refused, and the view
+ * splits the row by container and puts the refusals on the worker.
+ *
  * Usage: uct-demo [SECONDS between attempts, default 5]
  * Runs until SIGTERM/SIGINT; a line per event goes to stdout.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -148,6 +155,50 @@ static pid_t container(const char *name, const char *id, int interval)
 	return pid;
 }
 
+#define SHARED_UID 2000
+
+/*
+ * A container in the host's user namespace as uid SHARED_UID under
+ * RLIMIT_NPROC=3: nproc processes in the cgroup runtime kind gives
+ * container id; with interval, its first tries for one more now and then.
+ */
+static pid_t host_container(const char *name, const char *kind, const char *id, int nproc,
+			    int interval)
+{
+	struct rlimit three = { 3, 3 };
+	pid_t pid = fork(), parent = getpid();
+	int k;
+
+	if (pid)
+		return pid;
+	if ((uct_container_enter(kind, id, 0, NULL, 0) && errno != ENOENT) ||
+	    setrlimit(RLIMIT_NPROC, &three) || setgroups(0, NULL) ||
+	    setresgid(SHARED_UID, SHARED_UID, SHARED_UID) ||
+	    setresuid(SHARED_UID, SHARED_UID, SHARED_UID) || prctl(PR_SET_PDEATHSIG, SIGTERM) ||
+	    getppid() != parent) {
+		perror("uct-demo: a container in the host's namespace");
+		_exit(1);
+	}
+	for (k = 1; k < nproc; k++) {
+		pid_t me = getpid();
+
+		if (fork() == 0) {
+			/* dies with its container's first process */
+			if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != me)
+				_exit(1);
+			for (;;)
+				pause();
+		}
+	}
+	printf("%s: %d processes as uid %d in the host's user namespace\n", name, nproc,
+	       SHARED_UID);
+	fflush(stdout);
+	if (interval)
+		service(name, interval);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	int interval = argc > 1 ? atoi(argv[1]) : 5;
@@ -163,6 +214,21 @@ int main(int argc, char **argv)
 		      interval);
 	if (a < 0 || b < 0) {
 		perror("uct-demo: starting the containers");
+		return 1;
+	}
+	/* api's two processes first: then the worker's second is the
+	 * fourth of uid 2000, over 3 */
+	if (host_container("api", "docker",
+			   "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90", 2,
+			   0) < 0) {
+		perror("uct-demo: starting api");
+		return 1;
+	}
+	sleep(1);
+	if (host_container("worker", "containerd",
+			   "f0e1d2c3b4a5968778695a4b3c2d1e0ff0e1d2c3b4a5968778695a4b3c2d1e0f", 1,
+			   interval) < 0) {
+		perror("uct-demo: starting worker");
 		return 1;
 	}
 	/* Hold until told to stop; the containers die with us (PDEATHSIG). */

@@ -3,7 +3,8 @@
 # private server), the live view on the guest's console, read from the
 # screen (capture-pane), left with `q` (send-keys). The two demo
 # containers must be on the screen by name, each with uid 1000's row as
-# the container sees it, and quitting must end `make run` with status 0
+# the container sees it, the two that share uid 2000 in the host's user
+# namespace must split its row, and quitting must end `make run` with status 0
 # because the guest powered off. TAP. Bounded: the boot and the first
 # screen within BOOT_SECS, the power-off within 120 s.
 set -uo pipefail
@@ -26,9 +27,10 @@ trap cleanup EXIT
 
 command -v tmux > /dev/null || { echo "1..0 # SKIP tmux missing (guest/deps.sh installs it)"; exit 0; }
 
-# 120x36: wide enough for the demo's rows; make run's status and the
-# view's exit line land in files, not only on a screen that scrolls
-tm -f /dev/null new-session -d -s run -x 120 -y 36 \
+# 160x40: wide enough for the demo's rows and a shared row's split by
+# container; make run's status and the view's exit line land in files,
+# not only on a screen that scrolls
+tm -f /dev/null new-session -d -s run -x 160 -y 40 \
 	"cd '$UCT_ROOT' && make -s run 2> '$tmp/stderr'; echo \$? > '$tmp/rc'; sleep 600"
 
 # The first screen of the view: its header, then both containers' rows
@@ -57,6 +59,18 @@ for c in "4e1f0c2a9b7d web" "9c8b7a6f5e4d db"; do
 	check "container '${c#* }' named on its namespace line ($c)" \
 		grep -Eq "ns [0-9]+ .* $c uct-demo\([0-9]+\)" "$tmp/screen"
 done
+
+# uid 2000's row, shared by the demo's two containers in the host's user
+# namespace: split 2 and 1, the worker's refusals on it (once it tried)
+shared='uid 2000 .* in a1b2c3d4e5f6 2, f0e1d2c3b4a5 1 \(refused [1-9][0-9]*\)$'
+for ((i = 0; i < 60; i++)); do
+	screen
+	grep -Eq "$shared" "$tmp/screen" && break
+	sleep 1
+done
+check "uid 2000's row split by container, the refusals on the worker" \
+	grep -Eq "$shared" "$tmp/screen"
+grep 'uid 2000' "$tmp/screen" | sed 's/^/# /'
 
 tm send-keys -t run q
 for ((i = 0; i < 120; i++)); do
