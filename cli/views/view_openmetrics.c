@@ -258,6 +258,62 @@ static void row_state(FILE *f, const struct uct_model *m, enum uct_metrics_fmt f
 	}
 }
 
+/*
+ * A shared row's split by container (shares.c): its processes and
+ * refusals per container, for the rows that processes of a container
+ * other than their namespace's own charge (Docker's containers of one
+ * uid in the host's namespace). Only containers in cgroups root made
+ * (cgroups.h): no tenant names a series.
+ */
+static void containers(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt)
+{
+	char buf[512];
+	struct uct_sb b = UCT_SB_INIT(buf);
+	size_t i;
+	int k, t, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (!pass)
+			family(f, fmt, "ucounttop_container_nproc_processes", "gauge", "processes",
+			       "Processes (threads) charging a shared row's RLIMIT_NPROC counter "
+			       "directly, by the container whose cgroup they are in.");
+		else
+			family(f, fmt, "ucounttop_container_denials", "counter", NULL,
+			       "Refused charges of a shared row since ucounttop attached, by the "
+			       "container of the task refused.");
+		for (i = 0; i < m->nrows; i++) {
+			const struct uct_row *r = &m->rows[i];
+
+			if (!row_shown(m, r) || !r->shared)
+				continue;
+			for (k = 0; k < r->nshares; k++) {
+				const struct uct_share *sh = &m->shares[r->share + k];
+
+				if (!sh->container)
+					continue;
+				for (t = 0; t < (pass ? UCT_NTYPES : 1); t++) {
+					b.n = 0;
+					uct_sb_str(&b, pass ? "ucounttop_container_denials_total{ns=\"" :
+							      "ucounttop_container_nproc_processes{ns=\"");
+					uct_sb_u64(&b, r->rec.ns_inum);
+					uct_sb_str(&b, "\",uid=\"");
+					uct_sb_u64(&b, r->rec.uid);
+					uct_sb_str(&b, "\",container_id=\"");
+					uct_sb_label(&b, sh->container, UCT_CID_LEN);
+					if (pass) {
+						uct_sb_str(&b, "\",type=\"");
+						uct_sb_str(&b, uct_type_name(t));
+					}
+					uct_sb_str(&b, "\"} ");
+					uct_sb_u64(&b, pass ? sh->denials[t] : sh->processes);
+					uct_sb_char(&b, '\n');
+					fwrite_unlocked(b.p, 1, b.n, f);
+				}
+			}
+		}
+	}
+}
+
 /* ,name="value" when value is not empty: no label has an empty value */
 static void opt_label(struct uct_sb *b, const char **sep, const char *name, const char *v,
 		      size_t max)
@@ -413,6 +469,7 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 	row_state(f, m, fmt, "ucounttop_row_imbalanced",
 		  "1 when a counter of the row is below the sum of the rows of the user "
 		  "namespaces it created (imbalanced), else 0.", UCT_F_IMBALANCED);
+	containers(f, m, fmt);
 	family(f, fmt, "ucounttop_drops", "counter", NULL,
 	       "Data ucounttop lost: full maps, ring-buffer overruns, cut chains, "
 	       "(recursion_misses) program runs the kernel skipped because the program was "

@@ -6,7 +6,8 @@
 # containerd-style one (.../cri-containerd-<B>.scope) holding 2; then B
 # tries a sixth process, which the kernel refuses. They share one row,
 # (initial namespace, 9000) 5/5: the table, JSON and --container must
-# split it 3 and 2 and put the refusal on B, exactly.
+# split it 3 and 2 and put the refusal on B, exactly; so must --listen's
+# per-container families.
 . /uct/tests/lib/ktap.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=${WL:-/uct/bin/uct-workload}
@@ -90,6 +91,16 @@ expect "table: the row's line splits it, the refusal on B" \
 $UCT -b -n 1 --container "$(echo $B | cut -c1-8)" > $T/c.txt 2>&1
 expect "--container B: the shared row" "$(grep -c '^ *uid 9000 ' $T/c.txt)" 1
 expect "--container B: no 'no match'" "$(grep -c 'no match' $T/c.txt)" 0
+
+timeout 60 wget -q -O $T/om http://127.0.0.1:9469/metrics
+grep "^ucounttop_container_\|^ucounttop_nproc_processes{ns=\"$init\",level=\"0\",uid=\"9000\"}" $T/om |
+	sed 's/^/# /'
+expect "--listen: the same split, per container" \
+	"$(grep -c "^ucounttop_container_nproc_processes{ns=\"$init\",uid=\"9000\",container_id=\"$A\"} 3\$" $T/om) $(grep -c "^ucounttop_container_nproc_processes{ns=\"$init\",uid=\"9000\",container_id=\"$B\"} 2\$" $T/om)" \
+	"1 1"
+expect "--listen: B's refusal, none on A" \
+	"$(grep -c "^ucounttop_container_denials_total{ns=\"$init\",uid=\"9000\",container_id=\"$B\",type=\"nproc\"} 1\$" $T/om) $(grep -c "^ucounttop_container_denials_total{ns=\"$init\",uid=\"9000\",container_id=\"$A\",type=\"nproc\"} 0\$" $T/om)" \
+	"1 1"
 
 cleanup
 trap - EXIT

@@ -893,6 +893,7 @@ static void test_shares(void **state)
 		assert_non_null(f);
 		uct_view_batch(f, &m, &c);
 		uct_view_json(f, &m, &c);
+		uct_view_openmetrics(f, &m, &c);
 		fclose(f);
 		assert_non_null(strstr(out, " in aaaa1111aaaa 4, bbbb2222bbbb 1 (refused 2), "
 					    "other 1 (refused 1)\n"));
@@ -900,6 +901,15 @@ static void test_shares(void **state)
 					    CID_A "\",\"cgroup\":\"/system.slice/docker-" CID_A
 					    ".scope\",\"processes\":4,\"denials\":{\"nproc\":0,"));
 		assert_non_null(strstr(out, "\"other\":{\"processes\":1,\"denials\":{\"nproc\":1,"));
+		/* a series per container, none for "other" */
+		assert_non_null(strstr(out, "\nucounttop_container_nproc_processes{ns=\"1\",uid=\"9000\","
+					    "container_id=\"" CID_A "\"} 4\n"
+					    "ucounttop_container_nproc_processes{ns=\"1\",uid=\"9000\","
+					    "container_id=\"" CID_B "\"} 1\n# TYPE"));
+		assert_non_null(strstr(out, "\nucounttop_container_denials_total{ns=\"1\",uid=\"9000\","
+					    "container_id=\"" CID_B "\",type=\"nproc\"} 2\n"));
+		assert_non_null(strstr(out, "\nucounttop_container_denials_total{ns=\"1\",uid=\"9000\","
+					    "container_id=\"" CID_A "\",type=\"nproc\"} 0\n"));
 		free(out);
 	}
 	/* root's row has init only, in no container: not shared */
