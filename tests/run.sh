@@ -77,10 +77,13 @@ tally_suite() {
 # run niced: the 6.1 guest suite is the critical path, and they share what
 # it leaves of this machine's two cores (guest-runner boots small guests
 # too).
-host_suites=(make-help checkpatch splat-scan guest-runner)
+host_suites=(make-help contrib checkpatch splat-scan guest-runner)
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
 	suite make-help "$UCT_ROOT/tests/host/make-help.sh"
+	# contrib/'s Prometheus rules (promtool check/test) and Grafana
+	# dashboard, on made-up series
+	suite contrib "$UCT_ROOT/tests/host/contrib.sh"
 	suite checkpatch "$UCT_ROOT/tests/host/checkpatch.sh"
 	suite splat-scan "$UCT_ROOT/tests/host/splat-scan-test.sh"
 	suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
@@ -88,6 +91,9 @@ host_suites=(make-help checkpatch splat-scan guest-runner)
 		# ucounttop(8) and the bash completion against --help, the option
 		# parser and the exit codes (runs the host build, never loads BPF)
 		suite manpage "$UCT_ROOT/tests/host/manpage.sh"
+		# make install and make deb into scratch roots; the unpacked tool
+		# runs --version and --help (no BPF)
+		suite package "$UCT_ROOT/tests/host/package.sh"
 		# every CO-RE relocation of the BPF objects against each kernel
 		# we support, from their BTF (builds the objects, loads nothing)
 		suite core-relocs "$UCT_ROOT/tests/host/core-relocs.sh"
@@ -101,6 +107,9 @@ host_suites=(make-help checkpatch splat-scan guest-runner)
 		# (6 s) each
 		suite cli-fuzz \
 			make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
+		# the OpenMetrics documents of the unit tests' fixtures through
+		# Prometheus' parsers and promtool, with no guest
+		suite openmetrics-host "$UCT_ROOT/tests/host/openmetrics-host.sh"
 	fi
 	# the host suites take under two minutes: the debug kernel's guest
 	# follows them here, so that this chain and the stock kernel's end
@@ -111,7 +120,7 @@ host_suites=(make-help checkpatch splat-scan guest-runner)
 	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
 } &
 host_pid=$!
-[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage core-relocs cli-unit cli-unit-asan cli-fuzz)
+[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage package core-relocs cli-unit cli-unit-asan cli-fuzz openmetrics-host)
 
 # Debian's kernels: the ucounttop tests (00, 5*, check around the
 # kselftests) on each; a developer's run, the tests that read what differs
