@@ -229,7 +229,7 @@ static void drop_documents(struct uct_listen *s)
  * memory failed. */
 static struct MHD_Response *document(struct uct_listen *s, enum uct_metrics_fmt fmt)
 {
-	struct uct_view_ctx c = *s->c;
+	struct uct_view_ctx c;
 	struct MHD_Response *r;
 	char *buf = NULL;
 	size_t len = 0;
@@ -249,7 +249,9 @@ static struct MHD_Response *document(struct uct_listen *s, enum uct_metrics_fmt 
 	}
 	if (s->doc[fmt])
 		return s->doc[fmt];
-	/* the exporter's own metrics, in a copy: the view reads its context */
+	/* the exporter's own metrics, in a copy made after the snapshot (it
+	 * sets the context's time): the view reads its context */
+	c = *s->c;
 	c.scrape_seconds = s->scrape_s;
 	c.scrape_errors = s->errors;
 	t0 = uct_now_s();
