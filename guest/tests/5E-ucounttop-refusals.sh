@@ -18,7 +18,9 @@ T=/tmp/t5E
 mkdir -p $T
 . /uct/tests/lib/ktap.sh
 . /uct/tests/lib/json-rows.sh
-total() { grep -o '"denials":{"nproc":[^}]*}' "$1" | tail -n 1 | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"; }
+# total FILE TYPE: the last document's header total (its first "denials"
+# object; rows' containers have theirs later)
+total() { tail -n 1 "$1" | grep -o '"denials":{"nproc":[^}]*}' | head -n 1 | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"; }
 
 [ -x "$UCT" ] && [ -x "$RF" ] || { echo "# missing $UCT or $RF"; exit 4; }
 
