@@ -166,7 +166,7 @@ static pid_t host_container(const char *name, const char *kind, const char *id, 
 			    int interval)
 {
 	struct rlimit three = { 3, 3 };
-	pid_t pid = fork(), parent = getpid();
+	pid_t parent = getpid(), pid = fork();
 	int k;
 
 	if (pid)
