@@ -43,15 +43,18 @@ fi
 
 # promtool, for `promtool check metrics` on what --listen serves
 # (tests/host/openmetrics-endpoint.sh) and `promtool check rules` and
-# `test rules` on contrib/prometheus (tests/host/contrib.sh), comes with Debian's prometheus
-# package, which is not installed: that would also add a system user and,
-# on a systemd machine, enable and start a Prometheus server on port 9090
-# that nobody asked for. Its .deb is downloaded instead (apt-get download:
-# no root, no maintainer scripts) and only usr/bin/promtool is unpacked,
-# into $CACHE_DIR/promtool. One already in PATH is used as it is.
+# `test rules` on contrib/prometheus (tests/host/contrib.sh), and the
+# Prometheus server that scrapes the guest in tests/host/prometheus.sh
+# come with Debian's prometheus package, which is not installed: that
+# would also add a system user and, on a systemd machine, enable and start
+# a Prometheus server on port 9090 that nobody asked for. Its .deb is
+# downloaded instead (apt-get download: no root, no maintainer scripts)
+# and only usr/bin/promtool and usr/bin/prometheus are unpacked, into
+# $CACHE_DIR/promtool. A promtool already in PATH is used as it is.
 PROMTOOL_DIR=$CACHE_DIR/promtool
-if ! command -v promtool > /dev/null && [ ! -x "$PROMTOOL_DIR/promtool" ]; then
-	echo "deps: promtool from Debian's prometheus package, unpacked into $PROMTOOL_DIR (not installed)"
+if [ ! -x "$PROMTOOL_DIR/prometheus" ] ||
+   { ! command -v promtool > /dev/null && [ ! -x "$PROMTOOL_DIR/promtool" ]; }; then
+	echo "deps: promtool and prometheus from Debian's prometheus package, unpacked into $PROMTOOL_DIR (not installed)"
 	dl=$(mktemp -d)
 	trap 'rm -rf "$dl"' EXIT
 	# as root, apt would fetch as _apt, which cannot write to our 0700 directory
@@ -59,8 +62,10 @@ if ! command -v promtool > /dev/null && [ ! -x "$PROMTOOL_DIR/promtool" ]; then
 	[ "$(id -u)" = 0 ] && sandbox=(-o APT::Sandbox::User=root)
 	(cd "$dl" && apt-get download -q "${sandbox[@]}" prometheus > /dev/null) ||
 		die "apt-get download prometheus failed (run apt-get update as root first?)"
-	dpkg-deb --fsys-tarfile "$dl"/prometheus_*.deb | tar -x -C "$dl" ./usr/bin/promtool
+	dpkg-deb --fsys-tarfile "$dl"/prometheus_*.deb |
+		tar -x -C "$dl" ./usr/bin/promtool ./usr/bin/prometheus
 	mkdir -p "$PROMTOOL_DIR"
 	install -m 0755 "$dl/usr/bin/promtool" "$PROMTOOL_DIR/promtool"
+	install -m 0755 "$dl/usr/bin/prometheus" "$PROMTOOL_DIR/prometheus"
 	basename "$dl"/prometheus_*.deb > "$PROMTOOL_DIR/from"
 fi

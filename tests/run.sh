@@ -110,6 +110,9 @@ host_suites=(make-help contrib checkpatch splat-scan guest-runner)
 		# the OpenMetrics documents of the unit tests' fixtures through
 		# Prometheus' parsers and promtool, with no guest
 		suite openmetrics-host "$UCT_ROOT/tests/host/openmetrics-host.sh"
+		# a real Prometheus server scraping a guest's --listen through
+		# QEMU's port forwarding, PromQL against a known workload
+		suite prometheus "$UCT_ROOT/tests/host/prometheus.sh"
 	fi
 	# the host suites take under two minutes: the debug kernel's guest
 	# follows them here, so that this chain and the stock kernel's end
@@ -120,7 +123,7 @@ host_suites=(make-help contrib checkpatch splat-scan guest-runner)
 	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
 } &
 host_pid=$!
-[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage package core-relocs cli-unit cli-unit-asan cli-fuzz openmetrics-host)
+[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage package core-relocs cli-unit cli-unit-asan cli-fuzz openmetrics-host prometheus)
 
 # Debian's kernels: the ucounttop tests (00, 5*, check around the
 # kselftests) on each; a developer's run, the tests that read what differs

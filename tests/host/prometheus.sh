@@ -1,0 +1,148 @@
+#!/bin/bash
+# A real Prometheus server scraping ucounttop --listen in the guest, as a
+# platform team would run it: Debian's prometheus (unpacked by
+# guest/deps.sh, not installed), bound to 127.0.0.1 with its data in a
+# temporary directory, scraping the guest through QEMU's user-network
+# forwarding (guest/run --forward). The guest runs a known workload,
+# uct-workload --shared-uid: uid 9000 under RLIMIT_NPROC 5 in two
+# containers sharing the initial user namespace, A (Docker-style) with 3
+# processes and B (containerd-style) with 2, B's sixth fork refused.
+# PromQL queries through Prometheus' HTTP API must return exactly that.
+# TAP. Bounded: the guest's setup within BOOT_SECS, the first scrape with
+# every series within 120 s.
+set -uo pipefail
+. "$(dirname "$0")/../../guest/lib.sh"
+
+BOOT_SECS=${BOOT_SECS:-600}
+PROMETHEUS=${PROMETHEUS:-$CACHE_DIR/promtool/prometheus}
+PY=${PYTHON:-/usr/bin/python3}
+A=aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111
+B=bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222
+tmp=$(mktemp -d)
+n=0 fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+# expect NAME GOT WANT
+expect() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		nok "$1"
+		echo "#   got:  $2"
+		echo "#   want: $3"
+	fi
+}
+guest_pid= prom_pid=
+cleanup() {
+	[ -n "$prom_pid" ] && kill "$prom_pid" 2> /dev/null && wait "$prom_pid" 2> /dev/null
+	# guest/run and its QEMU: a session of their own (setsid), in which
+	# timeout(1) makes a process group of its own
+	[ -n "$guest_pid" ] && pkill -KILL -s "$guest_pid" 2> /dev/null && wait "$guest_pid" 2> /dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+finish() {
+	echo "1..$n"
+	[ "$fails" -eq 0 ]
+	exit
+}
+
+if [ ! -x "$PROMETHEUS" ]; then
+	nok "Debian's prometheus is unpacked at $PROMETHEUS (guest/deps.sh)"
+	finish
+fi
+# two free ports on the host's loopback: the guest's forward, Prometheus
+free_port() {
+	"$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+hp=$(free_port) qp=$(free_port)
+
+cat > "$tmp/guest.sh" << EOF
+ucounttop --listen 0.0.0.0:9465 -d 1 2> /tmp/listen.err &
+i=0
+until grep -q '^ucounttop: serving' /tmp/listen.err; do
+	i=\$((i + 1)); [ \$i -gt 3000 ] && { cat /tmp/listen.err; exit 1; }
+	usleep 100000
+done
+uct-workload --shared-uid 9000 5 docker:$A:3 containerd:$B:2 > /tmp/wl.out 2>&1 &
+i=0
+until grep -q '^READY' /tmp/wl.out; do
+	i=\$((i + 1)); [ \$i -gt 3000 ] && { cat /tmp/wl.out; exit 1; }
+	usleep 100000
+done
+cat /tmp/wl.out
+echo UCT-GUEST-READY
+# held until the host has its answers and stops this guest
+sleep 3000
+EOF
+# not -q: the console is read as it comes (run.out)
+setsid "$UCT_ROOT/guest/run" --timeout 3600 --forward "$hp:9465" \
+	-f "$tmp/guest.sh" > "$tmp/run.out" 2>&1 < /dev/null &
+guest_pid=$!
+for ((i = 0; i < BOOT_SECS; i++)); do
+	grep -aq '^UCT-GUEST-READY' "$tmp/run.out" 2> /dev/null && break
+	kill -0 "$guest_pid" 2> /dev/null || break
+	sleep 1
+done
+if ! grep -aq '^UCT-GUEST-READY' "$tmp/run.out" 2> /dev/null; then
+	nok "the guest serves --listen with the workload running (forwarded to 127.0.0.1:$hp)"
+	sed 's/^/# /' "$tmp/run.out" | tail -n 30
+	finish
+fi
+ok "the guest serves --listen with the workload running (forwarded to 127.0.0.1:$hp)"
+grep -aE '^(SHARE|FORK)' "$tmp/run.out" | tr -d '\r' | sed 's/^/# /'
+
+cat > "$tmp/prometheus.yml" << EOF
+global:
+  scrape_interval: 2s
+  scrape_timeout: 2s
+scrape_configs:
+  - job_name: ucounttop
+    static_configs:
+      - targets: ["127.0.0.1:$hp"]
+EOF
+"$PROMETHEUS" --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
+	--web.listen-address="127.0.0.1:$qp" --log.level=warn > "$tmp/prom.log" 2>&1 &
+prom_pid=$!
+
+# query PROMQL: each result's value, "labels=value" sorted, one per line
+query() {
+	curl -sf --get --data-urlencode "query=$1" "http://127.0.0.1:$qp/api/v1/query" |
+		"$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["status"] == "success", d
+out = []
+for r in d["data"]["result"]:
+    m = r["metric"]
+    out.append(",".join("%s=%s" % (k, m[k]) for k in sorted(m) if k not in ("instance", "job")) + "=" + r["value"][1])
+print("\n".join(sorted(out)))'
+}
+# the last series to appear: B's refusal, on the series of the split
+q_den="ucounttop_container_denials_total{uid=\"9000\",container_id=\"$B\",type=\"nproc\"}"
+for ((i = 0; i < 120; i++)); do
+	[ -n "$(query "$q_den" 2> /dev/null)" ] && break
+	kill -0 "$prom_pid" 2> /dev/null || break
+	sleep 1
+done
+expect "Prometheus scrapes the target: up == 1" "$(query 'up{job="ucounttop"}' | sed 's/.*=//')" 1
+init=$(query 'ucounttop_build_info' | head -n 1 | grep -c version)
+expect "ucounttop_build_info is there, with a version" "$init" 1
+expect "uid 9000's row in the initial namespace: 5 processes" \
+	"$(query 'ucounttop_nproc_processes{uid="9000",level="0"}' | sed 's/.*=//')" 5
+expect "no limit series: it created no namespace (the tasks' RLIMIT_NPROC is theirs)" \
+	"$(query 'ucounttop_nproc_limit_processes{uid="9000",level="0"}')" ""
+expect "split by container: A 3, B 2" \
+	"$(query 'ucounttop_container_nproc_processes{uid="9000"}' | sed 's/.*container_id=\([0-9a-f]*\),.*=\([0-9]*\)$/\1 \2/')" \
+	"$A 3
+$B 2"
+expect "the shares add up to the row (PromQL)" \
+	"$(query 'sum(ucounttop_container_nproc_processes{uid="9000"}) == on() ucounttop_nproc_processes{uid="9000",level="0"}' | sed 's/.*=//')" 5
+expect "B's refused fork: 1 on B, none on A" \
+	"$(query 'ucounttop_container_denials_total{uid="9000",type="nproc"}' | sed 's/.*container_id=\([0-9a-f]*\),.*=\([0-9]*\)$/\1 \2/')" \
+	"$A 0
+$B 1"
+expect "the row's refusals: 1" \
+	"$(query 'ucounttop_denials_total{uid="9000",level="0",type="nproc"}' | sed 's/.*=//')" 1
+grep -v '^$' "$tmp/prom.log" | head -n 5 | sed 's/^/# prometheus: /'
+finish
