@@ -127,6 +127,16 @@ try:
         print(summary(families(om_parse, path)))
     elif mode == "names":
         print(names(families(om_parse, path)))
+    elif mode == "listed":
+        # every series served is one contrib/metrics.txt lists, the names
+        # the alerting rules and the dashboard are written against
+        listed = {l.split()[0] for l in open(sys.argv[3])
+                  if l.strip() and not l.startswith("#")}
+        served = {s.name for f in families(om_parse, path) for s in f.samples}
+        extra = sorted(served - listed)
+        if extra:
+            sys.exit(f"served but not in {sys.argv[3]}: {' '.join(extra)}")
+        print(f"{len(served)} series names, all of them listed")
     elif mode == "text":
         fams = families(text_parse, path)
         untyped = sorted({f.name for f in fams if f.type not in ("gauge", "counter")})
@@ -218,6 +228,8 @@ for p in "${pairs[@]}"; do
 	run "${om##*/} parses as OpenMetrics" "$PY" "$tmp/check.py" om "$om"
 	run "${om##*/}: the names, units and labels of ucounttop(8)" \
 		"$PY" "$tmp/check.py" names "$om"
+	run "${om##*/}: every series name is in contrib/metrics.txt" \
+		"$PY" "$tmp/check.py" listed "$om" "$UCT_ROOT/contrib/metrics.txt"
 	run "${text##*/} parses as text 0.0.4, every family typed" "$PY" "$tmp/check.py" text "$text"
 	run "promtool check metrics < ${text##*/}" promtool_clean "$text"
 	rc=0
@@ -249,6 +261,10 @@ refuses "... a label with an empty value" "$PY" "$tmp/check.py" names "$tmp/empt
 sed '/^# EOF$/i # TYPE ucounttop_row_flag gauge\nucounttop_row_flag{ns="1",flag="new"} 1' \
 	"$om" > "$tmp/old"
 refuses "... an old family" "$PY" "$tmp/check.py" names "$tmp/old"
+sed 's/^# EOF$/# TYPE ucounttop_unlisted gauge\n# HELP ucounttop_unlisted not in the list\nucounttop_unlisted 1\n# EOF/' \
+	"$om" > "$tmp/unlisted"
+refuses "the list check refuses a family contrib/metrics.txt does not name" \
+	"$PY" "$tmp/check.py" listed "$tmp/unlisted" "$UCT_ROOT/contrib/metrics.txt"
 # the mistake the text format invites: OpenMetrics' TYPE and HELP lines
 sed -E 's/^# (TYPE|HELP) (ucounttop_[a-z_]*)_total /# \1 \2 /' "$text" > "$tmp/om-types"
 cmp -s "$text" "$tmp/om-types" && echo "# (the text document has no counter to break)"
