@@ -19,6 +19,7 @@ PACKAGES=(
 	python3-prometheus-client                 # its OpenMetrics and text parsers read --listen's output
 	python3-yaml                              # tests/host/contrib.sh reads the rules and their tests
 	openssl curl                              # test_listen: a certificate for --web.config.file, a TLS client
+	lintian                                   # tests/host/package.sh: the .deb make deb builds
 	tmux                                      # make run read from a terminal (tests/host/make-run.sh)
 )
 # make bench only: the peer it is compared with (copied into the bench guest)
