@@ -338,12 +338,6 @@ int check_cmd_run(char *const *argv, const struct check_user *user, double timeo
 	return 0;
 }
 
-bool check_cmd_ok(const struct check_cmd *r)
-{
-	return r->pid && r->status >= 0 && WIFEXITED(r->status) && !WEXITSTATUS(r->status) &&
-	       !r->timed_out && !r->interrupted;
-}
-
 void check_cmd_free(struct check_cmd *r)
 {
 	free(r->left);

@@ -65,7 +65,13 @@ void check_cmd_free(struct check_cmd *r);
  * after CMD ended cuts settling short. */
 unsigned int check_cmd_signals(void);
 
-/* Did CMD succeed (exited 0, no timeout, no interruption)? */
-bool check_cmd_ok(const struct check_cmd *r);
+/*
+ * check's exit status, as kselftest's runner reads a test's: a finding
+ * fails (UCT_EXIT_FAIL) whatever CMD did; else CMD's own outcome: 0
+ * passed, 4 (KSFT_SKIP) skipped, 124 timed out (CMD's own 124 or check's
+ * --timeout), anything else - another status, a signal, an interruption -
+ * failed (UCT_EXIT_CMD_FAILED).
+ */
+int check_exit_code(bool finding, const struct check_cmd *r);	/* check_exit.c */
 
 #endif /* UCT_CHECK_RUN_H */

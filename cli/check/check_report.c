@@ -81,7 +81,9 @@ static void text_command(FILE *f, const struct check_run_info *ri)
 	}
 	fprintf(f, " (pid %d)", ri->pid);
 	if (ri->status >= 0 && WIFEXITED(ri->status))
-		fprintf(f, " exited %d", WEXITSTATUS(ri->status));
+		fprintf(f, " exited %d%s", WEXITSTATUS(ri->status),
+			WEXITSTATUS(ri->status) == UCT_EXIT_SKIP ? " (skipped)" :
+			WEXITSTATUS(ri->status) == UCT_EXIT_TIMEOUT ? " (timed out)" : "");
 	else if (ri->status >= 0 && WIFSIGNALED(ri->status))
 		fprintf(f, " killed by signal %d", WTERMSIG(ri->status));
 	fprintf(f, "; it ran %.2f s, settled %.2f s (at most %.1f)\n",

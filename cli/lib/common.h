@@ -15,8 +15,13 @@
 /* check only (1 there means "imbalance found") */
 #define UCT_EXIT_CMD	 5	/* check: CMD could not be started */
 #define UCT_EXIT_TOOL	 6	/* check: the tool failed while running */
-#define UCT_EXIT_CMD_FAILED 7	/* check: no imbalance, but CMD failed, timed
-				 * out or was interrupted */
+#define UCT_EXIT_CMD_FAILED 7	/* check: no imbalance, but CMD failed or was
+				 * interrupted */
+/* check, as kselftest's runner reads a test's status: KSFT_SKIP (CMD
+ * skipped, or check cannot judge here: no privilege, no kernel feature),
+ * and timeout(1)'s status (CMD, or check's --timeout on it, timed out) */
+#define UCT_EXIT_SKIP	 4
+#define UCT_EXIT_TIMEOUT 124
 
 #define UCT_VERSION "0.1"
 

@@ -112,8 +112,8 @@ expect "check --user 65534:65533: CMD is that uid and gid" \
 
 # --timeout ends another user's CMD: check kept CAP_KILL for that
 $UCT check --user alice --timeout 1 --settle 5 -- sleep 300 > $T/to.out 2>&1
-expect "check --user alice --timeout 1 -- sleep 300: timed out (7), no sleep left" \
-	"$? $(ps -o pid,args | grep -c '[s]leep 300')" "7 0"
+expect "check --user alice --timeout 1 -- sleep 300: timed out (124), no sleep left" \
+	"$? $(ps -o pid,args | grep -c '[s]leep 300')" "124 0"
 
 $UCT check --user no-such-user -- true > $T/bad.out 2>&1
 expect "check --user no-such-user: usage error (2), naming it" \

@@ -48,17 +48,18 @@ grep -q "^# left running, not waited for: pid [0-9]* sleep uid 0 userns [0-9]*: 
 	{ fail "background sleeper: text report names it"; sed 's/^/# /' $T/bg.txt; }
 kill $(pids_of sleep) 2>/dev/null
 
-# 2. --timeout: CMD's group gets SIGTERM; exit 7, "timed_out":true
+# 2. --timeout: CMD's group gets SIGTERM; exit 124 (a timeout to
+# kselftest's runner), "timed_out":true
 timeout 60 $U check --timeout 1 --json -o $T/to.json -- sleep 100
 rc=$?
-expect "--timeout 1 on sleep 100: exit 7 (CMD failed, counters clean)" "$rc" 7
+expect "--timeout 1 on sleep 100: exit 124 (timed out, counters clean)" "$rc" 124
 grep -q '"signal":15,.*"timed_out":true' $T/to.json && pass "--timeout: CMD killed by SIGTERM, timed_out true" ||
 	{ fail "--timeout: CMD killed by SIGTERM, timed_out true"; sed 's/^/# /' $T/to.json; }
 
 # 2b. a CMD that ignores SIGTERM: SIGKILL 2 s later
 timeout 60 $U check --timeout 1 --json -o $T/kill.json -- sh -c 'trap "" TERM; exec sleep 100'
 rc=$?
-expect "--timeout 1 on a CMD ignoring SIGTERM: exit 7" "$rc" 7
+expect "--timeout 1 on a CMD ignoring SIGTERM: exit 124" "$rc" 124
 grep -q '"signal":9,.*"timed_out":true' $T/kill.json && pass "--timeout: SIGTERM ignored, then SIGKILL" ||
 	{ fail "--timeout: SIGTERM ignored, then SIGKILL"; sed 's/^/# /' $T/kill.json; }
 expect "--timeout: nothing of CMD's group left" "$(pids_of sleep)" ""
@@ -109,9 +110,18 @@ grep -q '"left_running":\[{"pid":'"$sleeper"',' $T/cut.json && pass "settle: the
 	{ fail "settle: the sleeper named in left_running"; sed 's/^/# /' $T/cut.json; }
 kill $(pids_of sleep) 2>/dev/null
 
-# 4. a failing CMD, a clean one
+# 4. a failing CMD, a clean one, and CMD's status as kselftest's runner
+# reads it: 4 a skip, 124 a timeout, passed through when nothing failed
 $U check -- false > $T/false.txt
 expect "check -- false: exit 7" "$?" 7
+$U check -- sh -c 'exit 4' > $T/skip.txt
+expect "check -- (exit 4): exit 4 (skip), the report says so and is clean" \
+	"$?:$(grep -c '^# command: sh -c exit 4 (pid [0-9]*) exited 4 (skipped);' $T/skip.txt):$(grep -c '^# FAIL' $T/skip.txt)" \
+	"4:1:0"
+$U check -- sh -c 'exit 124' > $T/t124.txt
+expect "check -- (exit 124): exit 124 (timeout)" "$?" 124
+$U check -- sh -c 'exit 3' > $T/t3.txt
+expect "check -- (exit 3): exit 7 (a failure, not check's own 3)" "$?" 7
 $U check -- true > $T/true.txt
 expect "check -- true: exit 0" "$?" 0
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@
 #include "judge.h"
 #include "judge_scenario.h"
 #include "check_report.h"
+#include "check_cmd.h"
+#include <sys/wait.h>
 #include "opts.h"
 
 #define NP UCT_NPROC
@@ -996,6 +999,40 @@ static void test_input_free_owned(void **state)
 	(void)state;
 }
 
+/* check's status as kselftest's runner reads a test's: a finding fails;
+ * else 0 pass, 4 skip, 124 timeout (CMD's or check's own), other fail */
+static void test_exit_codes(void **state)
+{
+	static const struct { int status; bool timed_out; int interrupted, want; } c[] = {
+		{ 0, false, 0, UCT_EXIT_OK },
+		{ 4 << 8, false, 0, UCT_EXIT_SKIP },
+		{ 124 << 8, false, 0, UCT_EXIT_TIMEOUT },
+		{ SIGTERM, true, 0, UCT_EXIT_TIMEOUT },		/* check's --timeout */
+		{ SIGKILL, true, 0, UCT_EXIT_TIMEOUT },
+		{ 1 << 8, false, 0, UCT_EXIT_CMD_FAILED },
+		{ 3 << 8, false, 0, UCT_EXIT_CMD_FAILED },
+		{ 125 << 8, false, 0, UCT_EXIT_CMD_FAILED },
+		{ SIGSEGV, false, 0, UCT_EXIT_CMD_FAILED },
+		{ 0, false, SIGINT, UCT_EXIT_CMD_FAILED },	/* Ctrl-C forwarded */
+		{ 4 << 8, false, SIGTERM, UCT_EXIT_CMD_FAILED },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct check_cmd r = { .pid = 42, .status = c[i].status, .timed_out = c[i].timed_out,
+				       .interrupted = c[i].interrupted };
+
+		assert_int_equal(check_exit_code(false, &r), c[i].want);
+		/* a finding fails, however CMD ended */
+		assert_int_equal(check_exit_code(true, &r), UCT_EXIT_FAIL);
+	}
+	{
+		struct check_cmd never = { .pid = 0, .status = -1 };
+
+		assert_int_equal(check_exit_code(false, &never), UCT_EXIT_CMD_FAILED);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1031,6 +1068,7 @@ int main(void)
 		cmocka_unit_test(test_report_json),
 		cmocka_unit_test(test_report_missed),
 		cmocka_unit_test(test_check_opts),
+		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_same_state_compares_counters_and_tallies),
 	};
 
