@@ -114,6 +114,8 @@ void uct_usage(FILE *f, const char *prog)
 "admitted over limit; charges still held by live tasks, signals, queues or\n"
 "locked segments are 'outstanding'. Report: '# ' lines (KTAP diagnostics).\n"
 "check options: --json (schema ucounttop-check/1), -o FILE (report to FILE),\n"
+"  --ktap (KTAP to standard output: CMD's output as one subtest, check's\n"
+"  verdict per class as the other),\n"
 "  --settle SECS (after CMD, wait at most this long for its descendants and\n"
 "  deferred frees, default 3), --timeout SECS (bound CMD itself: then SIGTERM\n"
 "  to its process group, SIGKILL 2 s later), --fail-outstanding (outstanding\n"
@@ -159,7 +161,7 @@ enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_NOTENANT, OPT_STACK, OPT_DURATION, OPT_COUNT,
 	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_USER, OPT_KUID, OPT_PID, OPT_LISTEN, OPT_CONTAINER,
-	OPT_WEBCONFIG,
+	OPT_WEBCONFIG, OPT_KTAP,
 };
 
 static const struct option longopts[] = {
@@ -167,6 +169,7 @@ static const struct option longopts[] = {
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "batch", no_argument, NULL, 'b' },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "ktap", no_argument, NULL, OPT_KTAP },
 	{ "openmetrics", no_argument, NULL, OPT_OM },
 	{ "output", required_argument, NULL, 'o' },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
@@ -221,6 +224,7 @@ static const struct {
 	{ 'n', "-n/--iterations", IN_TOP },
 	{ 'b', "-b/--batch", IN_TOP },
 	{ OPT_JSON, "--json", IN_TOP | IN_CHECK },
+	{ OPT_KTAP, "--ktap", IN_CHECK },
 	{ OPT_OM, "--openmetrics", IN_TOP },
 	{ 'o', "-o/--output", IN_TOP | IN_CHECK },
 	{ OPT_LISTEN, "--listen", IN_TOP },
@@ -413,7 +417,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 	unsigned long long u;
 	int c, first = 1;
 	size_t i;
-	bool json = false, om = false, batch = false;
+	bool json = false, om = false, batch = false, ktap = false;
 
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
@@ -469,6 +473,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			break;
 		case 'b': batch = true; break;
 		case OPT_JSON: json = true; break;
+		case OPT_KTAP: ktap = true; break;
 		case OPT_OM: om = true; break;
 		case 'o':
 			if (!*optarg)
@@ -596,7 +601,10 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		BAD("--web.config.file configures --listen's server: it needs --listen ADDR:PORT");
 	if (json + om + batch > 1)
 		BAD("-b, --json and --openmetrics exclude each other");
-	o->output = json ? UCT_OUT_JSON : om ? UCT_OUT_OPENMETRICS :
+	if (ktap && (json || o->output_file))
+		BAD("--ktap writes KTAP to standard output, CMD's output nested in it: not with %s",
+		    json ? "--json" : "-o FILE");
+	o->output = ktap ? UCT_OUT_KTAP : json ? UCT_OUT_JSON : om ? UCT_OUT_OPENMETRICS :
 		    batch ? UCT_OUT_BATCH : UCT_OUT_TTY;
 	if (o->keep_pinned && !o->pin_dir)
 		BAD("--keep-pinned needs --pin DIR");

@@ -15,7 +15,7 @@ struct uct_listen_addr {
 	unsigned char addr[16];		/* network byte order */
 	unsigned short port;		/* 1..65535 */
 };
-enum uct_output { UCT_OUT_TTY, UCT_OUT_BATCH, UCT_OUT_JSON, UCT_OUT_OPENMETRICS };
+enum uct_output { UCT_OUT_TTY, UCT_OUT_BATCH, UCT_OUT_JSON, UCT_OUT_OPENMETRICS, UCT_OUT_KTAP };
 
 struct uct_opts {
 	enum uct_cmd cmd;

@@ -36,6 +36,8 @@ static int write_report(const struct uct_opts *o, const struct judge_result *res
 	}
 	if (o->output == UCT_OUT_JSON)
 		check_report_json(out, res, ri, check_stacks_frames, st);
+	else if (o->output == UCT_OUT_KTAP)
+		check_report_ktap(out, res, ri, check_stacks_frames, st);
 	else
 		check_report_text(out, res, ri, check_stacks_frames, st);
 	if (out != stdout && uct_outfile_commit(&of, 1)) {
@@ -85,9 +87,16 @@ int check_main(const struct uct_opts *o)
 	in.have_shm_hooks = b.have_shm;
 	in.fail_outstanding = o->fail_outstanding;
 
-	rc = check_cmd_run(o->cmd_argv, &user, o->timeout, o->settle, &cmd, msg, sizeof(msg));
+	if (o->output == UCT_OUT_KTAP)
+		check_report_ktap_start(stdout);
+	rc = check_cmd_run(o->cmd_argv, &user, o->timeout, o->settle, o->output == UCT_OUT_KTAP,
+			   &cmd, msg, sizeof(msg));
 	if (rc) {
 		fprintf(stderr, "ucounttop: %s\n", msg);
+		/* the document's two results, all the same */
+		if (o->output == UCT_OUT_KTAP)
+			printf("not ok 1 %s\nnot ok 2 ucounttop-check # did not run\n",
+			       o->cmd_argv[0]);
 		goto out;
 	}
 	/* CMD has ended: --settle counts from here, and reaping its

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -201,15 +202,67 @@ static int become(const struct check_user *u)
 	return 0;
 }
 
-/* Start argv in its own process group; an exec failure comes back through
- * a close-on-exec pipe. */
-static int start(char *const *argv, const struct check_user *user, struct check_cmd *r,
-		 char *msg, size_t len)
+/* A KTAP subtest's indentation */
+#define NEST "    "
+
+/* Copy what CMD wrote so far to our standard output, each line indented
+ * as a subtest's (KTAP nests a subtest 4 columns in); wait at most
+ * wait_s for it. */
+static void relay(struct check_cmd *r, double wait_s)
 {
-	int fds[2], err = 0;
+	struct pollfd p = { .fd = r->relay, .events = POLLIN };
+	char buf[4096];
+	ssize_t n, i;
+
+	if (r->relay < 0) {
+		uct_sleep_s(wait_s, false);
+		return;
+	}
+	/* a signal cuts the wait short, as the sleep would */
+	if (poll(&p, 1, (int)(wait_s * 1000)) <= 0)
+		return;
+	while ((n = read(r->relay, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n; i++) {
+			if (r->at_line_start)
+				fputs(NEST, stdout);
+			putchar(buf[i]);
+			r->at_line_start = buf[i] == '\n';
+		}
+	}
+	/* end of file: every writer is gone */
+	if (!n) {
+		close(r->relay);
+		r->relay = -1;
+	}
+	fflush(stdout);
+}
+
+/* The last of it, and the subtest's last line ended */
+static void relay_end(struct check_cmd *r)
+{
+	if (r->relay >= 0) {
+		relay(r, 0);
+		if (r->relay >= 0)
+			close(r->relay);
+		r->relay = -1;
+	}
+	if (!r->at_line_start) {
+		putchar('\n');
+		r->at_line_start = true;
+	}
+	fflush(stdout);
+}
+
+/* Start argv in its own process group; an exec failure comes back through
+ * a close-on-exec pipe. With nest, its standard output and error are a
+ * pipe whose read end goes to r->relay. */
+static int start(char *const *argv, const struct check_user *user, bool nest,
+		 struct check_cmd *r, char *msg, size_t len)
+{
+	int fds[2], out[2] = { -1, -1 }, err = 0;
 	ssize_t got;
 
-	if (pipe2(fds, O_CLOEXEC)) {
+	if (pipe2(fds, O_CLOEXEC) || (nest && pipe2(out, O_CLOEXEC))) {
 		snprintf(msg, len, "pipe: %s", strerror(errno));
 		return UCT_EXIT_TOOL;
 	}
@@ -229,6 +282,8 @@ static int start(char *const *argv, const struct check_user *user, struct check_
 		signal(SIGHUP, SIG_DFL);
 		setpgid(0, 0);
 		close(fds[0]);
+		if (nest && (dup2(out[1], STDOUT_FILENO) < 0 || dup2(out[1], STDERR_FILENO) < 0))
+			_exit(127);
 		err = become(user);
 		if (!err) {
 			execvp(argv[0], argv);
@@ -240,6 +295,11 @@ static int start(char *const *argv, const struct check_user *user, struct check_
 	}
 	setpgid(r->pid, r->pid);	/* both sides: whichever runs first */
 	close(fds[1]);
+	if (nest) {
+		close(out[1]);
+		r->relay = out[0];
+		fcntl(r->relay, F_SETFL, O_NONBLOCK);
+	}
 	do
 		got = read(fds[0], &err, sizeof(err));
 	while (got < 0 && errno == EINTR);
@@ -255,7 +315,7 @@ static int start(char *const *argv, const struct check_user *user, struct check_
 }
 
 int check_cmd_run(char *const *argv, const struct check_user *user, double timeout,
-		  double settle, struct check_cmd *r, char *msg, size_t len)
+		  double settle, bool nest, struct check_cmd *r, char *msg, size_t len)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	double t0, t_term = 0, t_sig = 0, t1;
@@ -265,6 +325,8 @@ int check_cmd_run(char *const *argv, const struct check_user *user, double timeo
 
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
+	r->relay = -1;
+	r->at_line_start = true;
 	got_signal = 0;
 	nsignals = 0;
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
@@ -274,14 +336,17 @@ int check_cmd_run(char *const *argv, const struct check_user *user, double timeo
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	err = start(argv, user, r, msg, len);
-	if (err)
+	err = start(argv, user, nest, r, msg, len);
+	if (err) {
+		relay_end(r);
 		return err;
+	}
 	/* CMD has what it was given; we keep what judging it still needs */
 	if (uct_drop_privileges(uct_keep_check, msg, len)) {
 		kill(-r->pid, SIGKILL);
 		waitpid(r->pid, NULL, 0);
 		r->pid = 0;
+		relay_end(r);
 		return UCT_EXIT_TOOL;
 	}
 	t0 = uct_now_s();
@@ -308,7 +373,7 @@ int check_cmd_run(char *const *argv, const struct check_user *user, double timeo
 			kill(-r->pid, SIGKILL);
 		}
 		/* cut short by a signal: forwarded at once, not a poll later */
-		uct_sleep_s(POLL_S, false);
+		relay(r, POLL_S);
 	}
 	t1 = uct_now_s();
 	r->cmd_s = t1 - t0;
@@ -324,9 +389,10 @@ int check_cmd_run(char *const *argv, const struct check_user *user, double timeo
 		settle = KILL_GRACE_S;
 	while (any_child() && uct_now_s() - t1 < settle && nsignals == n_end) {
 		reap(r, &done);
-		uct_sleep_s(POLL_S, false);
+		relay(r, POLL_S);
 	}
 	reap(r, &done);
+	relay_end(r);
 	r->reap_s = uct_now_s() - t1;
 	if (got_signal && !r->interrupted)
 		r->interrupted = got_signal;

@@ -32,6 +32,10 @@ struct check_cmd {
 	double reap_s;		/* then waiting for its descendants */
 	struct check_left *left;	/* still running after that */
 	size_t nleft;
+	/* nest (check --ktap): CMD's standard output and error come through
+	 * a pipe, and go to ours indented as a KTAP subtest */
+	int relay;			/* the pipe's read end, -1: none */
+	bool at_line_start;
 };
 
 /* Whom CMD runs as (--user): uid, gid and supplementary groups */
@@ -58,7 +62,7 @@ int check_cmd_user(const char *spec, struct check_user *u, char *msg, size_t len
  * (cannot start) or UCT_EXIT_TOOL with msg. timeout 0: none.
  */
 int check_cmd_run(char *const *argv, const struct check_user *user, double timeout,
-		  double settle, struct check_cmd *r, char *msg, size_t len);
+		  double settle, bool nest, struct check_cmd *r, char *msg, size_t len);
 void check_cmd_free(struct check_cmd *r);
 
 /* How many signals check received since check_cmd_run() began: one more

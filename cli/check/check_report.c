@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* check_report.c - `ucounttop check` reports: KTAP-diagnostic text, JSON. */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include "check_report.h"
@@ -221,6 +222,88 @@ void check_report_text(FILE *f, const struct judge_result *r, const struct check
 	if (!first)
 		fputc('\n', f);
 	fprintf(f, "# exit %d\n", ri->exit_code);
+}
+
+void check_report_ktap_start(FILE *f)
+{
+	fputs("KTAP version 1\n1..2\n", f);
+	fflush(f);
+}
+
+/* CMD's name in a result line: its basename, blanks and '#' (which
+ * would start a directive) as '_' */
+static void ktap_name(FILE *f, const char *a0)
+{
+	const char *s = a0 && strrchr(a0, '/') ? strrchr(a0, '/') + 1 : a0 ? a0 : "command";
+
+	for (; *s; s++)
+		fputc(*s == ' ' || *s == '#' || (unsigned char)*s < 0x20 ? '_' : *s, f);
+}
+
+void check_report_ktap(FILE *f, const struct judge_result *r, const struct check_run_info *ri,
+		       check_frames_fn frames, void *ctx)
+{
+	const struct check_cmd *run = ri->run;
+	int st = ri->status >= 0 && WIFEXITED(ri->status) ? WEXITSTATUS(ri->status) : -1;
+	char *text = NULL, *p, *nl;
+	size_t len = 0, k;
+	FILE *mem;
+	int c, n = 0, last = JUDGE_OUTSTANDING;
+
+	/* outstanding charges are a test only where they fail
+	 * (--fail-outstanding) */
+	for (k = 0; k < r->n; k++)
+		if (r->f[k].cls == JUDGE_OUTSTANDING && r->f[k].failing)
+			last = JUDGE_NCLASSES;
+	/* 1: CMD, as kselftest's runner reports a test */
+	if (run && run->timed_out) {
+		fputs("not ok 1 ", f);
+		ktap_name(f, ri->argv ? ri->argv[0] : NULL);
+		fprintf(f, " # TIMEOUT %.0f seconds\n", ri->timeout);
+	} else if (st == UCT_EXIT_SKIP) {
+		fputs("ok 1 ", f);
+		ktap_name(f, ri->argv ? ri->argv[0] : NULL);
+		fputs(" # SKIP\n", f);
+	} else {
+		fputs(st == 0 && !(run && run->interrupted) ? "ok 1 " : "not ok 1 ", f);
+		ktap_name(f, ri->argv ? ri->argv[0] : NULL);
+		fputc('\n', f);
+	}
+	/* 2: check's verdict, a test per class */
+	fputs("    KTAP version 1\n    # Subtest: ucounttop-check\n", f);
+	for (c = 0; c < last; c++)
+		n += r->checked[c] || r->skipped[c][0] || c == JUDGE_OUTSTANDING;
+	fprintf(f, "    1..%d\n", n);
+	for (c = 0, n = 0; c < last; c++) {
+		bool failing = false;
+
+		if (!r->checked[c] && !r->skipped[c][0] && c != JUDGE_OUTSTANDING)
+			continue;
+		for (k = 0; k < r->n; k++)
+			failing |= r->f[k].cls == (enum judge_class)c && r->f[k].failing;
+		if (!r->checked[c] && c != JUDGE_OUTSTANDING) {
+			fprintf(f, "    ok %d %s # SKIP ", ++n, judge_class_name(c));
+			uct_text_str(f, r->skipped[c], (size_t)-1);
+			fputc('\n', f);
+			continue;
+		}
+		fprintf(f, "    %s %d %s\n", failing ? "not ok" : "ok", ++n, judge_class_name(c));
+	}
+	/* the text report's lines, all "# " diagnostics, in the subtest */
+	mem = open_memstream(&text, &len);
+	if (mem) {
+		check_report_text(mem, r, ri, frames, ctx);
+		fclose(mem);
+		for (p = text; p && *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl)
+				break;
+			fprintf(f, "    %.*s\n", (int)(nl - p), p);
+		}
+		free(text);
+	}
+	fprintf(f, "%s 2 ucounttop-check\n", r->nfail ? "not ok" : "ok");
+	fflush(f);
 }
 
 static void json_frames(FILE *f, __s32 sid, check_frames_fn frames, void *ctx)

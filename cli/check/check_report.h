@@ -38,6 +38,17 @@ void check_report_text(FILE *f, const struct judge_result *r, const struct check
 		       check_frames_fn frames, void *ctx);
 void check_report_json(FILE *f, const struct judge_result *r, const struct check_run_info *ri,
 		       check_frames_fn frames, void *ctx);
+/*
+ * check --ktap, after CMD's output (nested as subtest 1 of a KTAP
+ * document whose header check_report_ktap_start() wrote): CMD's result
+ * line, then check's verdict as subtest 2, a test per class judged (not
+ * ok with a failing finding; # SKIP with the reason for a class not
+ * judged) with the text report's lines as its diagnostics, and its
+ * result line.
+ */
+void check_report_ktap_start(FILE *f);
+void check_report_ktap(FILE *f, const struct judge_result *r, const struct check_run_info *ri,
+		       check_frames_fn frames, void *ctx);
 
 /* "open charge", "charge", "uncharge", ... */
 const char *check_report_stack_kind(unsigned kind);

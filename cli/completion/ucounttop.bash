@@ -17,7 +17,7 @@ _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration
 	--ringbuf-kb --pin --keep-pinned --max-entries --no-tracepoints
 	-v --verbose -h --help -V --version'
-_ucounttop_opts_check='--json -o --output --settle --timeout --user --fail-outstanding
+_ucounttop_opts_check='--json --ktap -o --output --settle --timeout --user --fail-outstanding
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version --'
 # options that take a value (the next word, or --opt=value)

@@ -122,6 +122,36 @@ $U check -- sh -c 'exit 124' > $T/t124.txt
 expect "check -- (exit 124): exit 124 (timeout)" "$?" 124
 $U check -- sh -c 'exit 3' > $T/t3.txt
 expect "check -- (exit 3): exit 7 (a failure, not check's own 3)" "$?" 7
+
+# 4b. --ktap: one KTAP document, CMD's own KTAP nested as subtest 1 (its
+# lines relayed, indented), check's verdict per class as subtest 2
+$U check --ktap -- sh -c 'echo "KTAP version 1"; echo 1..1; echo "ok 1 inner"; echo oops >&2; exit 4' > $T/k.txt
+rc=$?
+# top: the document's own lines; nested: every other line is indented
+top=$(grep -v '^    ' $T/k.txt)
+expect "--ktap: exit 4 (CMD skipped), the document's top level" "$rc
+$top" "4
+KTAP version 1
+1..2
+ok 1 sh # SKIP
+ok 2 ucounttop-check"
+expect "--ktap: CMD's KTAP and its stderr nested in subtest 1, in order" \
+	"$(sed -n '3,6p' $T/k.txt)" "    KTAP version 1
+    1..1
+    ok 1 inner
+    oops"
+expect "--ktap: subtest 2 names itself and plans one test per class judged" \
+	"$(sed -n '/^    # Subtest: ucounttop-check$/,/^ok 2/p' $T/k.txt | sed -n '2p') $(grep -c '^    \(not \)\{0,1\}ok [0-9]* [a-z-]*' $T/k.txt)" \
+	"    1..5 6"
+if ! awk '/^    # Subtest: ucounttop-check$/ { s = 1 } s && /^    not ok/ { bad = 1 } END { exit bad }' $T/k.txt; then
+	fail "--ktap: no class fails on a clean run"
+	sed 's/^/# /' $T/k.txt
+else
+	pass "--ktap: no class fails on a clean run"
+fi
+$U check --ktap --timeout 1 -- sleep 100 > $T/kt.txt
+expect "--ktap --timeout: exit 124, '# TIMEOUT' on CMD's line" \
+	"$?:$(grep -c '^not ok 1 sleep # TIMEOUT 1 seconds$' $T/kt.txt)" "124:1"
 $U check -- true > $T/true.txt
 expect "check -- true: exit 0" "$?" 0
 

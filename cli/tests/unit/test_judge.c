@@ -869,6 +869,49 @@ static void test_report_missed(void **state)
 	sc_free(s);
 }
 
+/* --ktap: CMD's result (subtest 1, whose lines check relays), then a
+ * test per class (a failing finding not ok, a class not judged a SKIP with
+ * its reason), the text report as the subtest's diagnostics, its result */
+static void test_report_ktap(void **state)
+{
+	struct judge_scenario *s = lost_scenario();
+	struct judge_scenario *m = judge_scenario_new();
+	char *const *argv = report_argv;
+	struct check_cmd run = { .pid = 51, .status = 4 << 8 };
+	struct check_run_info ri = { .argv = argv, .pid = 51, .status = 4 << 8, .run = &run,
+				     .timeout = 30, .snapshot = "iter/ucounts", .hooks = "-" };
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	check_report_ktap_start(f);
+	check_report_ktap(f, &s->r, &ri, fake_frames, NULL);
+	fclose(f);
+	assert_true(!strncmp(buf, "KTAP version 1\n1..2\nok 1 ", 24));
+	assert_non_null(strstr(buf, " # SKIP\n    KTAP version 1\n    # Subtest: ucounttop-check\n"
+				    "    1..5\n    not ok 1 lost-uncharge\n    ok 2 double-uncharge\n"));
+	assert_non_null(strstr(buf, "\n    # ucounttop check: FAIL, 1 finding: 1 lost-uncharge\n"));
+	assert_true(len > 26 && !strcmp(buf + len - 26, "\nnot ok 2 ucounttop-check\n"));
+	free(buf);
+	/* clean, a class skipped; CMD timed out */
+	tree(m, 30, 3, 2, 30, 3, 2, 0, 0, 0);
+	m->in.missed[JUDGE_MISS_CHARGE] = 5;
+	judge(m);
+	run.timed_out = true;
+	run.status = 15;
+	ri.status = 15;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	check_report_ktap(f, &m->r, &ri, fake_frames, NULL);
+	fclose(f);
+	assert_non_null(strstr(buf, " # TIMEOUT 30 seconds\n"));
+	assert_non_null(strstr(buf, "admitted-over-limit # SKIP 5 charge/uncharge and 0 limit-check"));
+	assert_true(len > 22 && !strcmp(buf + len - 22, "\nok 2 ucounttop-check\n"));
+	free(buf);
+	sc_free(s);
+	sc_free(m);
+}
+
 /* ---- options ---------------------------------------------------------------------- */
 
 static char errbuf[2048];
@@ -928,6 +971,16 @@ static void test_check_opts(void **state)
 	assert_int_equal(parse(&o, "--settle", "1", NULL), UCT_EXIT_USAGE);
 	assert_non_null(strstr(errbuf, "--settle applies to 'check' only"));
 	assert_int_equal(parse(&o, "--fail-outstanding", NULL), UCT_EXIT_USAGE);
+	/* --ktap: KTAP on standard output, nothing else */
+	assert_int_equal(parse(&o, "check", "--ktap", "--", "true", NULL), -1);
+	assert_int_equal(o.output, UCT_OUT_KTAP);
+	assert_int_equal(parse(&o, "check", "--ktap", "--json", "--", "true", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "--ktap writes KTAP to standard output"));
+	assert_int_equal(parse(&o, "check", "--ktap", "-o", "f", "--", "true", NULL),
+			 UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "not with -o FILE"));
+	assert_int_equal(parse(&o, "--ktap", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "--ktap applies to 'check' only"));
 }
 
 /*
@@ -1067,6 +1120,7 @@ int main(void)
 		cmocka_unit_test(test_report_text_escapes),
 		cmocka_unit_test(test_report_json),
 		cmocka_unit_test(test_report_missed),
+		cmocka_unit_test(test_report_ktap),
 		cmocka_unit_test(test_check_opts),
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_same_state_compares_counters_and_tallies),
