@@ -36,37 +36,7 @@ dash=$contrib/grafana/ucounttop.json
 list=$contrib/metrics.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-diag() { sed 's/^/# /'; }
-finish() {
-	echo "1..$n"
-	[ "$fails" -eq 0 ]
-	exit
-}
-# run NAME CMD...: ok when CMD succeeds (its last line in the name)
-run() {
-	local name=$1 out
-	shift
-	if out=$("$@" 2>&1); then
-		ok "$name${out:+: $(tail -n 1 <<< "$out" | cut -c1-160)}"
-	else
-		nok "$name"
-		diag <<< "$out"
-	fi
-}
-# refuses NAME CMD...: ok when CMD fails
-refuses() {
-	local name=$1 out
-	shift
-	if out=$("$@" 2>&1); then
-		nok "$name"
-		diag <<< "$out"
-	else
-		ok "$name: $(grep . <<< "$out" | tail -n 1 | cut -c1-160)"
-	fi
-}
+. "$(dirname "$0")/lib/tap.sh"
 
 # (shellcheck: these are called through run and refuses)
 # shellcheck disable=SC2317

@@ -29,43 +29,13 @@ common_h=$UCT_ROOT/cli/lib/common.h
 opts_c=$UCT_ROOT/cli/opts.c
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fails=0
+. "$(dirname "$0")/lib/tap.sh"
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-diag() { sed 's/^/# /'; }
-# check NAME: ok when $tmp/err is empty, else not ok with its content
-check() {
-	if [ -s "$tmp/err" ]; then
-		nok "$1"
-		diag < "$tmp/err"
-	else
-		ok "$1"
-	fi
-	: > "$tmp/err"
-}
-finish() {
-	echo "1..$n"
-	[ "$fails" -eq 0 ]
-	exit
-}
 : > "$tmp/err"
 
 # ---- the binary, and a way to run it that can never load BPF ----------------
-bin=${UCT_BIN:-$UCT_OUT/cli/ucounttop}
-if [ -z "${UCT_BIN:-}" ]; then
-	if make -s -C "$UCT_ROOT/cli" OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX" > "$tmp/build" 2>&1; then
-		ok "ucounttop builds on the host"
-	else
-		nok "ucounttop builds on the host"
-		tail -n 20 "$tmp/build" | diag
-		finish
-	fi
-fi
+. "$(dirname "$0")/lib/cli.sh"
 
-# No capability in any set, and none to gain from an exec (no_new_privs).
-guard=(setpriv --no-new-privs --inh-caps=-all --ambient-caps=-all)
-[ "$(id -u)" = 0 ] && guard+=(--bounding-set=-all)
 caps=$("${guard[@]}" grep -E '^Cap(Inh|Prm|Eff|Amb):' /proc/self/status 2>&1)
 if [ -x "$bin" ] && ! grep -qv ':[[:space:]]*0*$' <<< "$caps"; then
 	ok "ucounttop runs with no capability (${guard[*]})"

@@ -35,15 +35,7 @@ PY=${PYTHON:-/usr/bin/python3}
 PROMTOOL=${PROMTOOL:-$(command -v promtool || echo "$CACHE_DIR/promtool/promtool")}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-diag() { sed 's/^/# /'; }
-finish() {
-	echo "1..$n"
-	[ "$fails" -eq 0 ]
-	exit
-}
+. "$(dirname "$0")/lib/tap.sh"
 
 cat > "$tmp/check.py" <<'PYEOF'
 """check.py MODE FILE [FILE]: om FILE, names FILE, text FILE, same OMFILE TEXTFILE."""
@@ -192,28 +184,6 @@ if [ ! -x "$PROMTOOL" ]; then
 	finish
 fi
 
-# run NAME CMD...: ok when CMD succeeds, its output (a summary) in the name
-run() {
-	local name=$1 out
-	shift
-	if out=$("$@" 2>&1); then
-		ok "$name: $(tail -n 1 <<< "$out")"
-	else
-		nok "$name"
-		diag <<< "$out"
-	fi
-}
-# refuses NAME CMD...: ok when CMD fails
-refuses() {
-	local name=$1 out
-	shift
-	if out=$("$@" 2>&1); then
-		nok "$name"
-		diag <<< "$out"
-	else
-		ok "$name: $(tail -n 1 <<< "$out" | cut -c1-160)"
-	fi
-}
 # promtool_clean FILE: promtool check metrics says nothing and exits 0
 promtool_clean() {
 	local out rc=0

@@ -24,42 +24,12 @@ set -uo pipefail
 PROMTOOL=${PROMTOOL:-$(command -v promtool || echo "$CACHE_DIR/promtool/promtool")}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-diag() { sed 's/^/# /'; }
-finish() {
-	echo "1..$n"
-	[ "$fails" -eq 0 ]
-	exit
-}
-# check NAME: ok when $tmp/err is empty, else not ok with its content
-check() {
-	if [ -s "$tmp/err" ]; then
-		nok "$1"
-		diag < "$tmp/err"
-	else
-		ok "$1"
-	fi
-	: > "$tmp/err"
-}
+. "$(dirname "$0")/lib/tap.sh"
 : > "$tmp/err"
 
-bin=${UCT_BIN:-$UCT_OUT/cli/ucounttop}
-if [ -z "${UCT_BIN:-}" ]; then
-	if make -s -C "$UCT_ROOT/cli" OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX" > "$tmp/build" 2>&1; then
-		ok "ucounttop builds on the host"
-	else
-		nok "ucounttop builds on the host"
-		tail -n 20 "$tmp/build" | diag
-		finish
-	fi
-fi
+. "$(dirname "$0")/lib/cli.sh"
 version=$(sed -n 's/^#define UCT_VERSION "\(.*\)"$/\1/p' "$UCT_ROOT/cli/lib/common.h")
 arch=$(dpkg --print-architecture)
-# No capability in any set, and none to gain from an exec (no_new_privs)
-guard=(setpriv --no-new-privs --inh-caps=-all --ambient-caps=-all)
-[ "$(id -u)" = 0 ] && guard+=(--bounding-set=-all)
 mk() { make -s -C "$UCT_ROOT" UCOUNTTOP="$bin" "$@"; }
 
 # files DIR: the files and links below DIR, "MODE PATH", sorted

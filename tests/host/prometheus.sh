@@ -19,19 +19,7 @@ PY=${PYTHON:-/usr/bin/python3}
 A=aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111
 B=bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222
 tmp=$(mktemp -d)
-n=0 fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-# expect NAME GOT WANT
-expect() {
-	if [ "$2" = "$3" ]; then
-		ok "$1"
-	else
-		nok "$1"
-		echo "#   got:  $2"
-		echo "#   want: $3"
-	fi
-}
+. "$(dirname "$0")/lib/tap.sh"
 guest_pid= prom_pid=
 cleanup() {
 	[ -n "$prom_pid" ] && kill "$prom_pid" 2> /dev/null && wait "$prom_pid" 2> /dev/null
@@ -41,11 +29,6 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-finish() {
-	echo "1..$n"
-	[ "$fails" -eq 0 ]
-	exit
-}
 
 if [ ! -x "$PROMETHEUS" ]; then
 	nok "Debian's prometheus is unpacked at $PROMETHEUS (guest/deps.sh)"
