@@ -414,6 +414,10 @@ const char *uct_row_ns_user(const struct uct_model *m, const struct uct_row *r);
 /* The name of the uid a row is shown by (uct_row_uid()): the above, or
  * with show_kuid the initial namespace's name of the kuid */
 const char *uct_row_user(const struct uct_model *m, const struct uct_row *r);
+/* What of row r's shares (uct_share) is in no container's cgroup, summed
+ * into *other (shares.c; no cgroup, container or pid) */
+void uct_row_other_share(const struct uct_model *m, const struct uct_row *r,
+			 struct uct_share *other);
 
 /* The page shift: 12 (4 KiB) unless set, and never one past 1 GiB pages. */
 static inline int uct_page_shift(const struct uct_model *m)

@@ -20,6 +20,10 @@ bool uct_model_collapsed(const struct uct_model *m, __u32 inum);
 /* The name of a namespace no process is in (nsnames.c): zeros, shared */
 extern const struct uct_nsname uct_no_nsname;
 
+/* Look cgroup e's path up through process pid (nsnames.c): its path and
+ * container set, or e->failed_pid = pid when the lookup fails */
+void uct_model_lookup_cgroup(struct uct_model *m, struct uct_cgname *e, __u32 pid);
+
 /* The row of ucounts address id (model.c), -1: none */
 int uct_model_find_row_by_id(const struct uct_model *m, __u64 id);
 

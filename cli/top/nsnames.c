@@ -183,11 +183,24 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 	return uct_model_relayout(m);
 }
 
+void uct_model_lookup_cgroup(struct uct_model *m, struct uct_cgname *e, __u32 pid)
+{
+	char path[4096];
+	size_t trusted = 0;
+
+	m->cgroup_lookups++;
+	path[0] = 0;
+	path[sizeof(path) - 1] = 0;
+	if (!m->cgroup_fn ||
+	    m->cgroup_fn(m->cgroup_arg, pid, e->id, path, sizeof(path) - 1, &trusted) ||
+	    !uct_cgname_set(e, path, trusted))
+		e->failed_pid = pid;
+}
+
 static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 {
 	struct uct_nsname *nm = own_name(m, ns);
 	struct uct_cgname *e;
-	char path[4096];
 
 	if (!nm || !nm->pending)
 		return;
@@ -195,20 +208,10 @@ static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 	e = uct_cgcache_get(&m->cgroups, nm->cgroup_id, m->iteration);
 	if (!e)
 		return;
-	if (!e->path && e->failed_pid != nm->pid) {
-		size_t trusted = 0;
-
-		m->cgroup_lookups++;
-		path[0] = 0;
-		path[sizeof(path) - 1] = 0;
-		/* a lookup that fails is not repeated for the same process:
-		 * the next refresh's oldest process may fare better */
-		if (!m->cgroup_fn ||
-		    m->cgroup_fn(m->cgroup_arg, nm->pid, nm->cgroup_id, path, sizeof(path) - 1,
-				 &trusted) ||
-		    !uct_cgname_set(e, path, trusted))
-			e->failed_pid = nm->pid;
-	}
+	/* a lookup that fails is not repeated for the same process: the
+	 * next refresh's oldest process may fare better */
+	if (!e->path && e->failed_pid != nm->pid)
+		uct_model_lookup_cgroup(m, e, nm->pid);
 	nm->cgroup = e->path;
 	nm->container = e->cid;
 }

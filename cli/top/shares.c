@@ -46,27 +46,28 @@ static int share_cmp(const void *a, const void *b)
 }
 
 /* The share's cgroup path and container, looked up once per cgroup id
- * (the cache's) through one of its processes */
+ * (the cache's) through one of its processes; one try per cgroup until
+ * it is swept: a namespace's name may have failed on it already */
 static void name_share(struct uct_model *m, struct uct_share *s)
 {
 	struct uct_cgname *e = uct_cgcache_get(&m->cgroups, s->cgroup_id, m->iteration);
-	char path[4096];
-	size_t trusted = 0;
 
 	if (!e)
 		return;
-	/* one try per cgroup until it is swept: a namespace's name may have
-	 * failed on it already */
-	if (!e->path && s->pid && !e->failed_pid && m->cgroup_fn) {
-		m->cgroup_lookups++;
-		path[0] = 0;
-		path[sizeof(path) - 1] = 0;
-		if (m->cgroup_fn(m->cgroup_arg, s->pid, s->cgroup_id, path, sizeof(path) - 1,
-				 &trusted) || !uct_cgname_set(e, path, trusted))
-			e->failed_pid = s->pid;
-	}
+	if (!e->path && s->pid && !e->failed_pid)
+		uct_model_lookup_cgroup(m, e, s->pid);
 	s->cgroup = e->path;
 	s->container = e->cid;
+}
+
+/* from's processes and refusals added to to's */
+static void share_add(struct uct_share *to, const struct uct_share *from)
+{
+	int t;
+
+	to->processes += from->processes;
+	for (t = 0; t < UCT_NTYPES; t++)
+		to->denials[t] += from->denials[t];
 }
 
 int uct_model_build_shares(struct uct_model *m, const struct uct_tlim *tl, size_t n)
@@ -116,14 +117,10 @@ int uct_model_build_shares(struct uct_model *m, const struct uct_tlim *tl, size_
 	qsort(p, np, sizeof(*p), pending_cmp);
 	/* one share per (row, cgroup): processes and refusals added */
 	for (i = 0, k = 0; i < np; i++) {
-		int t;
-
 		if (k && p[k - 1].row == p[i].row && p[k - 1].s.cgroup_id == p[i].s.cgroup_id) {
-			p[k - 1].s.processes += p[i].s.processes;
+			share_add(&p[k - 1].s, &p[i].s);
 			if (!p[k - 1].s.pid)
 				p[k - 1].s.pid = p[i].s.pid;
-			for (t = 0; t < UCT_NTYPES; t++)
-				p[k - 1].s.denials[t] += p[i].s.denials[t];
 			continue;
 		}
 		p[k++] = p[i];
@@ -174,15 +171,13 @@ static int container_cmp(const void *a, const void *b)
 static void merge_containers(struct uct_model *m, struct uct_row *r)
 {
 	struct uct_share *s = &m->shares[r->share];
-	int i, k, t;
+	int i, k;
 
 	qsort(s, (size_t)r->nshares, sizeof(*s), container_cmp);
 	for (i = 0, k = 0; i < r->nshares; i++) {
 		if (k && s[i].container && s[k - 1].container &&
 		    !strcmp(s[i].container, s[k - 1].container)) {
-			s[k - 1].processes += s[i].processes;
-			for (t = 0; t < UCT_NTYPES; t++)
-				s[k - 1].denials[t] += s[i].denials[t];
+			share_add(&s[k - 1], &s[i]);
 			continue;
 		}
 		s[k++] = s[i];
@@ -192,29 +187,38 @@ static void merge_containers(struct uct_model *m, struct uct_row *r)
 
 void uct_model_name_shares(struct uct_model *m, struct uct_row *r)
 {
-	int k;
+	const char *own = m->have_tasks ? m->ns[r->ns].name->container : NULL;
+	int k, containers = 0;
 
 	if (r->shares_named)
 		return;
-	const char *own = m->have_tasks ? m->ns[r->ns].name->container : NULL;
-
 	r->shares_named = true;
-	r->ncontainers = 0;
 	r->shared = false;
 	for (k = 0; k < r->nshares; k++) {
 		struct uct_share *s = &m->shares[r->share + k];
 
 		name_share(m, s);
-		r->ncontainers += s->container != NULL;
+		containers += s->container != NULL;
 		/* a namespace of a container's own holds its processes: its
 		 * line says which; a row is shared when another's are in it */
 		r->shared |= s->container && !(own && !strcmp(own, s->container));
 	}
-	if (r->nshares > 1 && r->ncontainers > 1)
+	if (containers > 1)
 		merge_containers(m, r);
 	r->ncontainers = 0;
 	for (k = 0; k < r->nshares; k++)
 		r->ncontainers += m->shares[r->share + k].container != NULL;
 	if (r->nshares > 1)
 		qsort(&m->shares[r->share], (size_t)r->nshares, sizeof(*m->shares), share_cmp);
+}
+
+void uct_row_other_share(const struct uct_model *m, const struct uct_row *r,
+			 struct uct_share *other)
+{
+	int k;
+
+	memset(other, 0, sizeof(*other));
+	for (k = 0; k < r->nshares; k++)
+		if (!m->shares[r->share + k].container)
+			share_add(other, &m->shares[r->share + k]);
 }

@@ -172,24 +172,19 @@ static void ns_json(struct uct_sb *b, const struct uct_model *m, const struct uc
  */
 static void shares_json(struct uct_sb *b, const struct uct_model *m, const struct uct_row *r)
 {
-	long long other_den[UCT_NTYPES] = { 0 }, den[UCT_NTYPES];
-	unsigned long long other = 0;
+	long long den[UCT_NTYPES];
+	struct uct_share other;
 	bool first = true;
 	int k, t;
 
 	uct_sb_str(b, r->shared ? ",\"shared\":true,\"containers\":[" :
 				 ",\"shared\":false,\"containers\":[");
-	for (k = 0; k < r->nshares; k++) {
+	/* containers first (shares.c) */
+	for (k = 0; k < r->nshares && m->shares[r->share + k].container; k++) {
 		const struct uct_share *s = &m->shares[r->share + k];
 
 		for (t = 0; t < UCT_NTYPES; t++)
 			den[t] = (long long)s->denials[t];
-		if (!s->container) {
-			other += s->processes;
-			for (t = 0; t < UCT_NTYPES; t++)
-				other_den[t] += den[t];
-			continue;
-		}
 		uct_sb_str(b, first ? "{\"container_id\":" : ",{\"container_id\":");
 		first = false;
 		uct_sb_json_str(b, s->container);
@@ -199,9 +194,12 @@ static void shares_json(struct uct_sb *b, const struct uct_model *m, const struc
 		per_type(b, den);
 		uct_sb_char(b, '}');
 	}
-	key_u64(b, "],\"other\":{\"processes\":", other);
+	uct_row_other_share(m, r, &other);
+	for (t = 0; t < UCT_NTYPES; t++)
+		den[t] = (long long)other.denials[t];
+	key_u64(b, "],\"other\":{\"processes\":", other.processes);
 	uct_sb_str(b, ",\"denials\":");
-	per_type(b, other_den);
+	per_type(b, den);
 	uct_sb_char(b, '}');
 }
 

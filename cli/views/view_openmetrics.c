@@ -265,51 +265,61 @@ static void row_state(FILE *f, const struct uct_model *m, enum uct_metrics_fmt f
  * uid in the host's namespace). Only containers in cgroups root made
  * (cgroups.h): no tenant names a series.
  */
-static void containers(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt)
+/* sample{ns="..",uid="..",container_id=".."[,type=".."]} v; type < 0: none */
+static void container_sample(FILE *f, const char *sample, const struct uct_row *r,
+			     const struct uct_share *sh, int type, unsigned long long v)
 {
 	char buf[512];
 	struct uct_sb b = UCT_SB_INIT(buf);
+
+	uct_sb_str(&b, sample);
+	uct_sb_str(&b, "{ns=\"");
+	uct_sb_u64(&b, r->rec.ns_inum);
+	uct_sb_str(&b, "\",uid=\"");
+	uct_sb_u64(&b, r->rec.uid);
+	uct_sb_str(&b, "\",container_id=\"");
+	uct_sb_label(&b, sh->container, UCT_CID_LEN);
+	if (type >= 0) {
+		uct_sb_str(&b, "\",type=\"");
+		uct_sb_str(&b, uct_type_name(type));
+	}
+	uct_sb_str(&b, "\"} ");
+	uct_sb_u64(&b, v);
+	uct_sb_char(&b, '\n');
+	fwrite_unlocked(b.p, 1, b.n, f);
+}
+
+static void containers(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt)
+{
+	const struct uct_share *sh;
 	size_t i;
-	int k, t, pass;
+	int k, t;
 
-	for (pass = 0; pass < 2; pass++) {
-		if (!pass)
-			family(f, fmt, "ucounttop_container_nproc_processes", "gauge", "processes",
-			       "Processes (threads) charging a shared row's RLIMIT_NPROC counter "
-			       "directly, by the container whose cgroup they are in.");
-		else
-			family(f, fmt, "ucounttop_container_denials", "counter", NULL,
-			       "Refused charges of a shared row since ucounttop attached, by the "
-			       "container of the task refused.");
-		for (i = 0; i < m->nrows; i++) {
-			const struct uct_row *r = &m->rows[i];
+	/* each shown shared row's containers, which come first (shares.c) */
+	family(f, fmt, "ucounttop_container_nproc_processes", "gauge", "processes",
+	       "Processes (threads) charging a shared row's RLIMIT_NPROC counter "
+	       "directly, by the container whose cgroup they are in.");
+	for (i = 0; i < m->nrows; i++) {
+		const struct uct_row *r = &m->rows[i];
 
-			if (!row_shown(m, r) || !r->shared)
-				continue;
-			for (k = 0; k < r->nshares; k++) {
-				const struct uct_share *sh = &m->shares[r->share + k];
+		for (k = 0; row_shown(m, r) && r->shared && k < r->nshares; k++) {
+			sh = &m->shares[r->share + k];
+			if (sh->container)
+				container_sample(f, "ucounttop_container_nproc_processes", r, sh,
+						 -1, sh->processes);
+		}
+	}
+	family(f, fmt, "ucounttop_container_denials", "counter", NULL,
+	       "Refused charges of a shared row since ucounttop attached, by the "
+	       "container of the task refused.");
+	for (i = 0; i < m->nrows; i++) {
+		const struct uct_row *r = &m->rows[i];
 
-				if (!sh->container)
-					continue;
-				for (t = 0; t < (pass ? UCT_NTYPES : 1); t++) {
-					b.n = 0;
-					uct_sb_str(&b, pass ? "ucounttop_container_denials_total{ns=\"" :
-							      "ucounttop_container_nproc_processes{ns=\"");
-					uct_sb_u64(&b, r->rec.ns_inum);
-					uct_sb_str(&b, "\",uid=\"");
-					uct_sb_u64(&b, r->rec.uid);
-					uct_sb_str(&b, "\",container_id=\"");
-					uct_sb_label(&b, sh->container, UCT_CID_LEN);
-					if (pass) {
-						uct_sb_str(&b, "\",type=\"");
-						uct_sb_str(&b, uct_type_name(t));
-					}
-					uct_sb_str(&b, "\"} ");
-					uct_sb_u64(&b, pass ? sh->denials[t] : sh->processes);
-					uct_sb_char(&b, '\n');
-					fwrite_unlocked(b.p, 1, b.n, f);
-				}
-			}
+		for (k = 0; row_shown(m, r) && r->shared && k < r->nshares; k++) {
+			sh = &m->shares[r->share + k];
+			for (t = 0; sh->container && t < UCT_NTYPES; t++)
+				container_sample(f, "ucounttop_container_denials_total", r, sh, t,
+						 sh->denials[t]);
 		}
 	}
 }

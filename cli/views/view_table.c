@@ -377,19 +377,16 @@ static void share_count(struct uct_sb *b, unsigned long long n, unsigned long lo
  */
 static void shares_label(struct uct_sb *b, const struct uct_model *m, const struct uct_row *r)
 {
-	unsigned long long other = 0, other_den = 0, more = 0, more_den = 0;
+	unsigned long long more = 0, more_den = 0;
+	struct uct_share other;
 	int k, shown = 0;
 
 	uct_sb_str(b, " in");
-	for (k = 0; k < r->nshares; k++) {
+	/* containers first (shares.c) */
+	for (k = 0; k < r->nshares && m->shares[r->share + k].container; k++) {
 		const struct uct_share *s = &m->shares[r->share + k];
 		unsigned long long den = share_denials(s);
 
-		if (!s->container) {
-			other += s->processes;
-			other_den += den;
-			continue;
-		}
 		if (shown == SHARES_SHOWN) {
 			more += s->processes;
 			more_den += den;
@@ -405,9 +402,10 @@ static void shares_label(struct uct_sb *b, const struct uct_model *m, const stru
 		uct_sb_str(b, " more containers");
 		share_count(b, more, more_den);
 	}
-	if (other || other_den) {
+	uct_row_other_share(m, r, &other);
+	if (other.processes || share_denials(&other)) {
 		uct_sb_str(b, ", other");
-		share_count(b, other, other_den);
+		share_count(b, other.processes, share_denials(&other));
 	}
 }
 
