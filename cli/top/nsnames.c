@@ -241,7 +241,11 @@ static bool resolve_users(struct uct_model *m, struct uct_nsinfo *ns)
 	if (ns->root && !ns->pwfile)
 		attach_users(m, ns);
 	ns->users_done = true;
-	/* its rows' shares by cgroup (shares.c), resolved with it */
+	/* its rows' shares by cgroup (shares.c), resolved with it; after
+	 * its own container, which they are compared with (a tty may show a
+	 * row's line without its namespace's) */
+	if (m->have_tasks)
+		resolve_ns(m, ns);
 	for (k = 0; k < ns->nrows; k++)
 		uct_model_name_shares(m, &m->rows[ns->rows[k]]);
 	if (!ns->pwfile)

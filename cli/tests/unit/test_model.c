@@ -923,6 +923,39 @@ static void test_shares(void **state)
 	uct_model_free(&m);
 }
 
+/* A container with a user namespace of its own: its rows' processes are
+ * its own, not shared, also when a tty resolves a row's line without its
+ * namespace's line (scrolled off) */
+static void test_shares_own_namespace(void **state)
+{
+	struct uct_rec recs[3];
+	struct uct_tlim tl[3];
+	struct uct_model m;
+	size_t i;
+	int lookups = 0, r;
+
+	uct_model_init(&m);
+	recs[0] = mkrec(1, 0, 0, 0, 0, 0, 3, 0, 0, 0, INF);
+	recs[1] = mkrec(10, 1, 1000, 1, 0, 0, 2, 0, 0, 0, 50);
+	tl[0] = mktask(1, 0, 1, 1, 1, "init", "h");
+	tl[1] = mktask(10, 1000, 100, 10, 201, "a", "h");
+	tl[2] = mktask(10, 1000, 101, 11, 201, "a", "h");
+	m.cgroup_fn = share_cgroup_fn;
+	m.cgroup_arg = &lookups;
+	assert_int_equal(uct_model_update(&m, recs, 2, NULL, 0, 100.0), 0);
+	assert_int_equal(uct_model_set_tasks(&m, tl, 3), 0);
+	r = uct_model_find_row(&m, 10, 1000);
+	for (i = 0; i < m.nlines; i++)
+		if (!m.lines[i].is_ns && m.lines[i].index == r)
+			break;
+	assert_true(i < m.nlines);
+	/* that row's line alone, as a tty showing it last */
+	uct_model_resolve_names(&m, (int)i, 1);
+	assert_int_equal(m.rows[r].ncontainers, 1);
+	assert_false(m.rows[r].shared);
+	uct_model_free(&m);
+}
+
 /* --container selects a row some of whose processes are in it */
 static void test_shares_filter(void **state)
 {
@@ -1218,6 +1251,7 @@ int main(void)
 		cmocka_unit_test(test_names_own_host),
 		cmocka_unit_test(test_names_cgroup_cache),
 		cmocka_unit_test(test_shares),
+		cmocka_unit_test(test_shares_own_namespace),
 		cmocka_unit_test(test_shares_filter),
 		cmocka_unit_test(test_names_filters),
 	};
