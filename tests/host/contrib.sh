@@ -26,9 +26,6 @@
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
-# Debian's python3: python3-yaml is its package (guest/deps.sh)
-PY=${PYTHON:-/usr/bin/python3}
-PROMTOOL=${PROMTOOL:-$(command -v promtool || echo "$CACHE_DIR/promtool/promtool")}
 contrib=$UCT_ROOT/contrib
 rules=$contrib/prometheus/ucounttop.rules.yml
 rtests=$contrib/prometheus/ucounttop.rules.test.yml
@@ -37,6 +34,7 @@ list=$contrib/metrics.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/tools.sh"
 
 # (shellcheck: these are called through run and refuses)
 # shellcheck disable=SC2317
@@ -53,14 +51,8 @@ promtool_rules() { "$PROMTOOL" check rules --lint=all --lint-fatal "$1"; }
 # which loads the rules beside it
 promtool_test() { (cd "$1" && "$PROMTOOL" test rules "${rtests##*/}"); }
 
-if [ ! -x "$PY" ] || ! "$PY" -c 'import yaml' 2> /dev/null; then
-	nok "python3-yaml is installed (guest/deps.sh)"
-	finish
-fi
-if [ ! -x "$PROMTOOL" ]; then
-	nok "promtool is at $PROMTOOL (guest/deps.sh unpacks it)"
-	finish
-fi
+need_python_module yaml python3-yaml
+need_promtool
 
 cat > "$tmp/check.py" <<'PYEOF'
 """check.py MODE ARGS: the checks promtool does not make.

@@ -29,13 +29,10 @@
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
-# Debian's python3: prometheus_client is its package (a python3 earlier in
-# PATH, pyenv's say, would not have it)
-PY=${PYTHON:-/usr/bin/python3}
-PROMTOOL=${PROMTOOL:-$(command -v promtool || echo "$CACHE_DIR/promtool/promtool")}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/tools.sh"
 
 cat > "$tmp/check.py" <<'PYEOF'
 """check.py MODE FILE [FILE]: om FILE, names FILE, text FILE, same OMFILE TEXTFILE."""
@@ -175,14 +172,8 @@ if [ -n "$missing" ]; then
 	finish
 fi
 ok "the documents ${DOCS_FROM:-5C exported} are in $dir/listen"
-if [ ! -x "$PY" ] || ! "$PY" -c 'import prometheus_client' 2> /dev/null; then
-	nok "python3-prometheus-client is installed (guest/deps.sh)"
-	finish
-fi
-if [ ! -x "$PROMTOOL" ]; then
-	nok "promtool is at $PROMTOOL (guest/deps.sh unpacks it)"
-	finish
-fi
+need_python_module prometheus_client python3-prometheus-client
+need_promtool
 
 # promtool_clean FILE: promtool check metrics says nothing and exits 0
 promtool_clean() {

@@ -21,10 +21,10 @@
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
-PROMTOOL=${PROMTOOL:-$(command -v promtool || echo "$CACHE_DIR/promtool/promtool")}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/tools.sh"
 : > "$tmp/err"
 
 . "$(dirname "$0")/lib/cli.sh"

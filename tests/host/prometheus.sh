@@ -15,11 +15,11 @@ set -uo pipefail
 
 BOOT_SECS=${BOOT_SECS:-600}
 PROMETHEUS=${PROMETHEUS:-$CACHE_DIR/promtool/prometheus}
-PY=${PYTHON:-/usr/bin/python3}
 A=aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111
 B=bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222
 tmp=$(mktemp -d)
 . "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/tools.sh"
 guest_pid= prom_pid=
 cleanup() {
 	[ -n "$prom_pid" ] && kill "$prom_pid" 2> /dev/null && wait "$prom_pid" 2> /dev/null
