@@ -33,6 +33,7 @@
 #include "listen.h"
 #include "negotiate.h"
 #include "snapshots.h"
+#include "fixture_files.h"
 
 #define PROM_ACCEPT "application/openmetrics-text;version=1.0.0,application/openmetrics-text;" \
 		    "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
@@ -657,14 +658,7 @@ static char web_yml[300], crt[300];
 
 static void put(const char *name, const char *text)
 {
-	char path[300];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tls_dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+	put_in(tls_dir, name, text);
 }
 
 static int make_tls_fixtures(void **state)

@@ -19,6 +19,7 @@
 #include "basic_auth.h"
 #include "common.h"
 #include "web_config.h"
+#include "fixture_files.h"
 
 #define CERT "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"
 #define KEY "-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n"
@@ -28,14 +29,7 @@ static char hash_secret[128], hash_other[128];
 
 static void put(const char *name, const char *text)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+	put_in(dir, name, text);
 }
 
 /* A bcrypt hash of pass at the lowest cost (fast tests) */
