@@ -352,14 +352,16 @@ int uct_passwd_read(const char *proc, const char *own, const struct uct_pwsrc *s
 	/* O_PATH first: a FIFO or a device is never opened for reading */
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
 		goto out;
-	/* a tenant's file, never one it merely points at (users.h) */
-	if (src->pid && (!uid_mapped(pdir, st.st_uid) || pseudo_fs(fd)))
-		goto out;
 	file_id(&st, id);
+	/* the file held, which passed the test below when it was read: not
+	 * asked again on every refresh */
 	if (known && same_id(known, id)) {
 		rc = 1;
 		goto out;
 	}
+	/* a tenant's file, never one it merely points at (users.h) */
+	if (src->pid && (!uid_mapped(pdir, st.st_uid) || pseudo_fs(fd)))
+		goto out;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	rfd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (rfd >= 0 && !read_text(rfd, (size_t)st.st_size, text, len, whole))
