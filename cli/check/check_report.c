@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "check_report.h"
+#include "check_cmd.h"
 #include "fmt.h"
 
 static const char *const counter_names[UCK_NCOUNTERS] = {
@@ -243,8 +244,10 @@ static void ktap_name(FILE *f, const char *a0)
 void check_report_ktap(FILE *f, const struct judge_result *r, const struct check_run_info *ri,
 		       check_frames_fn frames, void *ctx)
 {
-	const struct check_cmd *run = ri->run;
-	int st = ri->status >= 0 && WIFEXITED(ri->status) ? WEXITSTATUS(ri->status) : -1;
+	const struct check_cmd ran = { .pid = ri->pid, .status = ri->status };
+	const struct check_cmd *run = ri->run ? ri->run : &ran;
+	/* CMD's outcome as check's status gives it (check_exit.c) */
+	int out = check_exit_code(false, run);
 	char *text = NULL, *p, *nl;
 	size_t len = 0, k;
 	FILE *mem;
@@ -256,19 +259,15 @@ void check_report_ktap(FILE *f, const struct judge_result *r, const struct check
 		if (r->f[k].cls == JUDGE_OUTSTANDING && r->f[k].failing)
 			last = JUDGE_NCLASSES;
 	/* 1: CMD, as kselftest's runner reports a test */
-	if (run && run->timed_out) {
-		fputs("not ok 1 ", f);
-		ktap_name(f, ri->argv ? ri->argv[0] : NULL);
-		fprintf(f, " # TIMEOUT %.0f seconds\n", ri->timeout);
-	} else if (st == UCT_EXIT_SKIP) {
-		fputs("ok 1 ", f);
-		ktap_name(f, ri->argv ? ri->argv[0] : NULL);
-		fputs(" # SKIP\n", f);
-	} else {
-		fputs(st == 0 && !(run && run->interrupted) ? "ok 1 " : "not ok 1 ", f);
-		ktap_name(f, ri->argv ? ri->argv[0] : NULL);
-		fputc('\n', f);
-	}
+	fputs(out == UCT_EXIT_OK || out == UCT_EXIT_SKIP ? "ok 1 " : "not ok 1 ", f);
+	ktap_name(f, ri->argv ? ri->argv[0] : NULL);
+	if (out == UCT_EXIT_SKIP)
+		fputs(" # SKIP", f);
+	else if (out == UCT_EXIT_TIMEOUT && run->timed_out)
+		fprintf(f, " # TIMEOUT %.0f seconds", ri->timeout);
+	else if (out == UCT_EXIT_TIMEOUT)
+		fputs(" # TIMEOUT", f);
+	fputc('\n', f);
 	/* 2: check's verdict, a test per class */
 	fputs("    KTAP version 1\n    # Subtest: ucounttop-check\n", f);
 	for (c = 0; c < last; c++)

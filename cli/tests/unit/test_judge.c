@@ -905,6 +905,17 @@ static void test_report_ktap(void **state)
 	check_report_ktap(f, &m->r, &ri, fake_frames, NULL);
 	fclose(f);
 	assert_non_null(strstr(buf, " # TIMEOUT 30 seconds\n"));
+	free(buf);
+	/* CMD's own 124: a timeout too, as check's status says, its length
+	 * unknown */
+	run.timed_out = false;
+	run.status = 124 << 8;
+	ri.status = 124 << 8;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	check_report_ktap(f, &m->r, &ri, fake_frames, NULL);
+	fclose(f);
+	assert_true(!strncmp(buf, "not ok 1 sh # TIMEOUT\n", 22));
 	assert_non_null(strstr(buf, "admitted-over-limit # SKIP 5 charge/uncharge and 0 limit-check"));
 	assert_true(len > 22 && !strcmp(buf + len - 22, "\nok 2 ucounttop-check\n"));
 	free(buf);
