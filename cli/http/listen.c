@@ -105,8 +105,21 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 /* The configuration, and what it needs: TLS in libmicrohttpd, a certificate
  * and key GnuTLS takes (tried on a server with no socket, so a bad pair
  * fails now, not after BPF is loaded), bcrypt in libcrypt */
+/* The TLS options of w, for MHD_OPTION_ARRAY: none without a certificate
+ * (MHD would say so on every start) */
+static void tls_options(const struct uct_web_config *w, struct MHD_OptionItem o[4])
+{
+	o[0] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, w->key };
+	o[1] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, w->cert };
+	o[2] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_PRIORITIES, 0, UCT_TLS_PRIORITIES };
+	o[3] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+	if (!w->cert)
+		o[0].option = MHD_OPTION_END;
+}
+
 static int web_open(struct uct_listen *s, const char *path, char *msg, size_t len)
 {
+	struct MHD_OptionItem tls[4];
 	struct uct_web_config *w = &s->web;
 	struct MHD_Daemon *d;
 	char why[256] = "";
@@ -123,12 +136,11 @@ static int web_open(struct uct_listen *s, const char *path, char *msg, size_t le
 		return UCT_EXIT_KERNEL;
 	}
 	if (w->cert) {
+		tls_options(w, tls);
 		d = uct_mhd.start_daemon(MHD_USE_TLS | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ERROR_LOG,
 					 0, NULL, NULL, on_request, s,
 					 MHD_OPTION_EXTERNAL_LOGGER, capture_log, &lb,
-					 MHD_OPTION_HTTPS_MEM_KEY, w->key,
-					 MHD_OPTION_HTTPS_MEM_CERT, w->cert,
-					 MHD_OPTION_HTTPS_PRIORITIES, UCT_TLS_PRIORITIES,
+					 MHD_OPTION_ARRAY, tls,
 					 MHD_OPTION_END);
 		if (!d) {
 			snprintf(msg, len, "--web.config.file %s: cert_file %s and key_file %s: no "
@@ -451,16 +463,9 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 	sigset_t block, old;
 	int rc = UCT_EXIT_OK;
 	char mode[128] = "";
-	struct MHD_OptionItem tls[] = {
-		{ MHD_OPTION_HTTPS_MEM_KEY, 0, s->web.key },
-		{ MHD_OPTION_HTTPS_MEM_CERT, 0, s->web.cert },
-		{ MHD_OPTION_HTTPS_PRIORITIES, 0, UCT_TLS_PRIORITIES },
-		{ MHD_OPTION_END, 0, NULL },
-	};
+	struct MHD_OptionItem tls[4];
 
-	/* no HTTPS option without TLS: MHD would say so on every start */
-	if (!s->web.cert)
-		tls[0].option = MHD_OPTION_END;
+	tls_options(&s->web, tls);
 	s->m = m;
 	s->c = c;
 	for (int i = 0; i < UCT_LISTEN_MAX_CONN; i++)
