@@ -483,14 +483,49 @@ static bool spent(const struct uct_pwbudget *b)
 			     b->seconds >= b->max_seconds);
 }
 
-int uct_pwfile_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
-		     const struct uct_pwsrc *src, unsigned long gen, struct uct_pwbudget *b)
+/* Ask fn for e's file, read it again when it changed, and keep what it
+ * names within b's bound: 1 when a file was read, else 0 */
+static int pwfile_read(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
+		       const struct uct_pwsrc *src, struct uct_pwbudget *b)
 {
 	struct uct_file_id id;
 	struct uct_passwd pw;
 	char *text = NULL;
 	size_t len = 0;
 	bool whole = false;
+	int r;
+
+	r = fn ? fn(arg, src, e->have || e->dropped ? &e->id : NULL, &id, &text, &len, &whole) : -1;
+	if (r > 0 && (e->have || e->dropped))
+		return 0;
+	/* none, or a copy we cannot parse: no names rather than old ones */
+	pw_forget(e);
+	if (r != 0)
+		return 0;
+	b->files++;
+	b->bytes += len;
+	b->reads++;
+	r = uct_passwd_parse(&pw, text, len, whole);
+	free(text);
+	if (r)
+		return 1;
+	e->id = id;
+	if (b->held + pw.held > b->max_held) {
+		uct_passwd_free(&pw);
+		b->dropped++;
+		e->dropped = true;
+		return 1;
+	}
+	e->pw = pw;
+	e->have = true;
+	e->budget = b;
+	b->held += pw.held;
+	return 1;
+}
+
+int uct_pwfile_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
+		     const struct uct_pwsrc *src, unsigned long gen, struct uct_pwbudget *b)
+{
 	double t0;
 	int r;
 
@@ -505,38 +540,9 @@ int uct_pwfile_check(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
 	e->checked = gen;
 	b->checks += src->pid != 0;
 	t0 = uct_now_s();
-	r = fn ? fn(arg, src, e->have || e->dropped ? &e->id : NULL, &id, &text, &len, &whole) : -1;
-	if (r > 0 && (e->have || e->dropped)) {
-		b->seconds += uct_now_s() - t0;
-		return 0;
-	}
-	/* none, or a copy we cannot parse: no names rather than old ones */
-	pw_forget(e);
-	if (r != 0) {
-		b->seconds += uct_now_s() - t0;
-		return 0;
-	}
-	b->files++;
-	b->bytes += len;
-	b->reads++;
-	r = uct_passwd_parse(&pw, text, len, whole);
-	free(text);
+	r = pwfile_read(e, fn, arg, src, b);
 	b->seconds += uct_now_s() - t0;
-	if (r)
-		return 1;
-	if (b->held + pw.held > b->max_held) {
-		uct_passwd_free(&pw);
-		b->dropped++;
-		e->id = id;
-		e->dropped = true;
-		return 1;
-	}
-	e->pw = pw;
-	e->id = id;
-	e->have = true;
-	e->budget = b;
-	b->held += pw.held;
-	return 1;
+	return r;
 }
 
 void uct_pwcache_sweep(struct uct_cache *c, unsigned long gen)
