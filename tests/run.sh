@@ -32,7 +32,7 @@ tally() {
 	local suite=$1 file=$2 rc=$3 line f0=$failed r0=$((passed + failed + skipped))
 	while IFS= read -r line; do
 		case "$line" in
-		'not ok '*) failed=$((failed + 1)); echo "[$suite] $line" ;;
+		'not ok '*) failed=$((failed + 1)); echo "[$suite] $line" | tee -a "$tmp/failures" ;;
 		'ok '*'# SKIP'*|'ok '*'# skip'*) skipped=$((skipped + 1)); echo "[$suite] $line" ;;
 		'ok '*) passed=$((passed + 1)); echo "[$suite] $line" ;;
 		'# '*) echo "[$suite] $line" ;;
@@ -40,10 +40,10 @@ tally() {
 	done < "$file"
 	if [ "$rc" != 0 ] && [ "$failed" = "$f0" ]; then
 		failed=$((failed + 1))
-		echo "[$suite] not ok - suite exited $rc"
+		echo "[$suite] not ok - suite exited $rc" | tee -a "$tmp/failures"
 	elif [ "$((passed + failed + skipped))" = "$r0" ]; then
 		failed=$((failed + 1))
-		echo "[$suite] not ok - suite reported no results"
+		echo "[$suite] not ok - suite reported no results" | tee -a "$tmp/failures"
 	fi
 }
 
@@ -179,6 +179,12 @@ done
 [ "$MATRIX" = full ] && tally_suite debug-kernel
 tally_suite make-run
 
+# the failures again, last: a log's tail (CI shows only that) names them
+if [ -s "$tmp/failures" ]; then
+	echo
+	echo "# failed:"
+	cat "$tmp/failures"
+fi
 echo
 echo "$passed passed, $failed failed$([ "$skipped" = 0 ] || echo ", $skipped skipped")"
 [ "$failed" = 0 ]
