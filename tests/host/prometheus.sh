@@ -77,8 +77,8 @@ grep -aE '^(SHARE|FORK)' "$tmp/run.out" | tr -d '\r' | sed 's/^/# /'
 
 cat > "$tmp/prometheus.yml" << EOF
 global:
-  scrape_interval: 2s
-  scrape_timeout: 2s
+  scrape_interval: 5s
+  scrape_timeout: 5s
 scrape_configs:
   - job_name: ucounttop
     static_configs:
@@ -101,10 +101,13 @@ for r in d["data"]["result"]:
     out.append(",".join("%s=%s" % (k, m[k]) for k in sorted(m) if k not in ("instance", "job")) + "=" + r["value"][1])
 print("\n".join(sorted(out)))'
 }
-# the last series to appear: B's refusal, on the series of the split
+# the last series to appear: B's refusal, on the series of the split;
+# and the last scrape a good one (a TCG guest on a busy host may answer
+# one late: a failed scrape makes every series stale)
 q_den="ucounttop_container_denials_total{uid=\"9000\",container_id=\"$B\",type=\"nproc\"}"
 for ((i = 0; i < 120; i++)); do
-	[ -n "$(query "$q_den" 2> /dev/null)" ] && break
+	[ -n "$(query "$q_den" 2> /dev/null)" ] &&
+		[ "$(query 'up{job="ucounttop"}' 2> /dev/null | sed 's/.*=//')" = 1 ] && break
 	kill -0 "$prom_pid" 2> /dev/null || break
 	sleep 1
 done
