@@ -20,16 +20,6 @@
 #define CAPTURE_TRIES	50
 #define BASELINE_TRIES	20
 
-static void clear_map(struct bpf_map *map)
-{
-	int fd = bpf_map__fd(map);
-	char key[64];
-
-	while (bpf_map_get_next_key(fd, NULL, key) == 0)
-		if (bpf_map_delete_elem(fd, key))
-			break;
-}
-
 /* Read a map into (in)->arr and (in)->n<arr>: elements of the array's
  * own type, a key and then its value v. 0 or -errno. */
 #define READ_MAP(b, map, in, arr) ({							\
@@ -65,8 +55,9 @@ static int capture(struct check_bpf *b, struct judge_capture *cap)
 			return -ENOMEM;
 		memcpy(cap->recs, b->snap_buf, cap->nrecs * sizeof(struct uck_rec));
 		/* the inventory iterator adds to the map: start it empty */
-		clear_map(b->skel->maps.inv);
-		err = uct_read_iter(b->inv_link, &ibuf, &dummy, &used);
+		err = uct_clear_map(bpf_map__fd(b->skel->maps.inv));
+		if (!err)
+			err = uct_read_iter(b->inv_link, &ibuf, &dummy, &used);
 		free(ibuf);
 		if (err)
 			return err;

@@ -178,3 +178,14 @@ int uct_dump_map_array(int fd, size_t esz, size_t voff, void **out, size_t *n)
 	uct_dump_free(&d);
 	return err;
 }
+
+int uct_clear_map(int fd)
+{
+	char key[64];
+
+	/* always the first key: deleting it moves every cursor */
+	while (bpf_map_get_next_key(fd, NULL, key) == 0)
+		if (bpf_map_delete_elem(fd, key) && errno != ENOENT)
+			return -errno;
+	return errno == ENOENT ? 0 : -errno;
+}

@@ -45,4 +45,8 @@ void uct_dump_free(struct uct_dump *d);
  */
 int uct_dump_map_array(int fd, size_t esz, size_t voff, void **out, size_t *n);
 
+/* Delete every entry of the map fd (a hash or a stack trace map; keys of
+ * at most 64 bytes). 0 or -errno. */
+int uct_clear_map(int fd);
+
 #endif /* UCT_MAPDUMP_H */
