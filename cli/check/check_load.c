@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "check_load.h"
+#include "mapdump.h"
 #include "ucounttop_check.skel.h"
 
 /* Attached in this order: every return (fexit) before its entry (fentry),
@@ -102,7 +103,7 @@ void check_bpf_misses(const struct check_bpf *b, unsigned long long m[JUDGE_NMIS
 		for (i = n = 0; i < b->nprogs; i++)
 			if (miss_group(i) == g)
 				group[n++] = b->progs[i];
-		m[g] = uct_progs_misses(group, n);
+		m[g] = uct_progs_misses(group, n) - b->misses_base[g];
 	}
 }
 
@@ -214,5 +215,40 @@ void check_bpf_counters(const struct check_bpf *b, unsigned long long out[UCK_NC
 	int i;
 
 	for (i = 0; i < UCK_NCOUNTERS; i++)
-		out[i] = b->skel->bss->counters[i];
+		out[i] = b->skel->bss->counters[i] - b->counters_base[i];
+}
+
+/* Every map that holds events; not what a task's call in progress keeps
+ * (changing, checking: a charge's race guard; shm_stash, unowned), nor the
+ * tally, which each capture reads whole. */
+static int clear_event_maps(struct check_bpf *b)
+{
+	struct bpf_map *maps[] = {
+		b->skel->maps.agg, b->skel->maps.fifo, b->skel->maps.item, b->skel->maps.over,
+		b->skel->maps.pend, b->skel->maps.freed, b->skel->maps.obj,
+		b->skel->maps.pre_rel, b->skel->maps.gone, b->skel->maps.stacks,
+	};
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		if ((err = uct_clear_map(bpf_map__fd(maps[i]))))
+			return err;
+	return 0;
+}
+
+int check_bpf_restart(struct check_bpf *b)
+{
+	unsigned long long m[JUDGE_NMISS];
+	int err = clear_event_maps(b);
+
+	if (err)
+		return err;
+	memset(b->counters_base, 0, sizeof(b->counters_base));
+	memset(b->misses_base, 0, sizeof(b->misses_base));
+	/* the events counter too: settling compares it, never its value */
+	check_bpf_counters(b, b->counters_base);
+	check_bpf_misses(b, m);
+	memcpy(b->misses_base, m, sizeof(m));
+	return 0;
 }
