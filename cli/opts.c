@@ -16,6 +16,8 @@ void uct_usage(FILE *f, const char *prog)
 "       %1$s trace [options]        one line per charge, uncharge and refusal\n"
 "       %1$s check [options] -- CMD [ARGS...]\n"
 "                                   run CMD, then report accounting errors\n"
+"       %1$s check --kselftest [options] DIR...\n"
+"                                   the same for each test of kselftest collections\n"
 "\n"
 "The kernel counts four rlimits per (user namespace, uid) in struct ucounts\n"
 "(kernel/ucount.c): NPROC (processes), MSGQUEUE (POSIX mqueue bytes),\n"
@@ -116,6 +118,11 @@ void uct_usage(FILE *f, const char *prog)
 "check options: --json (schema ucounttop-check/1), -o FILE (report to FILE),\n"
 "  --ktap (KTAP to standard output: CMD's output as one subtest, check's\n"
 "  verdict per class as the other),\n"
+"  --kselftest DIR... (instead of CMD: every test of kselftest collections,\n"
+"  each under check as with --ktap, from its directory, bounded by its\n"
+"  settings timeout (45 s without one, --timeout over all); one KTAP\n"
+"  document as kselftest's runner writes, with check's verdict nested per\n"
+"  test; the programs are loaded once),\n"
 "  --settle SECS (after CMD, wait at most this long for its descendants and\n"
 "  deferred frees, default 3), --timeout SECS (bound CMD itself: then SIGTERM\n"
 "  to its process group, SIGKILL 2 s later), --fail-outstanding (outstanding\n"
@@ -148,6 +155,7 @@ void uct_usage(FILE *f, const char *prog)
 "  %1$s --pin /sys/fs/bpf/ucounttop --keep-pinned -n 1\n"
 "      then: bpftool map dump pinned /sys/fs/bpf/ucounttop/stats\n"
 "  %1$s check -- ./rlimits_userns_test   a kselftest, then its accounting\n"
+"  %1$s check --kselftest selftests/pidfd   a collection, each test checked\n"
 "\n"
 "Exit status: 0 ok, 1 runtime failure, 2 invalid options, 3 missing privilege\n"
 "(root or CAP_SYS_ADMIN, or CAP_BPF and CAP_PERFMON), 4 kernel or system lacks a\n"
@@ -161,7 +169,7 @@ enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_NOTENANT, OPT_STACK, OPT_DURATION, OPT_COUNT,
 	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_USER, OPT_KUID, OPT_PID, OPT_LISTEN, OPT_CONTAINER,
-	OPT_WEBCONFIG, OPT_KTAP,
+	OPT_WEBCONFIG, OPT_KTAP, OPT_KSELFTEST,
 };
 
 static const struct option longopts[] = {
@@ -170,6 +178,7 @@ static const struct option longopts[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "ktap", no_argument, NULL, OPT_KTAP },
+	{ "kselftest", no_argument, NULL, OPT_KSELFTEST },
 	{ "openmetrics", no_argument, NULL, OPT_OM },
 	{ "output", required_argument, NULL, 'o' },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
@@ -225,6 +234,7 @@ static const struct {
 	{ 'b', "-b/--batch", IN_TOP },
 	{ OPT_JSON, "--json", IN_TOP | IN_CHECK },
 	{ OPT_KTAP, "--ktap", IN_CHECK },
+	{ OPT_KSELFTEST, "--kselftest", IN_CHECK },
 	{ OPT_OM, "--openmetrics", IN_TOP },
 	{ 'o', "-o/--output", IN_TOP | IN_CHECK },
 	{ OPT_LISTEN, "--listen", IN_TOP },
@@ -474,6 +484,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		case 'b': batch = true; break;
 		case OPT_JSON: json = true; break;
 		case OPT_KTAP: ktap = true; break;
+		case OPT_KSELFTEST: o->kselftest = true; break;
 		case OPT_OM: om = true; break;
 		case 'o':
 			if (!*optarg)
@@ -582,6 +593,15 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			bad_option(err, c, argv);
 			return UCT_EXIT_USAGE;
 		}
+	}
+	if (o->kselftest) {
+		/* the directories: a collection each, or an installed tree */
+		if (optind >= argc)
+			BAD("check --kselftest needs a directory: ucounttop check --kselftest DIR...");
+		if (json || o->output_file)
+			BAD("check --kselftest writes KTAP to standard output: not with %s",
+			    json ? "--json" : "-o FILE");
+		ktap = true;
 	}
 	if (o->cmd == UCT_CMD_CHECK) {
 		if (optind >= argc)

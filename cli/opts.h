@@ -48,7 +48,9 @@ struct uct_opts {
 	bool no_tenant_labels;		/* --no-tenant-labels */
 	bool verbose;			/* -v: libbpf messages */
 	/* check */
-	char **cmd_argv;		/* CMD [ARGS...] (NULL-terminated, in argv) */
+	char **cmd_argv;		/* CMD [ARGS...] (NULL-terminated, in argv);
+					 * with --kselftest, the directories */
+	bool kselftest;			/* --kselftest: run every test of DIR... */
 	double settle;			/* --settle: most seconds to wait for CMD's
 					 * descendants and deferred frees */
 	double timeout;			/* --timeout: bound on CMD, 0 = none */

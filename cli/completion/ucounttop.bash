@@ -4,7 +4,7 @@
 # Commands, the options each command accepts (the same scopes as
 # cli/opts.c: an option given to the wrong command is a usage error, so it
 # is not offered there), option values, and after `check [options] [--]`
-# the command to run and its own arguments. Needs nothing but bash; uses
+# the command to run and its own arguments (with --kselftest, directories). Needs nothing but bash; uses
 # bash-completion's _command_offset for check's CMD when it is loaded.
 #
 #   . cli/completion/ucounttop.bash     # or install it as
@@ -17,7 +17,7 @@ _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration
 	--ringbuf-kb --pin --keep-pinned --max-entries --no-tracepoints
 	-v --verbose -h --help -V --version'
-_ucounttop_opts_check='--json --ktap -o --output --settle --timeout --user --fail-outstanding
+_ucounttop_opts_check='--json --ktap --kselftest -o --output --settle --timeout --user --fail-outstanding
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version --'
 # options that take a value (the next word, or --opt=value)
@@ -60,8 +60,10 @@ _ucounttop() {
 	# check: options end at `--` or at the first word that is not one;
 	# from there on the words are CMD's
 	if [ "$cmd" = check ]; then
+		local ksft=
 		for ((i = first; i < COMP_CWORD; i++)); do
 			w=${COMP_WORDS[i]}
+			[ "$w" = --kselftest ] && ksft=1
 			if [ "$w" = -- ]; then
 				i=$((i + 1))
 				break
@@ -77,7 +79,11 @@ _ucounttop() {
 		done
 		if [ "$i" -lt "$COMP_CWORD" ] || { [ "$i" -eq "$COMP_CWORD" ] &&
 			[ "${COMP_WORDS[i - 1]-}" = -- ]; }; then
-			if [ "$i" -eq "$COMP_CWORD" ]; then
+			if [ -n "$ksft" ]; then
+				# the collections' directories
+				compopt -o filenames 2> /dev/null
+				mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+			elif [ "$i" -eq "$COMP_CWORD" ]; then
 				mapfile -t COMPREPLY < <(compgen -c -- "$cur")
 			elif declare -F _command_offset > /dev/null; then
 				_command_offset "$i"

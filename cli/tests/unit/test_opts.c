@@ -322,6 +322,29 @@ static void test_check_user(void **state)
 	USAGE_ERROR(&o, "--user applies to 'check' only, not to 'trace'", "trace", "--user", "0");
 }
 
+/* check --kselftest DIR...: the directories where CMD would be, KTAP out */
+static void test_check_kselftest(void **state)
+{
+	struct uct_opts o;
+
+	assert_int_equal(parse(&o, "check", "--kselftest", "/a", "/b", NULL), -1);
+	assert_true(o.kselftest);
+	assert_int_equal(o.output, UCT_OUT_KTAP);
+	assert_string_equal(o.cmd_argv[0], "/a");
+	assert_string_equal(o.cmd_argv[1], "/b");
+	assert_null(o.cmd_argv[2]);
+	assert_int_equal(parse(&o, "check", "--kselftest", "--timeout", "9", "--user", "1000",
+			       "--", "/a", NULL), -1);
+	assert_true(o.timeout == 9);
+	assert_string_equal(o.cmd_argv[0], "/a");
+	assert_int_equal(parse(&o, "check", "--", "true", NULL), -1);
+	assert_false(o.kselftest);
+	USAGE_ERROR(&o, "check --kselftest needs a directory", "check", "--kselftest");
+	USAGE_ERROR(&o, "not with --json", "check", "--kselftest", "--json", "/a");
+	USAGE_ERROR(&o, "not with -o FILE", "check", "--kselftest", "-o", "f", "/a");
+	USAGE_ERROR(&o, "--kselftest applies to 'check' only", "--kselftest");
+}
+
 /* check --timeout SECS: parsed and validated here, acted on by check.c */
 static void test_timeout(void **state)
 {
@@ -621,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_seconds_values),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_check_user),
+		cmocka_unit_test(test_check_kselftest),
 		cmocka_unit_test(test_scope),
 		cmocka_unit_test(test_scope_accepted),
 		cmocka_unit_test(test_listen),
