@@ -222,3 +222,58 @@ for t in rlimits/rlimits-per-userns rlimits/rlimits_userns_test "mqueue/mq_open_
 			w1 / w0, e1 ? ", check exit " e1 : "", c0, c2, c2 / c0 }' /tmp/c0 /tmp/c2
 done
 echo "(elapsed: the test alone vs ucounttop check -- test, attach and report included; CPU: the test's own user + system time)"
+
+# --- check --kselftest: whole collections ---------------------------------
+# Each collection's tests alone (one after another, each from its
+# directory, as the runner runs them) vs `ucounttop check --kselftest DIR`
+# (the programs loaded once, then per test: clear, baseline, run, settle,
+# judge, report). Elapsed and CPU are of the whole: the tests' and
+# check's. Then the fixed cost alone: collections of 1 and of 10 tests that
+# do nothing; per test is what the 9 more cost, load what the first does.
+echo
+echo "| collection | tests | alone ms | under check --kselftest ms | overhead per test ms | CPU alone ms | CPU under check ms |"
+echo "|---|---|---|---|---|---|---|"
+ksft_alone() { # ksft_alone DIR: rusage lines of each test, alone
+	for f in "$1"/*; do
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		(cd "$1" && uct-bench rusage -q "$f")
+	done
+}
+for c in rlimits mqueue ptrace pidfd; do
+	[ -d $S/$c ] || continue
+	echo "# bench: check --kselftest $c" >&2
+	ksft_alone $S/$c > /tmp/k0 2> /dev/null
+	uct-bench rusage -q ucounttop check --kselftest $S/$c > /tmp/k1 2> /dev/null
+	awk -v name=$c 'FILENAME == "/tmp/k0" { n++; w0 += $9 / 1000; c0 += $3 / 1000 }
+		FILENAME == "/tmp/k1" { w1 = $9 / 1000; c1 = $3 / 1000; e1 = $7 }
+		END { printf "| %s | %d | %.0f | %.0f%s | %.0f | %.0f | %.0f |\n", name, n, w0, w1,
+			e1 ? " (exit " e1 ")" : "", (w1 - w0) / n, c0, c1 }' /tmp/k0 /tmp/k1
+done
+for k in 1 10; do
+	mkdir -p /tmp/ksft-nop$k
+	i=0
+	while [ $i -lt $k ]; do
+		i=$((i + 1))
+		printf '#!/bin/sh\nexit 0\n' > /tmp/ksft-nop$k/nop$i
+		chmod 755 /tmp/ksft-nop$k/nop$i
+	done
+done
+echo "# bench: check --kselftest fixed cost" >&2
+ksft_alone /tmp/ksft-nop10 > /tmp/k0 2> /dev/null
+uct-bench rusage -q ucounttop check --kselftest /tmp/ksft-nop1 > /tmp/k1 2> /dev/null
+uct-bench rusage -q ucounttop check --kselftest /tmp/ksft-nop10 > /tmp/k10 2> /dev/null
+uct-bench rusage -q ucounttop check -o /tmp/check.txt -- /tmp/ksft-nop1/nop1 > /tmp/kc 2> /dev/null
+awk 'FILENAME == "/tmp/k0" { n++; w0 += $9 / 1000; c0 += $3 / 1000 }
+	FILENAME == "/tmp/k1" { w1 = $9 / 1000; c1 = $3 / 1000 }
+	FILENAME == "/tmp/k10" { w10 = $9 / 1000; c10 = $3 / 1000 }
+	FILENAME == "/tmp/kc" { wc = $9 / 1000; cc = $3 / 1000 }
+	END { a = w0 / n; ca = c0 / n
+		printf "\n| fixed cost, a test that does nothing | elapsed ms | CPU ms |\n|---|---|---|\n"
+		printf "| the test alone | %.0f | %.0f |\n", a, ca
+		printf "| check -- test (attach, run, judge, detach) | %.0f | %.0f |\n", wc - a, cc - ca
+		printf "| check --kselftest, per test after the first | %.0f | %.0f |\n", \
+			(w10 - w1) / 9 - a, (c10 - c1) / 9 - ca
+		printf "| check --kselftest, once per run (load, attach) | %.0f | %.0f |\n", \
+			w1 - a - ((w10 - w1) / 9 - a), c1 - ca - ((c10 - c1) / 9 - ca) }' \
+	/tmp/k0 /tmp/k1 /tmp/k10 /tmp/kc
+echo "(check's cost beside the test's own: elapsed and CPU, user + system, of the whole run; per test: (10 tests - 1 test) / 9)"
