@@ -156,7 +156,10 @@ fi
 log=$LOGDIR/kernel$LOGSUFFIX-build.log
 stage "$LABEL" "building $what with $JOBS jobs (cold: $cold; log: $log)"
 t0=$(date +%s)
+# not the caller's MAKEFLAGS: `make -s test` would make the build silent,
+# and with_log's progress counts the "  CC" lines of its log
 with_log "$log" "$LABEL" \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 	make -C "$KSRC" O="$KOUT" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" "${TARGETS[@]}"
 echo "$CONFIG_KEY" > "$KOUT/.uct-built"
 stage "$LABEL" "built $BZIMAGE in $(( $(date +%s) - t0 )) s ($(ccache -s 2>/dev/null | grep -m1 -i 'hits' | tr -s ' ' || true))"
