@@ -3,6 +3,7 @@
  * (see check_kselftest.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "check_kselftest.h"
 
 #define NEST		"    "	/* a KTAP subtest's indentation */
+#define FORWARD_MS	100	/* a signal to us reaches the test within this */
 
 static volatile sig_atomic_t got_signal;
 
@@ -68,11 +70,18 @@ static int run_test(struct check_bpf *b, const struct uct_opts *o, const struct 
 	setpgid(pid, pid);
 	close(fds[1]);
 	for (;;) {
-		n = read(fds[0], buf, sizeof(buf));
+		struct pollfd p = { .fd = fds[0], .events = POLLIN };
+
+		/* a signal that came just before poll() waits at most
+		 * FORWARD_MS; during it, poll() ends at once (EINTR) */
 		if (got_signal && forwarded != got_signal) {
 			forwarded = got_signal;
 			kill(pid, got_signal);
 		}
+		n = poll(&p, 1, FORWARD_MS);
+		if (n == 0 || (n < 0 && errno == EINTR))
+			continue;
+		n = n < 0 ? -1 : read(fds[0], buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
