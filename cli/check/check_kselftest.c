@@ -102,6 +102,10 @@ static int run_test(struct check_bpf *b, const struct uct_opts *o, const struct 
 			return UCT_EXIT_TOOL;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
+	/* the signal we passed on, before check had started the test and
+	 * taken it over: interrupted, as check reports it after */
+	if (forwarded && WTERMSIG(status) == forwarded)
+		return UCT_EXIT_CMD_FAILED;
 	fprintf(stderr, "ucounttop: checking %s ended by signal %d\n", t->path, WTERMSIG(status));
 	return UCT_EXIT_TOOL;
 }
