@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check_cmd.h"
+#include "check_report.h"
 #include "clock.h"
 #include "privs.h"
 #include "sleep.h"
@@ -202,9 +203,6 @@ static int become(const struct check_user *u)
 	return 0;
 }
 
-/* A KTAP subtest's indentation */
-#define NEST "    "
-
 /* Copy what CMD wrote so far to our standard output, each line indented
  * as a subtest's (KTAP nests a subtest 4 columns in); wait at most
  * wait_s for it. */
@@ -212,7 +210,7 @@ static void relay(struct check_cmd *r, double wait_s)
 {
 	struct pollfd p = { .fd = r->relay, .events = POLLIN };
 	char buf[4096];
-	ssize_t n, i;
+	ssize_t n;
 
 	if (r->relay < 0) {
 		uct_sleep_s(wait_s, false);
@@ -221,14 +219,8 @@ static void relay(struct check_cmd *r, double wait_s)
 	/* a signal cuts the wait short, as the sleep would */
 	if (poll(&p, 1, (int)(wait_s * 1000)) <= 0)
 		return;
-	while ((n = read(r->relay, buf, sizeof(buf))) > 0) {
-		for (i = 0; i < n; i++) {
-			if (r->at_line_start)
-				fputs(NEST, stdout);
-			putchar(buf[i]);
-			r->at_line_start = buf[i] == '\n';
-		}
-	}
+	while ((n = read(r->relay, buf, sizeof(buf))) > 0)
+		check_report_nest(stdout, buf, (size_t)n, &r->at_line_start);
 	/* end of file: every writer is gone */
 	if (!n) {
 		close(r->relay);

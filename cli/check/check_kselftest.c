@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include "check.h"
 #include "check_kselftest.h"
+#include "check_report.h"
 
-#define NEST		"    "	/* a KTAP subtest's indentation */
 #define FORWARD_MS	100	/* a signal to us reaches the test within this */
 
 static volatile sig_atomic_t got_signal;
@@ -32,7 +32,7 @@ static int run_test(struct check_bpf *b, const struct uct_opts *o, const struct 
 	bool line_start = true;
 	int fds[2], status, forwarded = 0;
 	char buf[4096];
-	ssize_t n, i;
+	ssize_t n;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC)) {
@@ -86,12 +86,7 @@ static int run_test(struct check_bpf *b, const struct uct_opts *o, const struct 
 			continue;
 		if (n <= 0)
 			break;
-		for (i = 0; i < n; i++) {
-			if (line_start)
-				fputs(NEST, stdout);
-			putchar(buf[i]);
-			line_start = buf[i] == '\n';
-		}
+		check_report_nest(stdout, buf, (size_t)n, &line_start);
 		fflush(stdout);
 	}
 	close(fds[0]);

@@ -231,6 +231,18 @@ void check_report_ktap_start(FILE *f)
 	fflush(f);
 }
 
+void check_report_nest(FILE *f, const char *buf, size_t n, bool *line_start)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (*line_start)
+			fputs("    ", f);
+		fputc(buf[i], f);
+		*line_start = buf[i] == '\n';
+	}
+}
+
 /* CMD's name in a result line: its basename, blanks and '#' (which
  * would start a directive) as '_' */
 static void ktap_name(FILE *f, const char *a0)
@@ -248,7 +260,8 @@ void check_report_ktap(FILE *f, const struct judge_result *r, const struct check
 	const struct check_cmd *run = ri->run ? ri->run : &ran;
 	/* CMD's outcome as check's status gives it (check_exit.c) */
 	int out = check_exit_code(false, run);
-	char *text = NULL, *p, *nl;
+	bool line_start = true;
+	char *text = NULL;
 	size_t len = 0, k;
 	FILE *mem;
 	int c, n = 0, last = JUDGE_OUTSTANDING;
@@ -293,12 +306,8 @@ void check_report_ktap(FILE *f, const struct judge_result *r, const struct check
 	if (mem) {
 		check_report_text(mem, r, ri, frames, ctx);
 		fclose(mem);
-		for (p = text; p && *p; p = nl + 1) {
-			nl = strchr(p, '\n');
-			if (!nl)
-				break;
-			fprintf(f, "    %.*s\n", (int)(nl - p), p);
-		}
+		/* every line of it ends with a newline */
+		check_report_nest(f, text, len, &line_start);
 		free(text);
 	}
 	fprintf(f, "%s 2 ucounttop-check\n", r->nfail ? "not ok" : "ok");

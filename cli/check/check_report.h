@@ -47,6 +47,9 @@ void check_report_json(FILE *f, const struct judge_result *r, const struct check
  * result line.
  */
 void check_report_ktap_start(FILE *f);
+/* n bytes of buf to f, each line indented as a KTAP subtest's (4
+ * columns); *line_start: the next byte starts a line, kept across calls */
+void check_report_nest(FILE *f, const char *buf, size_t n, bool *line_start);
 void check_report_ktap(FILE *f, const struct judge_result *r, const struct check_run_info *ri,
 		       check_frames_fn frames, void *ctx);
 

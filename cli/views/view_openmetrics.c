@@ -258,13 +258,6 @@ static void row_state(FILE *f, const struct uct_model *m, enum uct_metrics_fmt f
 	}
 }
 
-/*
- * A shared row's split by container (shares.c): its processes and
- * refusals per container, for the rows that processes of a container
- * other than their namespace's own charge (Docker's containers of one
- * uid in the host's namespace). Only containers in cgroups root made
- * (cgroups.h): no tenant names a series.
- */
 /* sample{ns="..",uid="..",container_id=".."[,type=".."]} v; type < 0: none */
 static void container_sample(FILE *f, const char *sample, const struct uct_row *r,
 			     const struct uct_share *sh, int type, unsigned long long v)
@@ -289,6 +282,13 @@ static void container_sample(FILE *f, const char *sample, const struct uct_row *
 	fwrite_unlocked(b.p, 1, b.n, f);
 }
 
+/*
+ * A shared row's split by container (shares.c): its processes and
+ * refusals per container, for the rows that processes of a container
+ * other than their namespace's own charge (Docker's containers of one
+ * uid in the host's namespace). Only containers in cgroups root made
+ * (cgroups.h): no tenant names a series.
+ */
 static void containers(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt)
 {
 	const struct uct_share *sh;
