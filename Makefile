@@ -121,7 +121,6 @@ bench: guest
 	guest/bench-to-doc.sh $(BENCH_LOG) docs/performance.md $$logs
 
 check-patches: deps
-	@for t in $(TREES); do $(MAKE) -s kernel KTREE=$$t || exit 1; done
 	@tests/host/checkpatch.sh
 
 # Not part of `make test`: a kernel build per prefix of each tree's series.

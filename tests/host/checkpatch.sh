@@ -2,7 +2,8 @@
 # Every patch of every tree's series (patches/*/series): checkpatch
 # --strict clean by that tree's own checkpatch.pl, well-formed Fixes:
 # tags, and signed off by the project identity. TAP, three results per
-# patch.
+# patch. Each tree is extracted and patched here when it is not already
+# (guest/prepare-tree.sh): no kernel build needs to have run.
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
@@ -11,7 +12,11 @@ n=0
 for KTREE in $KTREES; do
 PATCHES=$UCT_ROOT/patches/$KTREE
 KSRC=$CACHE_DIR/tree-$KTREE/linux
-[ -x "$KSRC/scripts/checkpatch.pl" ] || die "no $KTREE tree at $KSRC (run 'KTREE=$KTREE make kernel')"
+if ! KTREE=$KTREE "$UCT_ROOT/guest/prepare-tree.sh" >&2 || [ ! -x "$KSRC/scripts/checkpatch.pl" ]; then
+	n=$((n + 1))
+	echo "not ok $n the $KTREE tree is extracted and patched at $KSRC (guest/prepare-tree.sh)"
+	continue
+fi
 while read -r p; do
 	name=$KTREE/${p#"$PATCHES"/}
 	n=$((n + 1))
