@@ -39,11 +39,29 @@ run make -s -C "$KSRC/tools/lib/bpf" OUTPUT="$B/libbpf/" DESTDIR="$B/root" prefi
 	install_headers
 INC=(-I"$B" -I"$B/root/include" -I"$KSRC/tools/include" -I"$KSRC/tools/include/uapi"
 	-I"$SRC" -I"$KSRC/tools/testing/selftests" -I"$KSRC/tools/lib")
-# test_progs.c and the helpers it links with, which grew after 6.1
+# test_progs.c and the helpers it links with (the Makefile's
+# TRUNNER_EXTRA_SOURCES and TRUNNER_LIB_SOURCES), which grow with releases
 HELPERS=(test_progs.c cgroup_helpers.c trace_helpers.c network_helpers.c testing_helpers.c
 	btf_helpers.c cap_helpers.c test_loader.c)
 [ "$KTREE" = 6.1 ] || HELPERS+=(unpriv_helpers.c netlink_helpers.c jit_disasm_helpers.c xsk.c
 	disasm.c disasm_helpers.c json_writer.c)
+case "$KTREE" in
+6.*) ;;
+*) HELPERS+=(sysctl_helpers.c io_helpers.c bpftool_helpers.c usdt_1.c usdt_2.c ../../../lib/find_bit.c) ;;
+esac
+# 7.x: test_progs embeds a generated signing certificate, as its Makefile
+# makes it (verify_sig_setup.sh genkey)
+if grep -q 'verification_cert\.h' "$SRC/test_progs.c"; then
+	if [ ! -f "$B/verification_cert.h" ]; then
+		run "$SRC/verify_sig_setup.sh" genkey "$B"
+		{
+			echo "unsigned char test_progs_verification_cert[] = {"
+			od -v -t xC -w12 "$B/signing_key.der" | sed 's/ \(\S\+\)/ 0x\1,/g;s/^\S\+/ /;$d'
+			echo "};"
+			echo "unsigned int test_progs_verification_cert_len = $(wc -c < "$B/signing_key.der");"
+		} > "$B/verification_cert.h"
+	fi
+fi
 
 # vmlinux.h of the guest kernel; BPF objects and skeletons
 bpftool btf dump file "$KOUT/vmlinux" format c > "$B/vmlinux.h.tmp"

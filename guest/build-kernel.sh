@@ -29,7 +29,11 @@ case "${1:-}" in
 *) die "usage: guest/build-kernel.sh [--debug]" ;;
 esac
 
-[ -f "$KSRC_TARBALL" ] || die "$KSRC_TARBALL not found (install linux-source-$KTREE, or run 'make deps')"
+# the tarball first: the keys below are of it
+[ -f "$KSRC_TARBALL" ] || "$UCT_ROOT/guest/fetch-source.sh"
+# what a tree names differently (guest/kernel-KTREE.config), after the rest
+[ -f "$UCT_ROOT/guest/kernel-$KTREE.config" ] &&
+	FRAGMENTS=("${FRAGMENTS[0]}" "$UCT_ROOT/guest/kernel-$KTREE.config" "${FRAGMENTS[@]:1}")
 
 TREE_KEY=$(tree_key)
 CONFIG_KEY=$(config_key "${FRAGMENTS[@]}")

@@ -27,6 +27,7 @@ mkdir -p "$S"
 exec 9> "$CACHE_DIR/kernel.lock"
 flock 9
 
+[ -f "$KSRC_TARBALL" ] || "$UCT_ROOT/guest/fetch-source.sh"
 stage series "extracting $(basename "$KSRC_TARBALL") into $T"
 # The build directory goes too: the extracted files are older than objects
 # a previous run built from later prefixes, which make would keep

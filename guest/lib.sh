@@ -4,15 +4,25 @@
 UCT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 : "${CACHE_DIR:=${XDG_CACHE_HOME:-$HOME/.cache}/ucounttop}"
 : "${JOBS:=$(nproc)}"
-# The kernel trees Debian installs and patches/ has a series for: KTREE
-# picks one (default 6.1). Everything built from a tree is kept apart.
-KTREES="6.1 6.12"
+# The kernel trees patches/ has a series for: mainline as Debian packages
+# it (7.3, from its newer suites) and the LTS trees Debian 12 installs
+# (6.1, 6.12). KTREE picks one (default 6.1). Everything built from a tree
+# is kept apart.
+KTREES="6.1 6.12 7.3"
+# the tree our kernel is: mainline, where the features go first
+MAINLINE_TREE=7.3
 : "${KTREE:=6.1}"
 case " $KTREES " in
 *" $KTREE "*) ;;
 *) echo "error: KTREE='$KTREE': the trees are $KTREES" >&2; exit 2 ;;
 esac
-KSRC_TARBALL=/usr/src/linux-source-$KTREE.tar.xz   # Debian's linux-source-$KTREE
+# Debian's linux-source-$KTREE: 6.x installed from the machine's sources
+# (guest/deps.sh), 7.x, which only Debian's newer suites carry, downloaded
+# into the cache (guest/fetch-source.sh)
+case "$KTREE" in
+6.*) KSRC_TARBALL=/usr/src/linux-source-$KTREE.tar.xz ;;
+*) KSRC_TARBALL=$CACHE_DIR/src/linux-source-$KTREE.tar.xz ;;
+esac
 PATCHES=$UCT_ROOT/patches/$KTREE # the series for that tree (PATCHES/series)
 KDIR=$CACHE_DIR/tree-$KTREE
 KSRC=$KDIR/linux                 # extracted + patched tree

@@ -15,7 +15,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 LABEL=tree-$KTREE
-[ -f "$KSRC_TARBALL" ] || die "$KSRC_TARBALL not found (install linux-source-$KTREE, or run 'make deps')"
+# a tree Debian 12 does not install is downloaded into the cache
+[ -f "$KSRC_TARBALL" ] || "$UCT_ROOT/guest/fetch-source.sh"
 
 TREE_KEY=$(tree_key)
 [ "$(cat "$KSRC/.uct-tree" 2>/dev/null)" = "$TREE_KEY" ] && exit 0

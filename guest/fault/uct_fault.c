@@ -47,6 +47,21 @@
 #include <linux/sched/signal.h>
 #include <linux/workqueue.h>
 #include <linux/spinlock.h>
+#include <linux/version.h>
+
+/*
+ * Take a reference of our own on a ucounts the caller holds one on: an
+ * atomic_t before 6.15, an rcuref_t since (which get_ucounts(), inline
+ * there, takes; it cannot fail while the caller's reference lasts).
+ */
+static void uct_get(struct ucounts *ucounts)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+	WARN_ON_ONCE(!get_ucounts(ucounts));
+#else
+	atomic_inc(&ucounts->count);
+#endif
+}
 
 #define FAULT_FREE_UID 4242
 #define ADMIT_HOLD_MS 200
@@ -128,7 +143,7 @@ static int hold(struct ucounts *ucounts, enum rlimit_type type, long delta,
 
 	if (!f)
 		return -ENOMEM;
-	atomic_inc(&ucounts->count);
+	uct_get(ucounts);
 	f->ucounts = ucounts;
 	f->type = type;
 	f->delta = delta;
@@ -201,7 +216,7 @@ static int admit(struct ucounts *uc, enum rlimit_type type, long amount)
 		kfree(a);
 		return -EAGAIN;
 	}
-	atomic_inc(&uc->count);
+	uct_get(uc);
 	a->ucounts = uc;
 	a->type = type;
 	a->amount = amount;

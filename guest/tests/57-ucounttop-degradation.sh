@@ -44,8 +44,11 @@ if [ "$has_tp" = 1 ]; then
 	UCOUNTTOP_TEST_REFUSE=$hook ucounttop -b -n 1 > /tmp/57.refuse 2>&1
 	r=$?
 	check "verifier refuses $hook: exit 0 (got $r)" $([ $r = 0 ] && echo 1)
-	r=0; grep "^sort " /tmp/57.refuse | grep -q " hooks .*fexit:ucounts_overlimit" && r=1
-	check "verifier refuses $hook: falls back to fexit:ucounts_overlimit" $r
+	# the v3 series' ucounts_overlimit(), or is_rlimit_overlimit()
+	fallback=fexit:is_rlimit_overlimit
+	grep -qw ucounts_overlimit /proc/kallsyms && fallback=fexit:ucounts_overlimit
+	r=0; grep "^sort " /tmp/57.refuse | grep -q " hooks .*$fallback" && r=1
+	check "verifier refuses $hook: falls back to $fallback" $r
 	r=0; grep -q "^degraded: .*refused by the verifier: $hook" /tmp/57.refuse && r=1
 	check "verifier refuses $hook: degraded: names it" $r
 else

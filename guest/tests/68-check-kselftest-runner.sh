@@ -13,7 +13,7 @@
 #     settings file's timeout=2 ends a test that sleeps (# TIMEOUT);
 #     Totals and exit 1 (an imbalance) follow;
 #  3. an installed tree's kselftest-list.txt names what runs, each
-#     collection's settings file read (rlimits' timeout=600);
+#     collection's settings file read (rlimits' own timeout);
 #  4. SIGTERM to the runner ends the test that runs and the rest are
 #     reported as not run, exit 7;
 #  5. mistakes are usage errors (2) before anything loads.
@@ -113,7 +113,7 @@ expect "installed tree: exit 0, what its list names, in its order" "$rc: $(resul
 ok 2 selftests: rlimits: rlimits-per-userns"
 expect "installed tree: each collection's settings timeout" "$(grep '^# timeout set to' $T/inst.ktap)" \
 "# timeout set to 2
-# timeout set to 600"
+# timeout set to $(sed -n 's/^timeout=//p' $S/rlimits/settings)"
 
 # 4. SIGTERM while the first of three sleepers runs
 S3=$T/sleepers

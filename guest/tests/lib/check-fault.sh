@@ -63,5 +63,6 @@ unload_module() {
 has_finding() { each_finding | grep -qF "$1"; }
 # finding_has WANT TEXT: the finding starting with WANT contains TEXT
 finding_has() { each_finding | grep -F "$1" | grep -qF "$2"; }
-# has_stack WANT KIND FRAME: the finding starting with WANT has a KIND stack with FRAME
-has_stack() { each_finding | grep -F "$1" | grep -q "\"kind\":\"$2\"[^]]*\"$3+"; }
+# has_stack WANT KIND FRAME: the finding starting with WANT has a KIND stack
+# with FRAME, or a part GCC split off it (put_ucounts.part.0)
+has_stack() { each_finding | grep -F "$1" | grep -qE "\"kind\":\"$2\"[^]]*\"$3(\\.[a-z]+\\.[0-9]+)?\\+"; }
