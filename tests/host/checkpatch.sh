@@ -1,13 +1,42 @@
 #!/bin/bash
 # Every patch of every tree's series (patches/*/series): checkpatch
 # --strict clean by that tree's own checkpatch.pl, well-formed Fixes:
-# tags, and signed off by the project identity. TAP, three results per
-# patch. Each tree is extracted and patched here when it is not already
+# tags, and signed off by the project identity; a mainline patch also goes
+# to everyone get_maintainer.pl names. TAP, three or four results a patch. Each tree is extracted and patched here when it is not already
 # (guest/prepare-tree.sh): no kernel build needs to have run.
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
 ident='ucounttop developers <dev@ucounttop.invalid>'
+ident_addr=dev@ucounttop.invalid
+# the addresses get_maintainer.pl names for PATCH in KSRC, and those a
+# patch's To: and Cc: headers name, one a line, sorted
+recipients_named() {
+	"$UCT_ROOT/guest/series-recipients.sh" "$1" "$2" | sed 's/^[A-Za-z]*: //' | addresses |
+		grep -vxF "$ident_addr"
+}
+recipients_of() {
+	python3 -c 'import email, sys
+m = email.message_from_file(open(sys.argv[1]))
+print(", ".join(m.get_all("To", []) + m.get_all("Cc", [])))' "$1" | addresses
+}
+# series_applies_alone PRISTINE DIR: DIR's patches (all but the cover
+# letter), in order, onto a copy of the files they touch in PRISTINE
+series_applies_alone() {
+	local t f p rc=0
+	t=$(mktemp -d)
+	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$2"/*-000[1-9]*.patch | sort -u); do
+		[ ! -e "$1/$f" ] || install -D -m 0644 "$1/$f" "$t/$f"
+	done
+	for p in "$2"/*-000[1-9]*.patch; do
+		patch -d "$t" -p1 -F0 -N --batch -s --no-backup-if-mismatch -i "$p" || { rc=1; break; }
+	done
+	rm -rf "$t"
+	return "$rc"
+}
+addresses() {
+	grep -oE '[^<>" ,]+@[^<>" ,]+' | sort -u
+}
 n=0
 for KTREE in $KTREES; do
 PATCHES=$UCT_ROOT/patches/$KTREE
@@ -40,6 +69,17 @@ while read -r p; do
 		echo "not ok $n Fixes: tags are 12-digit ids with the quoted subject: $name"
 		echo "# $bad"
 	fi
+	# the mainline series go to whom the tree's get_maintainer.pl names
+	if [ "$KTREE" = "$MAINLINE_TREE" ]; then
+		n=$((n + 1))
+		missing=$(comm -23 <(recipients_named "$KSRC" "$p") <(recipients_of "$p"))
+		if [ -z "$missing" ]; then
+			echo "ok $n To: and Cc: name everyone get_maintainer.pl names: $name"
+		else
+			echo "not ok $n To: and Cc: name everyone get_maintainer.pl names: $name"
+			echo "$missing" | sed 's/^/# missing: /'
+		fi
+	fi
 	n=$((n + 1))
 	if grep -qxF "Signed-off-by: $ident" "$p" && grep -qxF "From: $ident" "$p"; then
 		echo "ok $n author and Signed-off-by are '$ident': $name"
@@ -47,6 +87,17 @@ while read -r p; do
 		echo "not ok $n author and Signed-off-by are '$ident': $name"
 	fi
 done < <(series_patches)
+# each mainline series applies to the pristine tree on its own, as sent
+[ "$KTREE" = "$MAINLINE_TREE" ] && for dir in "$PATCHES"/*/; do
+	n=$((n + 1))
+	name=$KTREE/$(basename "$dir")
+	if out=$(series_applies_alone "$CACHE_DIR/tree-$KTREE/pristine" "$dir" 2>&1); then
+		echo "ok $n $name applies to the pristine tree on its own"
+	else
+		echo "not ok $n $name applies to the pristine tree on its own"
+		echo "$out" | sed 's/^/# /'
+	fi
+done
 done
 [ "$n" = 0 ] && { n=1; echo "ok 1 checkpatch # SKIP no series lists a patch"; }
 echo "1..$n"
