@@ -81,15 +81,17 @@ shell: guest
 	@guest/run --interactive
 
 # A developer's run: our 6.1 guest, Debian's stock 6.12 and the host
-# suites. UCT_MATRIX=full (CI): also our 6.12 tree's guest, its debug
-# kernel (built for make test only: run, shell and bench do not boot it)
-# and the stock 6.1 and 6.12-rt kernels (tests/run.sh).
+# suites. UCT_MATRIX=full (CI): also our 6.12 and 7.3 (mainline) trees'
+# guests, the 6.12 debug kernel (built for make test only: run, shell and
+# bench do not boot it) and the stock 6.1 and 6.12-rt kernels
+# (tests/run.sh).
 UCT_MATRIX ?= dev
 export UCT_MATRIX
 test:
 	@$(MAKE) -s guest KTREE=6.1
 	@if [ "$(UCT_MATRIX)" = full ]; then \
-		$(MAKE) -s guest KTREE=6.12 && $(MAKE) -s kernel-debug KTREE=6.12; fi
+		$(MAKE) -s guest KTREE=6.12 && $(MAKE) -s kernel-debug KTREE=6.12 && \
+		$(MAKE) -s guest KTREE=7.3; fi
 	@tests/run.sh
 
 # Overhead as ratios of guest time in -icount runs (not a timed test): on

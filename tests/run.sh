@@ -138,7 +138,7 @@ stock_all=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 5*.sh 65-*.sh | sed 's|^|/u
 stock_dev=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 50-*.sh 51-*.sh 57-*.sh 5E-*.sh |
 	    sed 's|^|/uct/tests/|' | tr '\n' ' ')
 if [ "$MATRIX" = full ]; then
-	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt guest-6.12)
+	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt guest-6.12 guest-7.3)
 	main_tests=
 else
 	stock_suites=(stock-6.12)
@@ -154,6 +154,8 @@ fi
 		done
 		# our 6.12 kernel with its series: every guest test
 		suite guest-6.12 env KTREE=6.12 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
+		# mainline, Debian's linux-source-7.3, with its series: every test
+		suite guest-7.3 env KTREE=7.3 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
 	else
 		suite stock-6.12 env STOCK_TESTS="$stock_dev" "$UCT_ROOT/tests/host/stock-kernel.sh" 6.12
 	fi
