@@ -1,8 +1,9 @@
 #!/bin/bash
 # Extract linux-source-$KTREE, apply patches/$KTREE in series order
-# (guest/prepare-tree.sh), configure from guest/kernel.config on top of allnoconfig and build
-# bzImage with ccache. KTREE (guest/lib.sh) picks the tree, 6.1 by default.
-# Each step is redone only when its inputs changed (content-keyed stamps).
+# (guest/prepare-tree.sh), configure from guest/kernel.config on top of
+# allnoconfig and build bzImage with ccache. KTREE (guest/lib.sh) picks
+# the tree, 6.1 by default. Each step is redone only when its inputs
+# changed (content-keyed stamps).
 #
 # --debug: the debug kernel instead. Same patched tree (step 1 is shared),
 # guest/kernel.config + guest/kernel-debug.config, built in its own
@@ -31,7 +32,8 @@ esac
 
 # the tarball first: the keys below are of it
 [ -f "$KSRC_TARBALL" ] || "$UCT_ROOT/guest/fetch-source.sh"
-# what a tree names differently (guest/kernel-KTREE.config), after the rest
+# what a tree needs beyond guest/kernel.config (guest/kernel-KTREE.config),
+# read after it
 [ -f "$UCT_ROOT/guest/kernel-$KTREE.config" ] &&
 	FRAGMENTS=("${FRAGMENTS[0]}" "$UCT_ROOT/guest/kernel-$KTREE.config" "${FRAGMENTS[@]:1}")
 

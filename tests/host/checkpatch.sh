@@ -2,8 +2,11 @@
 # Every patch of every tree's series (patches/*/series): checkpatch
 # --strict clean by that tree's own checkpatch.pl, well-formed Fixes:
 # tags, and signed off by the project identity; a mainline patch also goes
-# to everyone get_maintainer.pl names. TAP, three or four results a patch. Each tree is extracted and patched here when it is not already
-# (guest/prepare-tree.sh): no kernel build needs to have run.
+# to everyone get_maintainer.pl names, and each mainline series applies to
+# the pristine tree on its own. TAP, three or four results a patch and
+# one a mainline series. Each tree is extracted and patched here when it
+# is not already (guest/prepare-tree.sh): no kernel build needs to have
+# run.
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
