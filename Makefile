@@ -16,9 +16,10 @@ export CACHE_DIR ACCEL KTREE
 OUT := $(CACHE_DIR)/out/$(shell printf %s "$(CURDIR)" | sha256sum | cut -c1-12)
 UCT_OUT := $(OUT)
 export UCT_OUT
-# ucounttop is compiled against the 6.1 guest kernel's BTF, whatever the
-# tree: CO-RE relocates it on the kernel it loads on
-VMLINUX := $(CACHE_DIR)/tree-6.1/kbuild/vmlinux
+# ucounttop is compiled against the mainline guest kernel's BTF, whatever
+# the tree: CO-RE relocates it on the kernel it loads on
+MAINLINE_TREE := $(shell sed -n 's/^MAINLINE_TREE=//p' guest/lib.sh)
+VMLINUX := $(CACHE_DIR)/tree-$(MAINLINE_TREE)/kbuild/vmlinux
 
 .PHONY: help deps kernel kernel-debug selftests modules tools initramfs guest run shell test bench check-patches check-series install uninstall deb clean distclean
 
@@ -63,9 +64,9 @@ selftests: kernel
 modules: kernel
 	@guest/build-modules.sh
 
-# the tool needs the 6.1 kernel's BTF (VMLINUX) whichever tree is built
+# the tool needs the mainline kernel's BTF (VMLINUX) whichever tree is built
 tools: kernel
-	@[ "$(KTREE)" = 6.1 ] || $(MAKE) -s kernel KTREE=6.1
+	@[ "$(KTREE)" = "$(MAINLINE_TREE)" ] || $(MAKE) -s kernel KTREE=$(MAINLINE_TREE)
 	@$(MAKE) -s -C cli OUT=$(OUT) VMLINUX=$(VMLINUX)
 	@$(MAKE) -s -C guest/tools OUT=$(OUT)
 
@@ -133,7 +134,7 @@ check-series: deps
 # The tool, its man page and bash completion, and contrib/'s Prometheus
 # rules (with their unit tests) and Grafana dashboard in
 # $(PREFIX)/share/ucounttop. install builds nothing: the build needs the
-# 6.1 kernel's BTF (make tools), and one run as root would leave root's
+# mainline kernel's BTF (make tools), and one run as root would leave root's
 # files in $(CACHE_DIR). `make tools` as yourself, then `make install` as
 # root; or UCOUNTTOP=PATH, a binary built otherwise. deb (the same files
 # under /usr, packaged by packaging/build-deb.sh) needs no root.
@@ -149,7 +150,7 @@ CONTRIB_FILES := prometheus/ucounttop.rules.yml prometheus/ucounttop.rules.test.
 
 install:
 	@[ -x "$(UCOUNTTOP)" ] || { echo "error: $(UCOUNTTOP) is not built: run 'make tools'" \
-		"first (it needs the 6.1 kernel's BTF), or give UCOUNTTOP=PATH" >&2; exit 1; }
+		"first (it needs the $(MAINLINE_TREE) kernel's BTF), or give UCOUNTTOP=PATH" >&2; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions \
 		$(DESTDIR)$(DATADIR)/ucounttop/prometheus $(DESTDIR)$(DATADIR)/ucounttop/grafana

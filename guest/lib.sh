@@ -32,9 +32,10 @@ BZIMAGE=$KOUT/arch/x86/boot/bzImage
 KOUT_DEBUG=$KDIR/kbuild-debug
 BZIMAGE_DEBUG=$KOUT_DEBUG/arch/x86/boot/bzImage
 LOGDIR=$CACHE_DIR/logs/$KTREE
-# The BTF ucounttop and its BPF objects are compiled against: the 6.1
-# guest kernel's, whatever KTREE is (CO-RE relocates them on any kernel).
-TOOL_VMLINUX=$CACHE_DIR/tree-6.1/kbuild/vmlinux
+# The BTF ucounttop and its BPF objects are compiled against: the mainline
+# guest kernel's, which has every type the series add, whatever KTREE is
+# (CO-RE relocates them on any kernel).
+TOOL_VMLINUX=$CACHE_DIR/tree-$MAINLINE_TREE/kbuild/vmlinux
 # Userspace outputs, one directory per checkout: make decides by mtimes,
 # so objects built from another checkout's sources must never be reused.
 # The Makefile computes the same path from its $(CURDIR). What is built
