@@ -6,10 +6,12 @@
 CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ucounttop
 ACCEL ?= tcg
 # The kernel tree the kernel targets build and `make run`/`shell` boot:
-# Debian's linux-source-6.1 or linux-source-6.12, each with its series
-# in patches/KTREE. `make test` builds and tests both.
-KTREE ?= 6.1
-TREES := 6.1 6.12
+# Debian's linux-source-KTREE with its series in patches/KTREE. Mainline
+# (the default) carries every series; the LTS trees 6.1 and 6.12 the
+# fixes as stable backports (guest/lib.sh).
+MAINLINE_TREE := $(shell sed -n 's/^MAINLINE_TREE=//p' guest/lib.sh)
+TREES := $(shell sed -n 's/^KTREES="\(.*\)"/\1/p' guest/lib.sh)
+KTREE ?= $(MAINLINE_TREE)
 export CACHE_DIR ACCEL KTREE
 
 # userspace outputs, per checkout (see guest/lib.sh)
@@ -18,7 +20,6 @@ UCT_OUT := $(OUT)
 export UCT_OUT
 # ucounttop is compiled against the mainline guest kernel's BTF, whatever
 # the tree: CO-RE relocates it on the kernel it loads on
-MAINLINE_TREE := $(shell sed -n 's/^MAINLINE_TREE=//p' guest/lib.sh)
 VMLINUX := $(CACHE_DIR)/tree-$(MAINLINE_TREE)/kbuild/vmlinux
 
 .PHONY: help deps kernel kernel-debug selftests modules tools initramfs guest run shell test bench check-patches check-series install uninstall deb clean distclean
@@ -26,24 +27,24 @@ VMLINUX := $(CACHE_DIR)/tree-$(MAINLINE_TREE)/kbuild/vmlinux
 help:
 	@echo 'make run         boot the guest into the live ucounttop demo (builds everything first)'
 	@echo 'make shell       boot the guest to a shell on the serial console'
-	@echo 'make test        host checks, our 6.1 guest, stock 6.12 (UCT_MATRIX=full: every kernel)'
+	@echo 'make test        host checks, our $(MAINLINE_TREE) guest, stock 6.12 (UCT_MATRIX=full: every kernel)'
 	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount), into docs/performance.md'
 	@echo 'make kernel      extract, patch, configure and build the guest kernel'
-	@echo 'make kernel-debug   the same tree with KASAN, lockdep, kmemleak, UBSAN... (make test boots the 6.12 one)'
+	@echo 'make kernel-debug   the same tree with KASAN, lockdep, kmemleak, UBSAN... (make test boots the $(MAINLINE_TREE) one)'
 	@echo 'make guest       kernel + selftests + tools + initramfs'
 	@echo 'make deps        install the Debian packages the build and the tests need'
 	@echo 'make selftests   the kselftests and the BPF selftest, from the patched tree'
 	@echo 'make modules     the test module (guest/fault) for that kernel'
 	@echo 'make tools       ucounttop, its BPF objects and the guest tools (guest/tools)'
 	@echo 'make initramfs   the guest initramfs that carries them'
-	@echo 'make check-patches  checkpatch --strict every patch of both series'
-	@echo 'make check-series   build every prefix of both series, W=1 on touched files (slow)'
+	@echo 'make check-patches  checkpatch --strict every patch of every tree'
+	@echo 'make check-series   build every prefix of each tree series, W=1 on touched files (slow)'
 	@echo 'make install     install what make tools built: PREFIX=$(PREFIX), DESTDIR (builds nothing)'
 	@echo 'make uninstall   remove what make install installed (same PREFIX, DESTDIR)'
 	@echo 'make deb         a Debian package of what make tools built, into $(DEB_DIR)'
 	@echo 'make clean       remove userspace outputs ($(OUT))'
 	@echo 'make distclean   remove the whole cache ($(CACHE_DIR))'
-	@echo 'KTREE=6.12 make ...  the same on the 6.12 tree (default 6.1)'
+	@echo 'KTREE=6.12 make ...  the same on another tree: $(TREES) (default $(MAINLINE_TREE))'
 	@echo 'guest/run --help run any command inside the guest'
 
 deps:
@@ -81,18 +82,18 @@ run: guest
 shell: guest
 	@guest/run --interactive
 
-# A developer's run: our 6.1 guest, Debian's stock 6.12 and the host
-# suites. UCT_MATRIX=full (CI): also our 6.12 and 7.3 (mainline) trees'
-# guests, the 6.12 debug kernel (built for make test only: run, shell and
+# A developer's run: our mainline guest, Debian's stock 6.12 and the host
+# suites. UCT_MATRIX=full (CI): also the stable trees' guests (6.1, 6.12),
+# the mainline debug kernel (built for make test only: run, shell and
 # bench do not boot it) and the stock 6.1 and 6.12-rt kernels
 # (tests/run.sh).
 UCT_MATRIX ?= dev
 export UCT_MATRIX
 test:
-	@$(MAKE) -s guest KTREE=6.1
+	@$(MAKE) -s guest KTREE=$(MAINLINE_TREE)
 	@if [ "$(UCT_MATRIX)" = full ]; then \
-		$(MAKE) -s guest KTREE=6.12 && $(MAKE) -s kernel-debug KTREE=6.12 && \
-		$(MAKE) -s guest KTREE=7.3; fi
+		$(MAKE) -s kernel-debug KTREE=$(MAINLINE_TREE) && \
+		$(MAKE) -s guest KTREE=6.12 && $(MAKE) -s guest KTREE=6.1; fi
 	@tests/run.sh
 
 # Overhead as ratios of guest time in -icount runs (not a timed test): on

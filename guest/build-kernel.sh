@@ -2,7 +2,7 @@
 # Extract linux-source-$KTREE, apply patches/$KTREE in series order
 # (guest/prepare-tree.sh), configure from guest/kernel.config on top of
 # allnoconfig and build bzImage with ccache. KTREE (guest/lib.sh) picks
-# the tree, 6.1 by default. Each step is redone only when its inputs
+# the tree, mainline by default. Each step is redone only when its inputs
 # changed (content-keyed stamps).
 #
 # --debug: the debug kernel instead. Same patched tree (step 1 is shared),

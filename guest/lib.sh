@@ -6,12 +6,12 @@ UCT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 : "${JOBS:=$(nproc)}"
 # The kernel trees patches/ has a series for: mainline as Debian packages
 # it (7.3, from its newer suites) and the LTS trees Debian 12 installs
-# (6.1, 6.12). KTREE picks one (default 6.1). Everything built from a tree
-# is kept apart.
+# (6.1, 6.12), which carry the fixes as stable backports. KTREE picks one
+# (default: mainline). Everything built from a tree is kept apart.
 KTREES="6.1 6.12 7.3"
 # the tree our kernel is: mainline, where the features go first
 MAINLINE_TREE=7.3
-: "${KTREE:=6.1}"
+: "${KTREE:=$MAINLINE_TREE}"
 case " $KTREES " in
 *" $KTREE "*) ;;
 *) echo "error: KTREE='$KTREE': the trees are $KTREES" >&2; exit 2 ;;
@@ -74,6 +74,13 @@ series_patches() {
 		[ -f "$PATCHES/$p" ] || die "patches/$KTREE/series lists '$p' but patches/$KTREE/$p does not exist"
 		echo "$PATCHES/$p"
 	done < "$series"
+}
+
+# tree_has_series NAME: whether patches/$KTREE/series applies the series
+# in folder NAME (fixes, tracepoints, bpf-iter). The stable trees carry
+# the fixes only.
+tree_has_series() {
+	grep -q "^$1/" "$PATCHES/series" 2> /dev/null
 }
 
 # Key of the pristine tree plus our series: changes when either does.

@@ -8,10 +8,11 @@ set -uo pipefail
 . "$(dirname "$0")/../guest/lib.sh"
 
 # UCT_MATRIX=full (CI, .ci/run): every kernel and every test. The default,
-# a developer's run: the host suites, our 6.1 guest without the stress
-# suite (70-73), and Debian's stock 6.12 with the tests that read what
-# differs between kernels; CI adds the stress suite, our 6.12 tree's
-# guest, its debug kernel, and the stock 6.1 and 6.12-rt kernels.
+# a developer's run: the host suites, our mainline guest without the
+# stress suite (70-73), and Debian's stock 6.12 with the tests that read
+# what differs between kernels; CI adds the stress suite, the mainline
+# debug kernel, the stable trees' guests (6.12, 6.1: the fixes, their
+# tests and the tool's stock path) and the stock 6.1 and 6.12-rt kernels.
 MATRIX=${UCT_MATRIX:-dev}
 case "$MATRIX" in
 full | dev) ;;
@@ -72,9 +73,9 @@ tally_suite() {
 
 # Three chains at once, so that a rerun takes about as long as the guest
 # suite (the longest chain) and not the sum: the host suites, then the
-# debug kernel's guest (6.12 tree) and make run; the stock kernel's guest,
-# then our 6.12 guest; our 6.1 guest in front. The two background chains
-# run niced: the 6.1 guest suite is the critical path, and they share what
+# debug kernel's guest and make run; the stock kernels' guests, then the
+# stable trees'; our mainline guest in front. The two background chains
+# run niced: the mainline guest suite is the critical path, and they share what
 # it leaves of this machine's two cores (guest-runner boots small guests
 # too).
 host_suites=(make-help contrib checkpatch splat-scan guest-runner)
@@ -123,7 +124,7 @@ host_suites=(make-help contrib checkpatch splat-scan guest-runner)
 	# follows them here, so that this chain and the stock kernel's end
 	# about when our guest does (with DEBUG_STRESS=1, as in CI, this
 	# chain is the longest)
-	[ "$MATRIX" = full ] && suite debug-kernel env KTREE=6.12 "$UCT_ROOT/tests/host/debug-kernel.sh"
+	[ "$MATRIX" = full ] && suite debug-kernel env KTREE="$MAINLINE_TREE" "$UCT_ROOT/tests/host/debug-kernel.sh"
 	# `make run` in a tmux pane: the demo read off the screen, q quits
 	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
 } &
@@ -138,7 +139,7 @@ stock_all=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 5*.sh 65-*.sh | sed 's|^|/u
 stock_dev=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 50-*.sh 51-*.sh 57-*.sh 5E-*.sh |
 	    sed 's|^|/uct/tests/|' | tr '\n' ' ')
 if [ "$MATRIX" = full ]; then
-	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt guest-6.12 guest-7.3)
+	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt guest-6.12 guest-6.1)
 	main_tests=
 else
 	stock_suites=(stock-6.12)
@@ -148,14 +149,16 @@ fi
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
 	if [ "$MATRIX" = full ]; then
+		# each with the stable tree of its version: the kselftests
+		# check runs around (65) built from its own sources
 		for f in 6.1 6.12 6.12-rt; do
-			suite "stock-$f" env STOCK_TESTS="$stock_all" \
+			suite "stock-$f" env STOCK_TESTS="$stock_all" STOCK_TREE="${f%-rt}" \
 				"$UCT_ROOT/tests/host/stock-kernel.sh" "$f"
 		done
-		# our 6.12 kernel with its series: every guest test
+		# the stable trees with their backports: every guest test the
+		# fixes leave to run (tree-guest.sh)
 		suite guest-6.12 env KTREE=6.12 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
-		# mainline, Debian's linux-source-7.3, with its series: every test
-		suite guest-7.3 env KTREE=7.3 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
+		suite guest-6.1 env KTREE=6.1 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
 	else
 		suite stock-6.12 env STOCK_TESTS="$stock_dev" "$UCT_ROOT/tests/host/stock-kernel.sh" 6.12
 	fi

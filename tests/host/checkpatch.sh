@@ -3,7 +3,8 @@
 # --strict clean by that tree's own checkpatch.pl, well-formed Fixes:
 # tags, and signed off by the project identity; a mainline patch also goes
 # to everyone get_maintainer.pl names, and each mainline series applies to
-# the pristine tree on its own. TAP, three or four results a patch and
+# the pristine tree on its own; a stable tree's patch goes to stable with
+# a backport note. TAP, three or four results a patch and
 # one a mainline series. Each tree is extracted and patched here when it
 # is not already (guest/prepare-tree.sh): no kernel build needs to have
 # run.
@@ -81,6 +82,17 @@ while read -r p; do
 		else
 			echo "not ok $n To: and Cc: name everyone get_maintainer.pl names: $name"
 			echo "$missing" | sed 's/^/# missing: /'
+		fi
+	else
+		# a stable tree's patch is a backport: sent to stable, with
+		# the bracketed note stable asks for above the sign-off,
+		# saying where the change comes from
+		n=$((n + 1))
+		if grep -qx "To: stable@vger.kernel.org" "$p" &&
+		   sed -n '/^---$/q; p' "$p" | grep -q '^\[ .*\(upstream\|backport\)'; then
+			echo "ok $n a stable backport: To: stable, with its backport note: $name"
+		else
+			echo "not ok $n a stable backport: To: stable, with its backport note: $name"
 		fi
 	fi
 	n=$((n + 1))

@@ -2,8 +2,8 @@
 # The default `make test` must pass on a fresh machine: every host suite
 # that boots no guest finds what it needs in a cache holding only what
 # `make test`'s own recipe made first (guest/deps.sh's promtool, and
-# `make guest KTREE=6.1`: the 6.1 tree and its build, ccache, the
-# userspace outputs), or makes the rest itself. A suite that reads
+# `make guest` on the mainline tree: its apt state and source package,
+# the tree and its build, ccache, the userspace outputs), or makes the rest itself. A suite that reads
 # something only another target makes (a tree the default matrix never
 # builds, say) fails here even when the developer's own cache has it.
 # A fresh CACHE_DIR with links to exactly those; each suite runs in it.
@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # what `make test` makes before any suite runs (the Makefile's test
 # recipe and its prerequisites, in the default matrix)
-made_by_make_test=(promtool ccache tree-6.1)
+made_by_make_test=(promtool ccache apt src "tree-$MAINLINE_TREE")
 fresh=$tmp/cache
 mkdir -p "$fresh"
 for d in "${made_by_make_test[@]}"; do

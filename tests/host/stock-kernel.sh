@@ -5,7 +5,10 @@
 # seed its tree from the task iterator, state what is degraded, and pass
 # the ucounttop guest tests (STOCK_TESTS, default 00 and the 5* tests).
 # TAP, each result naming the kernel. The kernel is downloaded into the
-# cache, never installed.
+# cache, never installed. STOCK_TREE: the tree whose guest build (its
+# initramfs: the kselftests check runs around, the test module) boots
+# with it, default KTREE's; the full matrix gives the stock kernel's own
+# version, whose kselftests match it.
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
@@ -17,7 +20,7 @@ tap=$(mktemp)
 rc=0
 console=$LOGDIR/stock-$flavour.console
 "$UCT_ROOT/guest/run" -q --smp "${STOCK_SMP:-1}" --timeout 1200 --kernel "$dir/vmlinuz" \
-	--add "$dir/early-modules:/uct/early-modules" --results "$tap" \
+	--tree "${STOCK_TREE:-$KTREE}" --add "$dir/early-modules:/uct/early-modules" --results "$tap" \
 	--console "$console" -- /uct/run-tests $tests || rc=$?
 # The guest's own numbering, with the kernel named in each result.
 sed -E 's/^(not ok|ok) ([0-9]+) /\1 \2 stock '"$name"': /' "$tap"
