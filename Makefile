@@ -38,7 +38,7 @@ help:
 	@echo 'make tools       ucounttop, its BPF objects and the guest tools (guest/tools)'
 	@echo 'make initramfs   the guest initramfs that carries them'
 	@echo 'make check-patches  checkpatch --strict every patch of every tree'
-	@echo 'make check-series   build every prefix of each tree series, W=1 on touched files (slow)'
+	@echo 'make check-series   build every prefix of each tree series, W=1 and sparse on touched files (slow)'
 	@echo 'make install     install what make tools built: PREFIX=$(PREFIX), DESTDIR (builds nothing)'
 	@echo 'make uninstall   remove what make install installed (same PREFIX, DESTDIR)'
 	@echo 'make deb         a Debian package of what make tools built, into $(DEB_DIR)'

@@ -5,12 +5,13 @@
 # In a tree of its own (tree-$KTREE/series/linux, built in series/kbuild,
 # laid out like linux/ and kbuild/ so that ccache shares their objects),
 # apply the patches one at a time and after each one:
-#   - configure allnoconfig + guest/kernel.config (options a later patch
-#     adds are simply not there yet) and build bzImage and modules,
-#     incrementally;
-#   - rebuild with W=1 the kernel C files the patch touches, before and
-#     after it, and fail on a warning the patch adds (a warning already in
-#     the file, e.g. kernel-doc in user_namespace.c, is not the patch's);
+#   - configure allnoconfig + guest/kernel.config + the tree's own
+#     guest/kernel-KTREE.config (options a later patch adds are simply
+#     not there yet) and build bzImage and modules, incrementally;
+#   - rebuild with W=1 and sparse (C=1) the kernel C files the patch
+#     touches, before and after it, and fail on a warning the patch adds
+#     (a warning already in the file, e.g. kernel-doc in user_namespace.c,
+#     is not the patch's);
 #   - build the kselftest programs of a patch that touches a selftest.
 # Prints one TAP result per patch; exits 1 if any prefix fails. Slow (a
 # full kernel build per patch that changes a widely included header), so
@@ -28,6 +29,12 @@ exec 9> "$CACHE_DIR/kernel.lock"
 flock 9
 
 [ -f "$KSRC_TARBALL" ] || "$UCT_ROOT/guest/fetch-source.sh"
+command -v sparse > /dev/null || die "sparse is not installed (make deps installs it)"
+# the fragments the guest kernel is built from (guest/build-kernel.sh), as
+# the one file KCONFIG_ALLCONFIG takes
+FRAGMENT=$S/guest.config
+cat "$UCT_ROOT/guest/kernel.config" > "$FRAGMENT"
+[ ! -f "$UCT_ROOT/guest/kernel-$KTREE.config" ] || cat "$UCT_ROOT/guest/kernel-$KTREE.config" >> "$FRAGMENT"
 stage series "extracting $(basename "$KSRC_TARBALL") into $T"
 # The build directory goes too: the extracted files are older than objects
 # a previous run built from later prefixes, which make would keep
@@ -48,8 +55,9 @@ kbuild_objs() {
 	done
 }
 
-# w1_warnings FILES OBJECTS: the W=1 warnings in FILES when OBJECTS are
-# rebuilt, without line numbers, sorted (to compare before and after a patch)
+# w1_warnings FILES OBJECTS: the W=1 and sparse warnings in FILES when
+# OBJECTS are rebuilt, without line numbers, sorted (to compare before and
+# after a patch)
 w1_warnings() {
 	local objs
 	# shellcheck disable=SC2086
@@ -59,13 +67,13 @@ w1_warnings() {
 	echo "$1" | grep -E '\.c$' | sed "s|^|$T/|" | while read -r f; do [ -e "$f" ] && echo "$f"; done |
 		xargs -r touch
 	# shellcheck disable=SC2086
-	"${KMAKE[@]}" W=1 $objs 2>&1 | tee -a "$LOG" | grep -E 'warning:' |
+	"${KMAKE[@]}" W=1 C=1 $objs 2>&1 | tee -a "$LOG" | grep -E '(warning|error):' |
 		grep -F "$(echo "$1" | grep -E '\.[ch]$')" |
 		sed -E 's|^.*/linux/||; s|:[0-9]+(:[0-9]+)?:|:|' | sort -u
 }
 
 # configured before the first patch too, for its W=1 baseline
-make -s -C "$T" O="$O" KCONFIG_ALLCONFIG="$UCT_ROOT/guest/kernel.config" allnoconfig \
+make -s -C "$T" O="$O" KCONFIG_ALLCONFIG="$FRAGMENT" allnoconfig \
 	>> "$LOG" 2>&1 || die "configuring the pristine tree failed (log: $LOG)"
 
 n=0 failed=0
@@ -82,7 +90,7 @@ while read -r p; do
 		failed=1
 		break
 	fi
-	make -s -C "$T" O="$O" KCONFIG_ALLCONFIG="$UCT_ROOT/guest/kernel.config" allnoconfig \
+	make -s -C "$T" O="$O" KCONFIG_ALLCONFIG="$FRAGMENT" allnoconfig \
 		>> "$LOG" 2>&1 || why="configuration failed"
 	if [ -z "$why" ]; then
 		"${KMAKE[@]}" bzImage modules >> "$LOG" 2>&1 || why="bzImage/modules do not build"
@@ -106,7 +114,7 @@ while read -r p; do
 		done
 	fi
 	if [ -z "$why" ]; then
-		echo "ok $n $name${kfiles:+ (W=1: no new warning in $kfiles)}"
+		echo "ok $n $name${kfiles:+ (W=1, sparse: no new warning in $kfiles)}"
 	else
 		echo "not ok $n $name: $why (log: $LOG)"
 		failed=1

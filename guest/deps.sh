@@ -21,6 +21,7 @@ PACKAGES=(
 	openssl curl                              # test_listen: a certificate for --web.config.file, a TLS client
 	lintian                                   # tests/host/package.sh: the .deb make deb builds
 	tmux                                      # make run read from a terminal (tests/host/make-run.sh)
+	sparse                                    # make check-series: C=1 on the files a patch touches
 )
 # make bench only: the peer it is compared with (copied into the bench guest)
 [ "${1:-}" = --bench ] && PACKAGES+=(bpftrace)
