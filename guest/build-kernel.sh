@@ -31,7 +31,7 @@ case "${1:-}" in
 esac
 
 # the tarball first: the keys below are of it
-[ -f "$KSRC_TARBALL" ] || "$UCT_ROOT/guest/fetch-source.sh"
+ensure_tarball
 # what a tree needs beyond guest/kernel.config (guest/kernel-KTREE.config),
 # read after it
 [ -f "$UCT_ROOT/guest/kernel-$KTREE.config" ] &&

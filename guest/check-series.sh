@@ -28,7 +28,7 @@ mkdir -p "$S"
 exec 9> "$CACHE_DIR/kernel.lock"
 flock 9
 
-[ -f "$KSRC_TARBALL" ] || "$UCT_ROOT/guest/fetch-source.sh"
+ensure_tarball
 command -v sparse > /dev/null || die "sparse is not installed (make deps installs it)"
 # the fragments the guest kernel is built from (guest/build-kernel.sh), as
 # the one file KCONFIG_ALLCONFIG takes

@@ -76,6 +76,30 @@ series_patches() {
 	done < "$series"
 }
 
+# ensure_tarball: KSRC_TARBALL, downloaded first for a tree Debian 12 does
+# not install (guest/fetch-source.sh)
+ensure_tarball() {
+	[ -f "$KSRC_TARBALL" ] || "$UCT_ROOT/guest/fetch-source.sh"
+}
+
+# patch_copy PRISTINE DIR PATCH...: copy the files the PATCHes touch from
+# PRISTINE into DIR (mode and mtime kept), then apply the PATCHes there in
+# order, exactly (-F0). On a patch that does not apply, prints its path,
+# leaves patch's output in DIR/.patch.log and returns 1.
+patch_copy() {
+	local pristine=$1 dir=$2 f p
+	shift 2
+	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$@" | sort -u); do
+		[ ! -e "$pristine/$f" ] ||
+			install -D -p -m "$(stat -c %a "$pristine/$f")" "$pristine/$f" "$dir/$f"
+	done
+	for p; do
+		patch -d "$dir" -p1 -F0 -N --batch --no-backup-if-mismatch -s -i "$p" \
+			> "$dir/.patch.log" 2>&1 || { echo "$p"; return 1; }
+	done
+	rm -f "$dir/.patch.log"
+}
+
 # tree_has_series NAME: whether patches/$KTREE/series applies the series
 # in folder NAME (fixes, tracepoints, bpf-iter). The stable trees carry
 # the fixes only.

@@ -16,7 +16,7 @@ set -euo pipefail
 
 LABEL=tree-$KTREE
 # a tree Debian 12 does not install is downloaded into the cache
-[ -f "$KSRC_TARBALL" ] || "$UCT_ROOT/guest/fetch-source.sh"
+ensure_tarball
 
 TREE_KEY=$(tree_key)
 [ "$(cat "$KSRC/.uct-tree" 2>/dev/null)" = "$TREE_KEY" ] && exit 0
@@ -46,19 +46,14 @@ fi
 scratch=$KDIR/patching
 rm -rf "$scratch"
 mkdir -p "$scratch"
-# the files the new series touches, as they are in the tarball
-touched=$(series_patches | xargs -r sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | sort -u)
-for f in $touched; do
-	[ -e "$PRISTINE/$f" ] && install -D -p -m "$(stat -c %a "$PRISTINE/$f")" "$PRISTINE/$f" "$scratch/$f"
-done
-while read -r p; do
-	stage "$LABEL" "applying $(basename "$p")"
-	if ! patch -d "$scratch" -p1 -F0 -N --batch --no-backup-if-mismatch \
-		-s -i "$p" > "$LOGDIR/patch.log" 2>&1; then
-		cat "$LOGDIR/patch.log" >&2
-		die "patch $(basename "$p") does not apply to $(basename "$KSRC_TARBALL") (tree left at $scratch)"
-	fi
-done < <(series_patches)
+# the new series applied to the files it touches, as they are in the tarball
+mapfile -t patches < <(series_patches)
+touched=$(printf '%s\n' "${patches[@]}" | xargs -r sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | sort -u)
+stage "$LABEL" "applying the ${#patches[@]} patches of patches/$KTREE/series"
+if [ "${#patches[@]}" -gt 0 ] && ! bad=$(patch_copy "$PRISTINE" "$scratch" "${patches[@]}"); then
+	cat "$scratch/.patch.log" >&2
+	die "patch $(basename "$bad") does not apply to $(basename "$KSRC_TARBALL") (tree left at $scratch)"
+fi
 # write what changed: files of the old series and the new one
 changed=0
 for f in $(printf '%s\n' $touched $(cat "$KSRC/.uct-touched") | sort -u); do

@@ -27,14 +27,13 @@ print(", ".join(m.get_all("To", []) + m.get_all("Cc", [])))' "$1" | addresses
 # series_applies_alone PRISTINE DIR: DIR's patches (all but the cover
 # letter), in order, onto a copy of the files they touch in PRISTINE
 series_applies_alone() {
-	local t f p rc=0
+	local t rc=0 bad
 	t=$(mktemp -d)
-	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$2"/*-000[1-9]*.patch | sort -u); do
-		[ ! -e "$1/$f" ] || install -D -m 0644 "$1/$f" "$t/$f"
-	done
-	for p in "$2"/*-000[1-9]*.patch; do
-		patch -d "$t" -p1 -F0 -N --batch -s --no-backup-if-mismatch -i "$p" || { rc=1; break; }
-	done
+	if ! bad=$(patch_copy "$1" "$t" "$2"/*-000[1-9]*.patch); then
+		echo "$(basename "$bad") does not apply:"
+		cat "$t/.patch.log"
+		rc=1
+	fi
 	rm -rf "$t"
 	return "$rc"
 }
