@@ -24,11 +24,33 @@ static int sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * One line of /proc/kallsyms, "ADDR TYPE NAME[\t[MODULE]]", split in
+ * place. A name may be as long as the kernel's KSYM_NAME_LEN (512), so
+ * nothing is bounded here but the line getline() read.
+ */
+static bool parse_line(char *line, unsigned long long *addr, char *type, char **name)
+{
+	char *end, *p;
+
+	errno = 0;
+	*addr = strtoull(line, &end, 16);
+	if (end == line || errno || *end != ' ' || !end[1] || end[2] != ' ')
+		return false;
+	*type = end[1];
+	p = *name = end + 3;
+	p += strcspn(p, " \t\n");
+	if (p == *name)
+		return false;
+	*p = 0;
+	return true;
+}
+
 struct uct_ksyms *uct_ksyms_load(const char *path)
 {
 	struct uct_ksyms *k = calloc(1, sizeof(*k));
-	size_t cap = 0;
-	char line[512], name[256], type;
+	size_t cap = 0, len = 0;
+	char *line = NULL, *name, type;
 	unsigned long long addr;
 	FILE *f;
 
@@ -39,8 +61,8 @@ struct uct_ksyms *uct_ksyms_load(const char *path)
 		free(k);
 		return NULL;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
+	while (getline(&line, &len, f) > 0) {
+		if (!parse_line(line, &addr, &type, &name) || !addr)
 			continue;	/* zero addresses: kptr_restrict hides them */
 		if (type != 't' && type != 'T' && type != 'W' && type != 'w')
 			continue;	/* stacks only hold text addresses */
@@ -59,10 +81,12 @@ struct uct_ksyms *uct_ksyms_load(const char *path)
 			goto fail;
 		k->n++;
 	}
+	free(line);
 	fclose(f);
 	qsort(k->syms, k->n, sizeof(*k->syms), sym_cmp);
 	return k;
 fail:
+	free(line);
 	fclose(f);
 	uct_ksyms_free(k);
 	errno = ENOMEM;
@@ -119,29 +143,31 @@ int uct_ksyms_range(const char *path, const char *name, unsigned long long *star
 		    unsigned long long *end)
 {
 	unsigned long long addr, lo = 0, hi = ~0ULL;
-	char line[512], sym[256], type;
+	char *line = NULL, *sym, type;
 	FILE *f = fopen(path, "re");
+	size_t len = 0;
 
 	if (!f)
 		return -1;
 	/* first the function (its first text symbol of that name) */
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 && addr &&
+	while (getline(&line, &len, f) > 0) {
+		if (parse_line(line, &addr, &type, &sym) && addr &&
 		    (type == 't' || type == 'T') && is_function(sym, name)) {
 			lo = addr;
 			break;
 		}
 	}
-	if (!lo) {
-		fclose(f);
-		return -1;
+	if (lo) {
+		rewind(f);
+		while (getline(&line, &len, f) > 0)
+			if (parse_line(line, &addr, &type, &sym) && addr > lo && addr < hi &&
+			    strchr("tTwW", type))
+				hi = addr;
 	}
-	rewind(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 && addr > lo && addr < hi &&
-		    strchr("tTwW", type))
-			hi = addr;
+	free(line);
 	fclose(f);
+	if (!lo)
+		return -1;
 	if (hi == ~0ULL)
 		return -1;
 	*start = lo;
