@@ -253,7 +253,8 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 		return err;
 	l->iter_link = *l->progs[l->progs[P_SNAP_UCOUNTS].want ? P_SNAP_UCOUNTS : P_SNAP_TASK].link;
 	l->tlim_link = *l->progs[P_TASK_LIMITS].link;
-	uct_evcache_start(l, true);
+	/* the slots only while something empties them on a free */
+	uct_evcache_start(l, l->progs[P_FREE].want && *l->progs[P_FREE].link);
 	if (o->pin_dir) {
 		err = uct_pin_all(l, o->pin_dir, o->keep_pinned, msg, len);
 		if (err)

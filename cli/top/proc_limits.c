@@ -16,7 +16,15 @@
 #include <unistd.h>
 #include "proc_limits.h"
 
-#define PAGE_SHIFT_ 12
+/* The kernel charges RLIMIT_MEMLOCK in pages of this machine's size */
+static int page_shift(void)
+{
+	static int shift;
+
+	if (!shift)
+		shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
+	return shift;
+}
 
 /* /proc/PID/limits row names, in UCT_* type order. */
 static const char *const limit_rows[UCT_NTYPES] = {
@@ -38,7 +46,7 @@ int uct_parse_limits(const char *text, long long rlim[UCT_NTYPES])
 		else
 			rlim[t] = strtoll(soft, NULL, 10);
 		if (t == UCT_MEMLOCK && rlim[t] != LLONG_MAX)
-			rlim[t] >>= PAGE_SHIFT_;
+			rlim[t] >>= page_shift();
 	}
 	return 0;
 }
