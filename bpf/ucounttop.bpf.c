@@ -857,11 +857,13 @@ int inc_get_entry(__u64 *ctx)
 		e->charges[UCT_SIGPENDING] += 1;
 	else
 		count(UCT_CNT_STATS_FULL);
+	/* written for every charge: one that found no counter leaves none
+	 * to take back, not the previous charge's */
 	last = sig_last_slot();
-	if (last && e) {
-		last->uc = (__u64)uc;
+	if (last) {
+		last->uc = e ? (__u64)uc : 0;
 		last->slot = i;
-		last->uncharges = e->uncharges[UCT_SIGPENDING];
+		last->uncharges = e ? e->uncharges[UCT_SIGPENDING] : 0;
 	}
 	return 0;
 }
@@ -889,17 +891,20 @@ int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_str
 
 	if (!uct_signal_overflowed(result))
 		return 0;
+	/* loaded, not probe-read: emit() needs a BTF pointer. The charge
+	 * was the target's: task_ucounts() of __sigqueue_alloc(). */
+	uc = task->real_cred->ucounts;
 	if (sig_fentry) {
 		/* the refused charge, undone inside inc_rlimit_get_ucounts()
-		 * unless a dec of it followed (see sig_last) */
+		 * unless a dec of it followed (see sig_last); only if the last
+		 * charge counted on this CPU was of this target: a charge the
+		 * fentry missed (its recursion guard) is not someone else's */
 		last = sig_last_slot();
-		if (last && last->uc) {
+		if (last && last->uc && last->uc == (__u64)uc)
 			sig_uncount(last);
+		if (last)
 			last->uc = 0;
-		}
 	}
-	/* loaded, not probe-read: emit() needs a BTF pointer */
-	uc = task->real_cred->ucounts;
 	if (!uc)
 		return 0;
 	note_denied(ctx, uc, UCT_SIGPENDING, uc_value(uc, UCT_SIGPENDING), -1,
