@@ -85,7 +85,7 @@ shell: guest
 # A developer's run: our mainline guest, Debian's stock 6.12 and the host
 # suites. UCT_MATRIX=full (CI): also the stable trees' guests (6.1, 6.12),
 # the mainline debug kernel (built for make test only: run, shell and
-# bench do not boot it) and the stock 6.1 and 6.12-rt kernels
+# bench do not boot it) and the stock 6.1, 6.12-rt and 7.x kernels
 # (tests/run.sh).
 UCT_MATRIX ?= dev
 export UCT_MATRIX

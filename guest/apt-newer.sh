@@ -16,7 +16,7 @@ esac
 SUITES=(trixie-backports sid)
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 state=$CACHE_DIR/apt
-mkdir -p "$state/lists/partial" "$state/cache/archives/partial"
+mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/none.d"
 
 # The mirror: the first Debian archive (not -security, not -ports) the
 # machine's sources name, in deb822 (.sources) or one-line form.
@@ -35,8 +35,9 @@ list=$state/sources.list
 for s in "${SUITES[@]}"; do echo "deb [signed-by=$KEYRING] $uri $s main"; done > "$list.new"
 cmp -s "$list.new" "$list" 2> /dev/null && rm "$list.new" || { mv "$list.new" "$list"; rm -f "$state/updated"; }
 
-opts=(-o "Dir::Etc::sourcelist=$list" -o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$state/lists"
-      -o "Dir::Cache=$state/cache" -o Dir::Etc::preferences=/dev/null -o Dir::Etc::preferencesparts=-)
+# none.d: an empty directory for the .d parts apt would read from /etc
+opts=(-o "Dir::Etc::sourcelist=$list" -o "Dir::Etc::sourceparts=$state/none.d" -o "Dir::State::Lists=$state/lists"
+      -o "Dir::Cache=$state/cache" -o Dir::Etc::preferences=/dev/null -o "Dir::Etc::preferencesparts=$state/none.d")
 # as root, apt fetches as _apt, which cannot write to a 0700 cache
 [ "$(id -u)" = 0 ] && opts+=(-o APT::Sandbox::User=root)
 

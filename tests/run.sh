@@ -12,7 +12,8 @@ set -uo pipefail
 # stress suite (70-73), and Debian's stock 6.12 with the tests that read
 # what differs between kernels; CI adds the stress suite, the mainline
 # debug kernel, the stable trees' guests (6.12, 6.1: the fixes, their
-# tests and the tool's stock path) and the stock 6.1 and 6.12-rt kernels.
+# tests and the tool's stock path) and the stock 6.1, 6.12-rt and newest
+# 7.x (amd64 and PREEMPT_RT) kernels.
 MATRIX=${UCT_MATRIX:-dev}
 case "$MATRIX" in
 full | dev) ;;
@@ -139,7 +140,7 @@ stock_all=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 5*.sh 65-*.sh | sed 's|^|/u
 stock_dev=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 50-*.sh 51-*.sh 57-*.sh 5E-*.sh |
 	    sed 's|^|/uct/tests/|' | tr '\n' ' ')
 if [ "$MATRIX" = full ]; then
-	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt guest-6.12 guest-6.1)
+	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt stock-7.x stock-7.x-rt guest-6.12 guest-6.1)
 	main_tests=
 else
 	stock_suites=(stock-6.12)
@@ -149,10 +150,15 @@ fi
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
 	if [ "$MATRIX" = full ]; then
-		# each with the stable tree of its version: the kselftests
-		# check runs around (65) built from its own sources
-		for f in 6.1 6.12 6.12-rt; do
-			suite "stock-$f" env STOCK_TESTS="$stock_all" STOCK_TREE="${f%-rt}" \
+		# each with our tree of its version (7.x, the newest of
+		# Debian's newer suites: mainline's): the kselftests check runs
+		# around (65) built from matching sources
+		for f in 6.1 6.12 6.12-rt 7.x 7.x-rt; do
+			case "$f" in
+			7.*) tree=$MAINLINE_TREE ;;
+			*) tree=${f%-rt} ;;
+			esac
+			suite "stock-$f" env STOCK_TESTS="$stock_all" STOCK_TREE="$tree" \
 				"$UCT_ROOT/tests/host/stock-kernel.sh" "$f"
 		done
 		# the stable trees with their backports: every guest test the

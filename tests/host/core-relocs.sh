@@ -2,8 +2,9 @@
 # Every CO-RE relocation of our BPF objects against the BTF of each kernel
 # we support, on the host, loading nothing (tests/host/core-relocs/
 # core_relocs.c says how it decides). The kernels: Debian's stock 6.1,
-# 6.12 and 6.12-rt (fetched into the cache, never installed), the host's
-# own when its BTF is readable, and our trees' vmlinux when built.
+# 6.12, 6.12-rt and newest 7.x and 7.x-rt (fetched into the cache, never
+# installed), the host's own when its BTF is readable, and our trees'
+# vmlinux when built.
 # First a self-test: objects compiled here from inline sources, unguarded
 # reads of members that some of those kernels lack must fail and their
 # guarded twins pass. TAP.
@@ -66,8 +67,10 @@ declare -A stock_re=(
 	[6.1]='^linux-image-6\.1\.[0-9]+-'
 	[6.12]='^linux-image-6\.12\.[0-9]+\+deb12-amd64-'
 	[6.12-rt]='^linux-image-6\.12\.[0-9]+\+deb12-rt-amd64-'
+	[7.x]='^linux-binary-unsigned-7\.[0-9]+\.[0-9]+\+deb[0-9]+-amd64-'
+	[7.x-rt]='^linux-binary-unsigned-7\.[0-9]+\.[0-9]+\+deb[0-9]+-rt-amd64-'
 )
-for fl in 6.1 6.12 6.12-rt; do
+for fl in 6.1 6.12 6.12-rt 7.x 7.x-rt; do
 	if ! dir=$("$FETCH_STOCK" "$fl" 2> "$tmp/fetch.err" | tail -n 1) || [ -z "$dir" ]; then
 		nok "stock $fl kernel fetched ($FETCH_STOCK $fl failed)"
 		show "$tmp/fetch.err"
@@ -230,12 +233,14 @@ if [ "$st_ok" = 1 ]; then
 	expect_tool unguarded 6.1 ok
 	expect_tool unguarded 6.12 "not ok" "$timers_re"
 	expect_tool unguarded 6.12-rt "not ok" "$timers_re"
+	expect_tool unguarded 7.x "not ok" "$timers_re" "$counter_re"
+	expect_tool unguarded 7.x-rt "not ok" "$timers_re" "$counter_re"
 	if [ "$host_rcuref" = 1 ]; then
 		expect_tool unguarded "$host" "not ok" "$timers_re" "$counter_re"
 	else
 		echo "# the host's struct ucounts has no rcuref_t count: counter resolves there"
 	fi
-	for name in 6.1 6.12 6.12-rt "$host" $(printf 'ours-%s ' $KTREES); do
+	for name in 6.1 6.12 6.12-rt 7.x 7.x-rt "$host" $(printf 'ours-%s ' $KTREES); do
 		expect_tool guarded "$name" ok
 	done
 	# a check of posix_timers itself is true on 6.12: no guard there

@@ -1,9 +1,10 @@
 #!/bin/bash
 # stock-kernel.sh [FLAVOUR]: the same ucounttop binary on one of the
-# kernels Debian installs (6.1 by default, 6.12, 6.12-rt; see
-# guest/fetch-stock-kernel.sh): BTF, but none of our series. It must load,
-# seed its tree from the task iterator, state what is degraded, and pass
-# the ucounttop guest tests (STOCK_TESTS, default 00 and the 5* tests).
+# stock kernels Debian packages (6.1 by default, 6.12, 6.12-rt, 7.x,
+# 7.x-rt; see guest/fetch-stock-kernel.sh): BTF, but none of our series.
+# It must load, seed its tree from the task iterator, state what is
+# degraded, and pass the ucounttop guest tests (STOCK_TESTS, default 00
+# and the 5* tests).
 # TAP, each result naming the kernel. The kernel is downloaded into the
 # cache, never installed. STOCK_TREE: the tree whose guest build (its
 # initramfs: the kselftests check runs around, the test module) boots
