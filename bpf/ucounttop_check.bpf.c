@@ -149,6 +149,46 @@ struct {
 
 #include "ucounts_core.bpf.h"
 
+/*
+ * --- per-thread state, per execution context --------------------------------
+ * The kernel charges some signals from interrupts (an ITIMER_REAL's SIGALRM
+ * from the timer's hard interrupt, SIGIO and SIGURG from softirqs) under
+ * the interrupted task's tid, between that task's charge and its check.
+ * State kept "per thread" is kept per thread and context: the key is the
+ * tid (below 2^22, PID_MAX_LIMIT), with bit 28 set when the hook runs off
+ * the task's own stack. x86-64 runs an interrupt of kernel code, softirqs
+ * and NMIs on stacks of their own (an interrupt of user space runs on the
+ * task's stack, but then no charge of the task is in flight); the task's
+ * stack runs from task->stack to the end of its pt_regs
+ * (bpf_task_pt_regs()), whatever THREAD_SIZE and its allocation. Where the
+ * hook runs is told by its ctx, which the trampoline or the tracepoint
+ * keeps on that stack (the program's own frame may be on a private
+ * per-CPU stack, since 6.13). A hard interrupt over a softirq shares its
+ * key.
+ */
+#define UCK_CTX_IRQ_	(1U << 28)
+
+/* a pointer's value as a number the program may compare */
+static __always_inline __u64 addr_of(const void *p)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &p);
+	return v;
+}
+
+static __always_inline __u32 ctx_tid(const void *ctx)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 here = addr_of(ctx), base, top;
+
+	base = addr_of(BPF_CORE_READ(t, stack));
+	top = addr_of((void *)bpf_task_pt_regs(t)) + sizeof(struct pt_regs);
+	if (here >= base && here < top)
+		return cur_tid();
+	return cur_tid() | UCK_CTX_IRQ_;
+}
+
 /* --- helpers -------------------------------------------------------------- */
 
 /* The kernel lets these callers go over the limit of this type. */
@@ -410,10 +450,10 @@ struct {
  * the reader saw, its busy bump is seen too (the __sync ops are full
  * barriers), so no changer in flight goes unnoticed.
  */
-static __always_inline void window_open(void *map, __u32 type, int self)
+static __always_inline void window_open(void *ctx, void *map, __u32 type, int self)
 {
 	struct window w = { .type = type };
-	__u32 tid = cur_tid();
+	__u32 tid = ctx_tid(ctx);
 
 	if (type >= UCT_NTYPES)
 		return;
@@ -431,9 +471,9 @@ static __always_inline void window_open(void *map, __u32 type, int self)
 
 /* After the re-read: true when no other change of that type overlapped
  * anything between the entry and now (the re-read included). */
-static __always_inline bool window_clean(void *map, __u32 type, int self)
+static __always_inline bool window_clean(void *ctx, void *map, __u32 type, int self)
 {
-	__u32 tid = cur_tid();
+	__u32 tid = ctx_tid(ctx);
 	struct window *w = bpf_map_lookup_elem(map, &tid);
 
 	if (!w || w->type != type || type >= UCT_NTYPES)
@@ -443,9 +483,9 @@ static __always_inline bool window_clean(void *map, __u32 type, int self)
 }
 
 /* The function's return: drop the marker (and our part of busy). */
-static __always_inline void window_end(void *map, __u32 type, int self)
+static __always_inline void window_end(void *ctx, void *map, __u32 type, int self)
 {
-	__u32 tid = cur_tid();
+	__u32 tid = ctx_tid(ctx);
 	struct window *w = bpf_map_lookup_elem(map, &tid);
 
 	if (!w || w->type != type || type >= UCT_NTYPES)
@@ -464,7 +504,7 @@ static __always_inline void window_end(void *map, __u32 type, int self)
 static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type, long amount,
 				      long leaf, bool kernel_over, bool check_levels)
 {
-	__u32 tid = cur_tid();
+	__u32 tid = ctx_tid(ctx);
 	struct uck_pend *p, np = {};
 	struct uct_key k;
 	struct over_at w;
@@ -491,7 +531,7 @@ static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type,
 		/* the kernel said within and the leaf it returned is: only
 		 * a re-read can tell a level above over, if nothing raced */
 		first_over(uc, type, UCT_LONG_MAX, 0, &w);
-		if (!window_clean(&changing, type, 1)) {
+		if (!window_clean(ctx, &changing, type, 1)) {
 			count(UCK_CNT_RACED);
 			return;
 		}
@@ -542,7 +582,7 @@ static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type,
 static __always_inline void on_uncharge(void *ctx, struct ucounts *uc, __u32 type, long amount,
 					long adj)
 {
-	__u32 tid = cur_tid();
+	__u32 tid = ctx_tid(ctx);
 	struct uck_pend *p;
 	struct uct_key k;
 	__s32 sid;
@@ -569,7 +609,7 @@ int BPF_PROG(ck_inc, struct ucounts *uc, enum rlimit_type type, long v, long ret
 {
 	/* ret: LONG_MAX when a level went over, else the leaf's new value */
 	on_charge(ctx, uc, type, v, ret == UCT_LONG_MAX ? -1 : ret, ret == UCT_LONG_MAX, true);
-	window_end(&changing, type, 1);
+	window_end(ctx, &changing, type, 1);
 	return 0;
 }
 
@@ -580,14 +620,14 @@ int BPF_PROG(ck_inc_over, struct ucounts *uc, enum rlimit_type type, long v, voi
 	     long ret)
 {
 	on_charge(ctx, uc, type, v, ret == UCT_LONG_MAX ? -1 : ret, ret == UCT_LONG_MAX, true);
-	window_end(&changing, type, 1);
+	window_end(ctx, &changing, type, 1);
 	return 0;
 }
 
 SEC("fexit/dec_rlimit_ucounts")
 int BPF_PROG(ck_dec, struct ucounts *uc, enum rlimit_type type, long v, __u64 ret_reg)
 {
-	window_end(&changing, type, 1);
+	window_end(ctx, &changing, type, 1);
 	on_uncharge(ctx, uc, type, v, 0);
 	return 0;
 }
@@ -604,7 +644,7 @@ int ck_inc_get(__u64 *ctx)
 	__s32 sid;
 
 	if (!uc || type >= UCT_NTYPES) {
-		window_end(&changing, type, 1);
+		window_end(ctx, &changing, type, 1);
 		return 0;
 	}
 	if (!ret) {
@@ -614,13 +654,13 @@ int ck_inc_get(__u64 *ctx)
 		sid = stack_id(ctx);
 		uc_key(uc, &k);
 		agg_add(&k, type, UCK_K_REFUSED, sid, 1, 0);
-		window_end(&changing, type, 1);
+		window_end(ctx, &changing, type, 1);
 		return 0;
 	}
 	/* ret: the leaf's new value; with override_rlimit no level is
 	 * compared */
 	on_charge(ctx, uc, type, 1, ret, false, !uct_inc_get_override(ctx));
-	window_end(&changing, type, 1);
+	window_end(ctx, &changing, type, 1);
 	return 0;
 }
 
@@ -628,35 +668,35 @@ int ck_inc_get(__u64 *ctx)
 SEC("fexit/dec_rlimit_put_ucounts")
 int BPF_PROG(ck_dec_put_ret, struct ucounts *uc, enum rlimit_type type)
 {
-	window_end(&changing, type, 1);
+	window_end(ctx, &changing, type, 1);
 	return 0;
 }
 
 SEC("fentry/inc_rlimit_ucounts")
 int BPF_PROG(ck_inc_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(&changing, type, 1);
+	window_open(ctx, &changing, type, 1);
 	return 0;
 }
 
 SEC("fentry/inc_rlimit_ucounts_over")
 int BPF_PROG(ck_inc_over_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(&changing, type, 1);
+	window_open(ctx, &changing, type, 1);
 	return 0;
 }
 
 SEC("fentry/dec_rlimit_ucounts")
 int BPF_PROG(ck_dec_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(&changing, type, 1);
+	window_open(ctx, &changing, type, 1);
 	return 0;
 }
 
 SEC("fentry/inc_rlimit_get_ucounts")
 int BPF_PROG(ck_inc_get_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(&changing, type, 1);
+	window_open(ctx, &changing, type, 1);
 	return 0;
 }
 
@@ -664,7 +704,7 @@ int BPF_PROG(ck_inc_get_in, struct ucounts *uc, enum rlimit_type type)
 SEC("fentry/dec_rlimit_put_ucounts")
 int BPF_PROG(ck_dec_put, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(&changing, type, 1);
+	window_open(ctx, &changing, type, 1);
 	on_uncharge(ctx, uc, type, 1, -1);
 	return 0;
 }
@@ -674,7 +714,7 @@ int BPF_PROG(ck_dec_put, struct ucounts *uc, enum rlimit_type type)
 static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlimit_type type,
 					bool said_over)
 {
-	__u32 tid = cur_tid();
+	__u32 tid = ctx_tid(ctx);
 	struct uck_pend *p;
 	struct uct_key k;
 	struct over_at w;
@@ -700,7 +740,7 @@ static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlim
 	 * against the caller's actual rlimit, not the argument; a re-read is
 	 * what the check saw only if nothing of this type changed meanwhile */
 	first_over(uc, type, leaf_limit(type), 0, &w);
-	if (!window_clean(&checking, type, 0)) {
+	if (!window_clean(ctx, &checking, type, 0)) {
 		count(UCK_CNT_RACED);
 		return 0;
 	}
@@ -723,14 +763,14 @@ int BPF_PROG(ck_overlimit, struct ucounts *uc, enum rlimit_type type, unsigned l
 	     __u64 ret_reg)
 {
 	on_overlimit(ctx, uc, type, (__u8)ret_reg);
-	window_end(&checking, type, 0);
+	window_end(ctx, &checking, type, 0);
 	return 0;
 }
 
 SEC("fentry/is_rlimit_overlimit")
 int BPF_PROG(ck_overlimit_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(&checking, type, 0);
+	window_open(ctx, &checking, type, 0);
 	return 0;
 }
 
@@ -741,14 +781,14 @@ int BPF_PROG(ck_ucounts_overlimit, struct ucounts *uc, enum rlimit_type type,
 	     unsigned long rlimit, void *over, __u64 ret_reg)
 {
 	on_overlimit(ctx, uc, type, (__u8)ret_reg);
-	window_end(&checking, type, 0);
+	window_end(ctx, &checking, type, 0);
 	return 0;
 }
 
 SEC("fentry/ucounts_overlimit")
 int BPF_PROG(ck_ucounts_overlimit_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(&checking, type, 0);
+	window_open(ctx, &checking, type, 0);
 	return 0;
 }
 
@@ -895,7 +935,7 @@ int BPF_PROG(ck_mq_evict, struct inode *inode)
 SEC("fentry/shmem_lock")
 int BPF_PROG(ck_shm_lock_in, struct file *file, int lock, struct ucounts *uc)
 {
-	__u32 tid = cur_tid();
+	__u32 tid = ctx_tid(ctx);
 	struct shm_stash s = { .inode = (__u64)BPF_CORE_READ(file, f_inode), .lock = lock };
 
 	bpf_map_update_elem(&shm_stash, &tid, &s, BPF_ANY);
@@ -905,7 +945,7 @@ int BPF_PROG(ck_shm_lock_in, struct file *file, int lock, struct ucounts *uc)
 SEC("fexit/shmem_lock")
 int BPF_PROG(ck_shm_lock_out, struct file *file, int lock, struct ucounts *uc, int ret)
 {
-	__u32 tid = cur_tid();
+	__u32 tid = ctx_tid(ctx);
 
 	bpf_map_delete_elem(&shm_stash, &tid);
 	return 0;
@@ -919,7 +959,7 @@ static __always_inline long pages_of(unsigned long size)
 SEC("fexit/user_shm_lock")
 int BPF_PROG(ck_user_shm_lock, size_t size, struct ucounts *uc, int ret)
 {
-	__u32 tid = cur_tid();
+	__u32 tid = ctx_tid(ctx);
 	struct shm_stash *s;
 	struct unowned u;
 
@@ -942,7 +982,7 @@ int BPF_PROG(ck_user_shm_lock, size_t size, struct ucounts *uc, int ret)
 SEC("fentry/user_shm_unlock")
 int BPF_PROG(ck_user_shm_unlock, size_t size, struct ucounts *uc)
 {
-	__u32 tid = cur_tid();
+	__u32 tid = ctx_tid(ctx);
 	struct shm_stash *s;
 	struct unowned *u;
 	struct uct_key k;
