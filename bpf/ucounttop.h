@@ -250,4 +250,22 @@ struct uct_event {
 					 * skipped (recursion_misses, summed) */
 #define UCT_NCOUNTERS		6
 
+/*
+ * The maps' entries as user space reads them, a key beside its value
+ * (cli/kernel/ reads them, cli/top/ builds its model of them).
+ */
+/* Refusals by row and cgroup, as the cg_denials map holds them */
+struct uct_cgdeny_kv {
+	struct uct_cgkey key;
+	struct uct_cgdeny d;
+};
+
+/* A stats-map entry: key is the object's address; st.ns_inum and st.uid
+ * say which object it was made for (0, 0: named by its address only, as
+ * --events' per-CPU counts are). */
+struct uct_stat_kv {
+	__u64 id;
+	struct uct_stat st;
+};
+
 #endif /* UCOUNTTOP_H */

@@ -319,8 +319,30 @@ static int run_listen(struct uct_loader *l, const struct uct_opts *o, struct uct
 	return rc;
 }
 
+/* What the loader takes of the command line */
+static struct uct_loader_config loader_config(const struct uct_opts *o)
+{
+	return (struct uct_loader_config){
+		.view = o->cmd == UCT_CMD_TOP,
+		.trace = o->cmd == UCT_CMD_TRACE,
+		.events = o->events,
+		.stack = o->stack,
+		.no_tracepoints = o->no_tracepoints,
+		.force_task_iter = o->force_task_iter,
+		.verbose = o->verbose,
+		.ns_filter = o->ns_filter,
+		.uid_filter = o->uid_filter,
+		.type_filter = o->type_filter,
+		.max_entries = o->max_entries,
+		.ringbuf_kb = o->ringbuf_kb,
+		.pin_dir = o->pin_dir,
+		.keep_pinned = o->keep_pinned,
+	};
+}
+
 int main(int argc, char **argv)
 {
+	struct uct_loader_config lc;
 	struct uct_opts o;
 	struct uct_loader l;
 	struct uct_listen srv = { .fd = -1 };
@@ -360,7 +382,8 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	install_signals();
-	rc = uct_loader_open(&l, &o, msg, sizeof(msg));
+	lc = loader_config(&o);
+	rc = uct_loader_open(&l, &lc, msg, sizeof(msg));
 	if (rc) {
 		fprintf(stderr, "ucounttop: %s\n", msg);
 		uct_loader_close(&l);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include "judge.h"
 #include "loader.h"
+#include "opts.h"
 
 #define CHECK_PROGS_MAX	26	/* programs in ucounttop_check.bpf.c, at most */
 

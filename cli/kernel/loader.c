@@ -91,7 +91,8 @@ static void want(struct uct_loader *l, int i, bool optional, const char *loss)
  * and what that costs the user, so a reading on a stock kernel is never
  * mistaken for a complete one. Returns an exit code.
  */
-static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
+static int choose(struct uct_loader *l, const struct uct_loader_config *o, char *msg,
+		  size_t len)
 {
 	const struct uct_features *f = &l->feat;
 	char *deg = l->degraded;
@@ -119,7 +120,7 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 
 	/* the live view's leaf limits and namespace names: an iterator pass
 	 * instead of two /proc files per process per refresh */
-	if (o->cmd == UCT_CMD_TOP && f->iter_task)
+	if (o->view && f->iter_task)
 		want(l, P_TASK_LIMITS, true, "leaf limits read from /proc/PID/limits, two files "
 		     "per process per refresh; namespaces not named by their processes");
 
@@ -151,7 +152,7 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	else
 		uct_degraded_add(deg, dlen, "no ucounts_free tracepoint: statistics of a freed "
 				 "ucounts may pass to a new one at its address and name");
-	if (o->cmd == UCT_CMD_TRACE && tps && f->tp_alloc)
+	if (o->trace && tps && f->tp_alloc)
 		want(l, P_ALLOC, true, "no alloc events");
 
 	/* every charge: --events, trace */
@@ -179,7 +180,7 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 			 * corrected by signal_generate, where nothing can run
 			 * between the two on the sender's CPU: not on PREEMPT_RT,
 			 * and not for trace, which shows each charge's value */
-			if (o->cmd != UCT_CMD_TRACE && !f->preempt_rt && f->tp_signal_generate &&
+			if (!o->trace && !f->preempt_rt && f->tp_signal_generate &&
 			    !use_tp_refused) {
 				want(l, P_INC_GET_ENTRY, false, NULL);
 				l->skel->rodata->sig_fentry = true;
@@ -191,11 +192,11 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	if (f->refused[0])
 		uct_degraded_add(deg, dlen, "refused by the verifier: %s", f->refused);
 	uct_progs_autoload(l->progs, l->nprogs);
-	l->skel->rodata->emit_events = o->cmd == UCT_CMD_TRACE;
+	l->skel->rodata->emit_events = o->trace;
 	l->skel->rodata->want_stack = o->stack;
 	/* trace: one wake-up per quarter of the ring, not per event; the
 	 * reader's 100 ms poll takes the rest */
-	l->skel->rodata->wakeup_bytes = o->cmd == UCT_CMD_TRACE ? o->ringbuf_kb * 1024 / 4 : 0;
+	l->skel->rodata->wakeup_bytes = o->trace ? o->ringbuf_kb * 1024 / 4 : 0;
 	l->skel->rodata->filter_ns = (__u32)o->ns_filter;
 	l->skel->rodata->filter_uid = o->uid_filter;
 	l->skel->rodata->filter_type = o->type_filter;
@@ -203,7 +204,8 @@ static int choose(struct uct_loader *l, const struct uct_opts *o, char *msg, siz
 	return UCT_EXIT_OK;
 }
 
-static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
+static int loader_open(struct uct_loader *l, const struct uct_loader_config *o, char *msg,
+		       size_t len)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	int err;
@@ -238,7 +240,7 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 	bpf_map__set_max_entries(l->skel->maps.seen, o->max_entries);
 	/* the ring buffer only carries trace events: keep it tiny otherwise */
 	bpf_map__set_max_entries(l->skel->maps.events,
-				 o->cmd == UCT_CMD_TRACE ? o->ringbuf_kb * 1024 :
+				 o->trace ? o->ringbuf_kb * 1024 :
 				 (unsigned)sysconf(_SC_PAGESIZE));
 
 	err = ucounttop_bpf__load(l->skel);
@@ -263,9 +265,10 @@ static int loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg
 	return UCT_EXIT_OK;
 }
 
-int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len)
+int uct_loader_open(struct uct_loader *l, const struct uct_loader_config *o, char *msg,
+		    size_t len)
 {
-	struct uct_opts retry;
+	struct uct_loader_config retry;
 	int err;
 
 	err = loader_open(l, o, msg, len);

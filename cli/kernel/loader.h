@@ -13,15 +13,34 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 #include "mapdump.h"
-#include "model.h"
-#include "opts.h"
 #include "probe.h"
 #include "progs.h"
+#include "ucounttop.h"
 
 struct ring_buffer;
 struct ucounttop_bpf;
 struct bpf_link;
+
+/* What the loader is asked for: the command line's part of it, which the
+ * caller (ucounttop.c) fills from its options. */
+struct uct_loader_config {
+	bool view;		/* the live view: leaf limits from the task iterator */
+	bool trace;		/* `ucounttop trace`: events on the ring buffer */
+	bool events;		/* --events: every charge counted */
+	bool stack;		/* trace --stack */
+	bool no_tracepoints;	/* --no-tracepoints */
+	bool force_task_iter;	/* --task-iter */
+	bool verbose;		/* -v: libbpf's messages */
+	long long ns_filter;	/* --ns, 0: all */
+	long long uid_filter;	/* --uid, -1: all */
+	int type_filter;	/* -t, -1: all */
+	unsigned max_entries;	/* --max-entries */
+	unsigned ringbuf_kb;	/* --ringbuf-kb */
+	const char *pin_dir;	/* --pin, NULL: none */
+	bool keep_pinned;	/* --keep-pinned */
+};
 
 /* One object's charge counts, summed over the CPUs (user space only) */
 struct uct_ev_kv {
@@ -64,9 +83,10 @@ struct uct_loader {
 };
 
 /* loader.c */
-/* Probe, pick programs, load, attach (and pin with o->pin_dir); when
+/* Probe, pick programs, load, attach (and pin with c->pin_dir); when
  * iter/ucounts is there but does not load, again with the task iterator. */
-int uct_loader_open(struct uct_loader *l, const struct uct_opts *o, char *msg, size_t len);
+int uct_loader_open(struct uct_loader *l, const struct uct_loader_config *c, char *msg,
+		    size_t len);
 void uct_loader_close(struct uct_loader *l);
 /* Ring buffer of trace events; cb gets each struct uct_event. */
 typedef int (*uct_event_fn)(void *ctx, void *data, size_t size);

@@ -128,12 +128,6 @@ struct uct_share {
 	const char *container;		/* container id in it (cgroups.h), NULL: none */
 };
 
-/* Refusals by row and cgroup, as the cg_denials map holds them */
-struct uct_cgdeny_kv {
-	struct uct_cgkey key;
-	struct uct_cgdeny d;
-};
-
 /* uct_nsinfo.held: what keeps a namespace with no process alive, as far
  * as its counters tell (anything else - an open /proc/PID/ns/user, a bind
  * mount, a file opened with a cred of it - shows as none of these) */
@@ -309,14 +303,6 @@ struct uct_model {
 	/* refusals since attach: the sum over stats entries, which the tool
 	 * replaces with the BPF side's totals (kept past frees) */
 	unsigned long long total_denials[UCT_NTYPES];
-};
-
-/* A stats-map entry as read by user space: key is the object's address;
- * st.ns_inum and st.uid say which object it was made for (0, 0: named by
- * its address only, as --events' per-CPU counts are). */
-struct uct_stat_kv {
-	__u64 id;
-	struct uct_stat st;
 };
 
 void uct_model_init(struct uct_model *m);
