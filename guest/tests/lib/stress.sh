@@ -307,6 +307,42 @@ rows_diff() {
 			else if (got[k] != want[k]) print "got " got[k] " want " want[k] }' "$1" "$2" | sort
 }
 
+# counts_off KEYS WANT GOT: how far GOT's counts are from WANT's, in all
+# (the rows keyed by their first KEYS fields, the counts after them,
+# absolute differences summed); "missing" when a row of WANT is not in GOT
+counts_off() {
+	awk -v keys="$1" '
+	function key(line,   f, i, k) { split(line, f); k = f[1]; for (i = 2; i <= keys; i++) k = k " " f[i]; return k }
+	NR == FNR { want[key($0)] = $0; next }
+	key($0) in want { got[key($0)] = $0 }
+	END { for (k in want) {
+			if (!(k in got)) { missing = 1; continue }
+			nw = split(want[k], w); split(got[k], g)
+			for (i = keys + 1; i <= nw; i++) off += w[i] > g[i] ? w[i] - g[i] : g[i] - w[i]
+		}
+		print missing ? "missing" : off + 0 }' "$2" "$3"
+}
+
+# expect_counts NAME KEYS WANT GOT MISSES: GOT = WANT, row for row (rows
+# keyed by their first KEYS fields); or, where the kernel skipped runs of
+# the view's programs MISSES times (recursion misses: 7.3 runs a
+# tracepoint's BPF program preemptible, under rcu_read_lock_dont_migrate()
+# in __bpf_trace_run(), and another task entering it on that CPU
+# meanwhile is skipped and counted), off by at most that many events,
+# each a charge or an uncharge not counted
+expect_counts() {
+	local off
+	off=$(counts_off "$2" "$3" "$4")
+	if [ "$off" = 0 ] || [ "${5:-0}" = 0 ]; then
+		expect "$1" "$off" 0
+		[ "$off" = 0 ] || diff "$3" "$4" | sed -n 's/^[<>]/#  &/p' | head -n 20
+		return
+	fi
+	echo "# $1: off by $off, with $5 runs of the view's programs skipped by the kernel"
+	expect "$1 (off by $off <= $5 skipped runs)" \
+		"$([ "$off" != missing ] && [ "$off" -le "$5" ] && echo within)" within
+}
+
 # Per workload row and type: what the namespaces it created hold (from the
 # iterator and the workload's NS lines), i.e. value - own charges
 # -> "ns uid t0 t1 t2 t3" (value - child sum)
@@ -377,13 +413,15 @@ compare_all() {
 	# walk), against the kernel's counters the iterator read
 	own_values > "$T/own.values"
 	events_net | sort > "$T/net.values"
-	expect "--events: per row and type, charged - uncharged = counter - its namespaces' rows ($n_rows rows)" \
-		"$(rows_diff "$T/own.values" "$T/net.values")" ""
+	VIEW_MISSES=$(view_misses)
+	expect_counts "--events: per row and type, charged - uncharged = counter - its namespaces' rows ($n_rows rows)" \
+		2 "$T/own.values" "$T/net.values" "$VIEW_MISSES"
 	expected_denials | sort > "$T/want.denials"
 	n_deny=$(awk '{ s += $4 } END { print s + 0 }' "$T/want.denials")
 	for j in $JSONS; do
-		expect "$j JSON denials = the workload's $n_deny refused requests, per row" \
-			"$(denials_of $j | sort)" "$(cat "$T/want.denials")"
+		denials_of $j | sort > "$T/$j.denials"
+		expect_counts "$j JSON denials = the workload's $n_deny refused requests, per row" \
+			3 "$T/want.denials" "$T/$j.denials" "$VIEW_MISSES"
 	done
 	iter_verdict
 	if [ -f "$T/refused.trace" ]; then
@@ -398,19 +436,25 @@ compare_all() {
 		trace_hits > "$T/trace.hits"
 		echo "# refusals by the level over its limit: $(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^level=/) print $i }' "$T/refused.trace" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')"
 		for j in $JSONS; do
-			expect "$j JSON limit_hits = refusal events by the row over its limit ($(wc -l < "$T/trace.hits" | tr -d ' ') rows)" \
-				"$(limit_hits_of $j)" "$(cat "$T/trace.hits")"
-			expect "$j JSON: limit_hits of all rows of uids $lo..$((hi - 1)) add up to the $n_ev refusal events" \
-				"$(awk -v lo="$lo" -v hi="$hi" '$1 == "ROW" && $4 >= lo && $4 < hi {
-					for (t = 0; t < 4; t++) s += $(9 + t * 8 + 3) } END { print s + 0 }' "$T/$j.flat")" "$n_ev"
+			limit_hits_of $j > "$T/$j.hits"
+			expect_counts "$j JSON limit_hits = refusal events by the row over its limit ($(wc -l < "$T/trace.hits" | tr -d ' ') rows)" \
+				3 "$T/trace.hits" "$T/$j.hits" "$VIEW_MISSES"
+			echo "ALL $n_ev" > "$T/want.sum"
+			awk -v lo="$lo" -v hi="$hi" '$1 == "ROW" && $4 >= lo && $4 < hi {
+				for (t = 0; t < 4; t++) s += $(9 + t * 8 + 3) } END { print "ALL", s + 0 }' \
+				"$T/$j.flat" > "$T/$j.sum"
+			expect_counts "$j JSON: limit_hits of all rows of uids $lo..$((hi - 1)) add up to the $n_ev refusal events" \
+				1 "$T/want.sum" "$T/$j.sum" "$VIEW_MISSES"
 		done
 	fi
 	for j in $JSONS; do
 		set -- $(grep '^COUNTERS' "$T/$j.flat")
 		echo "# $j counters: stats_full $2 ringbuf_drops $3 dedup_full $4 chain_cut $5 events $6 duplicates $7 stats_unmatched $8 recursion_misses $9"
-		# tracepoint programs run with preemption off: only an
-		# interrupt re-entering one could make the kernel skip it
-		expect "$j: nothing dropped (stats_full ringbuf_drops dedup_full chain_cut recursion_misses)" "$2 $3 $4 $5 $9" "0 0 0 0 0"
+		expect "$j: nothing dropped (stats_full ringbuf_drops dedup_full chain_cut)" "$2 $3 $4 $5" "0 0 0 0"
+		# a run the kernel skipped is reported: recursion_misses is
+		# at least what the kernel had counted before this document
+		expect "$j: recursion_misses reports the kernel's skipped runs ($9 >= $VIEW_MISSES)" \
+			"$([ "$9" -ge "$VIEW_MISSES" ] && echo yes)" yes
 		expect "$j: no imbalanced or over_limit flag on the workload's rows" \
 			"$(awk 'NR == FNR { want[$1 " " $2] = 1; next }
 				$1 == "ROW" && ($2 " " $4) in want && $8 ~ /imbalanced|over_limit/ { print $2, $4, $8 }' \
@@ -421,6 +465,12 @@ compare_all() {
 # prog_misses: "name=N ..." of every loaded program whose runs the
 # kernel skipped because it was already running on that CPU (its
 # recursion guard; bpftool prints recursion_misses only when non-zero)
+# view_misses: the runs of the view's programs (not check's ck_*) the
+# kernel skipped so far, summed
+view_misses() {
+	prog_misses | tr ' ' '\n' | awk -F= '$1 !~ /^ck_/ { s += $2 } END { print s + 0 }'
+}
+
 prog_misses() {
 	bpftool prog show 2> /dev/null | awk '/^[0-9]+: / {
 		n = ""; m = 0
