@@ -9,11 +9,12 @@ set -uo pipefail
 
 # UCT_MATRIX=full (CI, .ci/run): every kernel and every test. The default,
 # a developer's run: the host suites, our mainline guest without the
-# stress suite (70-73), and Debian's stock 6.12 with the tests that read
-# what differs between kernels; CI adds the stress suite, the mainline
-# debug kernel, the stable trees' guests (6.12, 6.1: the fixes, their
-# tests and the tool's stock path) and the stock 6.1, 6.12-rt and newest
-# 7.x (amd64 and PREEMPT_RT) kernels.
+# stress suite (70-73) and the kselftest runner (68, a minute and a half
+# of every collection under check), and Debian's stock 6.12 with the
+# tests that read what differs between kernels; CI adds those two, the
+# mainline debug kernel, the stable trees' guests (6.12, 6.1: the fixes,
+# their tests and the tool's stock path) and the stock 6.1, 6.12-rt and
+# newest 7.x (amd64 and PREEMPT_RT) kernels.
 MATRIX=${UCT_MATRIX:-dev}
 case "$MATRIX" in
 full | dev) ;;
@@ -144,7 +145,7 @@ if [ "$MATRIX" = full ]; then
 	main_tests=
 else
 	stock_suites=(stock-6.12)
-	main_tests=$(cd "$UCT_ROOT/guest/tests" && ls ./*.sh | grep -v '^\./7' |
+	main_tests=$(cd "$UCT_ROOT/guest/tests" && ls ./*.sh | grep -v -e '^\./7' -e '^\./68-' |
 		     sed 's|^\./|/uct/tests/|' | tr '\n' ' ')
 fi
 {
