@@ -111,6 +111,50 @@ static __always_inline __u32 cur_tid(void)
 	return (__u32)bpf_get_current_pid_tgid();
 }
 
+/*
+ * Per-thread state, per execution context.
+ * The kernel charges some signals from interrupts (an ITIMER_REAL's SIGALRM
+ * from the timer's hard interrupt, SIGIO and SIGURG from softirqs) under
+ * the interrupted task's tid, between that task's charge and its check.
+ * State kept "per thread" is kept per thread and context: the key is the
+ * tid (below 2^22, PID_MAX_LIMIT), with bit 28 set when the hook runs off
+ * the task's own stack. x86-64 runs an interrupt of kernel code, softirqs
+ * and NMIs on stacks of their own (an interrupt of user space runs on the
+ * task's stack, but then no charge of the task is in flight); the task's
+ * stack runs from task->stack to the end of its pt_regs
+ * (bpf_task_pt_regs()), whatever THREAD_SIZE and its allocation. Where the
+ * hook runs is told by its ctx, which the trampoline or the tracepoint
+ * keeps on that stack (the program's own frame may be on a private
+ * per-CPU stack, since 6.13). A hard interrupt over a softirq shares its
+ * key.
+ */
+#define UCT_CTX_IRQ_	(1U << 28)
+
+/* a pointer's value as a number the program may compare */
+static __always_inline __u64 addr_of(const void *p)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &p);
+	return v;
+}
+
+/* Does the hook whose ctx this is run on the current task's own stack? */
+static __always_inline bool ctx_on_task_stack(const void *ctx)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 here = addr_of(ctx), base, top;
+
+	base = addr_of(BPF_CORE_READ(t, stack));
+	top = addr_of((void *)bpf_task_pt_regs(t)) + sizeof(struct pt_regs);
+	return here >= base && here < top;
+}
+
+static __always_inline __u32 ctx_tid(const void *ctx)
+{
+	return ctx_on_task_stack(ctx) ? cur_tid() : cur_tid() | UCT_CTX_IRQ_;
+}
+
 /* The current task's soft limit, RLIM_INFINITY as LONG_MAX. */
 static __always_inline long cur_rlimit(int res)
 {
