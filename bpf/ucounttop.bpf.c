@@ -27,6 +27,11 @@ const volatile __u64 copy_process_end = 0;
 /* --events on a stock kernel without PREEMPT_RT: SIGPENDING charges are
  * counted at fentry, see sig_last */
 const volatile bool sig_fentry = false;
+/* our series: ucounts_rlimit_refused counts a SIGPENDING refusal, under
+ * the sender; signal_generate and the timer hooks name its target (the
+ * row's task) for the split by cgroup. A sigqueue the kernel failed to
+ * allocate, no refusal, is split too, so the split may exceed the total. */
+const volatile bool sig_split = false;
 /* trace: wake the reader only once this much is queued (0: every event);
  * it polls on its own every 100 ms, which bounds the delay */
 const volatile __u32 wakeup_bytes = 0;
@@ -47,7 +52,7 @@ struct {
 /* (row, refused task's cgroup) -> refusals; see struct uct_cgkey */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
+	__uint(max_entries, 10240);	/* --max-entries */
 	__type(key, struct uct_cgkey);
 	__type(value, struct uct_cgdeny);
 } cg_denials SEC(".maps");
@@ -103,6 +108,34 @@ struct {
 	__type(value, struct uct_sig_last);
 } sig_last SEC(".maps");
 
+/*
+ * timer_create() charges the timer's sigqueue to the caller when it makes
+ * the timer (7.x: posixtimer_init_sigqueue(), 6.x: sigqueue_alloc()), with
+ * no signal_generate event: the hook's return tells a refusal. With
+ * sig_fentry the charge was counted at fentry; one refused above the leaf
+ * is undone inside inc_rlimit_get_ucounts(), while a refusal at the leaf
+ * (and, on 6.x, a failed allocation) is taken back by a
+ * dec_rlimit_put_ucounts() of the same ucounts within the call. The
+ * caller's entry counts those, in its own context (an interrupt's uncharge
+ * on its stack is not the call's). Task storage: one entry per task that
+ * made a timer, freed with the task, so no --max-entries to size.
+ */
+struct uct_timer_charge {
+	__u64 uc;	/* the caller's ucounts while its timer is charged, else 0 */
+	__u32 decs;	/* its SIGPENDING uncharges in the call so far */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct uct_timer_charge);
+} timer_charge SEC(".maps");
+
+/* calls between those two hooks (the uncharge hook's fast path) */
+__u32 timers_charging = 0;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);	/* --ringbuf-kb */
@@ -139,11 +172,11 @@ static __always_inline struct uct_stat *get_stat(struct ucounts *uc)
 	return st;
 }
 
-static __always_inline void touch(struct uct_stat *st)
+static __always_inline void touch(struct uct_stat *st, struct task_struct *who)
 {
 	st->last_seen_ns = bpf_ktime_get_boot_ns();
-	st->last_pid = cur_pid();
-	bpf_get_current_comm(st->last_comm, sizeof(st->last_comm));
+	st->last_pid = BPF_CORE_READ(who, tgid);
+	bpf_probe_read_kernel_str(st->last_comm, sizeof(st->last_comm), who->comm);
 }
 
 /*
@@ -303,7 +336,7 @@ static __always_inline void ev_count(struct ucounts *uc, __u32 type, long delta,
 	__u64 t;
 
 	if (!e) {
-		count(UCT_CNT_STATS_FULL);
+		count(UCT_CNT_EVCOUNTS_FULL);
 		return;
 	}
 	t = tidx(type);
@@ -323,13 +356,25 @@ static __always_inline void ev_count_sig(struct ucounts *uc, bool charge)
 	struct uct_evcount *e = ev_counts(uc);
 
 	if (!e) {
-		count(UCT_CNT_STATS_FULL);
+		count(UCT_CNT_EVCOUNTS_FULL);
 		return;
 	}
 	if (charge)
 		e->charges[UCT_SIGPENDING] += 1;
 	else
 		e->uncharges[UCT_SIGPENDING] += 1;
+}
+
+/* Take back a SIGPENDING charge counted on some CPU: this CPU's count
+ * goes below zero if need be, their sum is right. */
+static __always_inline void ev_count_sig_back(struct ucounts *uc)
+{
+	struct uct_evcount *e = ev_counts(uc);
+
+	if (e)
+		e->charges[UCT_SIGPENDING] -= 1;
+	else
+		count(UCT_CNT_EVCOUNTS_FULL);
 }
 
 static __always_inline struct uct_sig_last *sig_last_slot(void)
@@ -412,13 +457,13 @@ static __always_inline __u64 task_cgroup_id(struct task_struct *task)
 }
 
 /* The refused task's cgroup, counted for the row refused */
-static __always_inline void note_denied_cgroup(struct ucounts *uc, __u32 type)
+static __always_inline void note_denied_cgroup(struct ucounts *uc, __u32 type,
+					       struct task_struct *who)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
 	struct uct_cgkey k = {
 		.ns_inum = uc_ns_inum(uc),
 		.uid = BPF_CORE_READ(uc, uid.val),
-		.cgroup_id = task_cgroup_id(t),
+		.cgroup_id = task_cgroup_id(who),
 	};
 	struct uct_cgdeny *d = bpf_map_lookup_elem(&cg_denials, &k);
 
@@ -429,7 +474,7 @@ static __always_inline void note_denied_cgroup(struct ucounts *uc, __u32 type)
 		 * get_stat(): another CPU may have made it meanwhile) */
 		if (bpf_map_update_elem(&cg_denials, &k, &zero, BPF_NOEXIST) &&
 		    !bpf_map_lookup_elem(&cg_denials, &k)) {
-			count(UCT_CNT_STATS_FULL);
+			count(UCT_CNT_CG_FULL);
 			return;
 		}
 		d = bpf_map_lookup_elem(&cg_denials, &k);
@@ -439,20 +484,37 @@ static __always_inline void note_denied_cgroup(struct ucounts *uc, __u32 type)
 	__sync_fetch_and_add(&d->denials[tidx(type)], 1);
 }
 
+/*
+ * The task a refusal was of, kept for the row: its cgroup (the split by
+ * container) and its name as the row's last refused task. who is the
+ * row's task: a signal's target, else the caller (trace names the caller,
+ * a signal's sender).
+ */
+static __always_inline void note_refused_task(struct ucounts *uc, __u32 type,
+					      struct task_struct *who, struct uct_stat *st)
+{
+	if (type >= UCT_NTYPES)
+		return;
+	note_denied_cgroup(uc, type, who);
+	if (st)
+		touch(st, who);
+}
+
+/* A refused charge of uc's row. who: see note_refused_task(); NULL when
+ * another hook reports it (sig_split) */
 static __always_inline void note_denied(void *ctx, struct ucounts *uc, __u32 type, long value,
-					int at_level, long limit)
+					int at_level, long limit, struct task_struct *who)
 {
 	struct uct_stat *st;
 
 	if (type >= UCT_NTYPES)
 		return;
 	__sync_fetch_and_add(&denied[tidx(type)], 1);
-	note_denied_cgroup(uc, type);
 	st = get_stat(uc);
-	if (st) {
+	if (st)
 		__sync_fetch_and_add(&st->denials[tidx(type)], 1);
-		touch(st);
-	}
+	if (who)
+		note_refused_task(uc, type, who, st);
 	emit(ctx, uc, UCT_EV_DENIED, type, 0, value, at_level, limit);
 }
 
@@ -490,7 +552,8 @@ static __always_inline void inc_refusal(void *ctx, struct ucounts *uc, __u32 typ
 	if (type == UCT_MEMLOCK && cur_capable(CAP_IPC_LOCK_))
 		return;
 	if (ret != UCT_LONG_MAX) {
-		note_denied(ctx, uc, type, ret, uc_level(uc), lim);
+		note_denied(ctx, uc, type, ret, uc_level(uc), lim,
+			    bpf_get_current_task_btf());
 		return;
 	}
 	/* which level is over: still charged here, the caller undoes it
@@ -499,7 +562,69 @@ static __always_inline void inc_refusal(void *ctx, struct ucounts *uc, __u32 typ
 	if (!o.uc)
 		o.level = -2;
 	note_limit_hit(o.uc, type);
-	note_denied(ctx, uc, type, uc_value(uc, type), o.level, o.limit);
+	note_denied(ctx, uc, type, uc_value(uc, type), o.level, o.limit,
+		    bpf_get_current_task_btf());
+}
+
+/* sig_fentry: a timer's sigqueue is about to be charged (see timer_charge) */
+static __always_inline void timer_charge_begin(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct uct_timer_charge *c;
+
+	c = bpf_task_storage_get(&timer_charge, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!c)
+		return;
+	c->uc = (__u64)t->real_cred->ucounts;
+	c->decs = 0;
+	__sync_fetch_and_add(&timers_charging, 1);
+}
+
+/* sig_fentry: an uncharge while a timer is charged; its call's if it is
+ * the caller's, of the caller's ucounts */
+static __always_inline void timer_charge_dec(void *ctx, struct ucounts *uc)
+{
+	struct uct_timer_charge *c;
+
+	if (!ctx_on_task_stack(ctx))
+		return;
+	c = bpf_task_storage_get(&timer_charge, bpf_get_current_task_btf(), 0, 0);
+	if (c && c->uc == (__u64)uc)
+		c->decs += 1;
+}
+
+/* The timer's sigqueue was charged (ok) or refused. The caller is the
+ * target: the row is its own. */
+static __always_inline void timer_charge_end(void *ctx, bool ok)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct ucounts *uc = t->real_cred->ucounts;
+	struct uct_timer_charge *c;
+	bool undone = false;
+
+	if (sig_fentry) {
+		c = bpf_task_storage_get(&timer_charge, t, 0, 0);
+		if (c && c->uc) {
+			__sync_fetch_and_sub(&timers_charging, 1);
+			undone = !c->decs;
+			c->uc = 0;
+		} else if (!ok) {
+			/* the entry hook did not run (its recursion guard):
+			 * a refusal above the leaf may stay counted */
+			count(UCT_CNT_SIG_UNDECIDED);
+		}
+	}
+	if (ok || !uc)
+		return;
+	if (sig_split) {
+		note_refused_task(uc, UCT_SIGPENDING, t, get_stat(uc));
+		return;
+	}
+	/* refused above the leaf: the charge the entry counted never was */
+	if (undone)
+		ev_count_sig_back(uc);
+	note_denied(ctx, uc, UCT_SIGPENDING, uc_value(uc, UCT_SIGPENDING), -1,
+		    (long)t->signal->rlim[RLIMIT_SIGPENDING_].rlim_cur, t);
 }
 
 /* ---- snapshot programs ---------------------------------------------------- */
@@ -641,7 +766,8 @@ static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlim
 		o.limit = rlimit > UCT_LONG_MAX ? UCT_LONG_MAX : rlimit;
 	}
 	note_limit_hit(o.uc, type);
-	note_denied(ctx, uc, type, uc_value(uc, type), o.level, o.limit);
+	note_denied(ctx, uc, type, uc_value(uc, type), o.level, o.limit,
+		    bpf_get_current_task_btf());
 	return 0;
 }
 
@@ -671,7 +797,10 @@ int BPF_PROG(tp_refused, struct ucounts *uc, int type, int level, long value, lo
 	if (!uc || type < 0 || type >= UCT_NTYPES)
 		return 0;
 	note_limit_hit(chain_at(uc, level), type);
-	note_denied(ctx, uc, type, value, level < 0 ? uc_level(uc) : level, max);
+	/* a signal's refusal is of its target, which signal_generate and
+	 * the timer hooks name (sig_split) */
+	note_denied(ctx, uc, type, value, level < 0 ? uc_level(uc) : level, max,
+		    sig_split && type == UCT_SIGPENDING ? NULL : bpf_get_current_task_btf());
 	return 0;
 }
 
@@ -856,7 +985,7 @@ int inc_get_entry(__u64 *ctx)
 	if (e)
 		e->charges[UCT_SIGPENDING] += 1;
 	else
-		count(UCT_CNT_STATS_FULL);
+		count(UCT_CNT_EVCOUNTS_FULL);
 	/* written for every charge: one that found no counter leaves none
 	 * to take back, not the previous charge's */
 	last = sig_last_slot();
@@ -875,8 +1004,42 @@ int BPF_PROG(dec_put_entry, struct ucounts *uc, enum rlimit_type type)
 	if (!uc || type != UCT_SIGPENDING)
 		return 0;
 	ev_count_sig(uc, false);
+	if (sig_fentry && timers_charging)
+		timer_charge_dec(ctx, uc);
 	if (emit_events)
 		emit(ctx, uc, UCT_EV_UNCHARGE, type, 1, uc_value(uc, type) - 1, -1, -1);
+	return 0;
+}
+
+SEC("fentry/posixtimer_init_sigqueue")
+int BPF_PROG(timer_sigq_entry)
+{
+	timer_charge_begin();
+	return 0;
+}
+
+/* 7.x: false when the charge was refused (nothing else fails there) */
+SEC("fexit/posixtimer_init_sigqueue")
+int BPF_PROG(timer_sigq_exit, struct sigqueue *q, __u64 ret_reg)
+{
+	timer_charge_end(ctx, (__u8)ret_reg);
+	return 0;
+}
+
+SEC("fentry/sigqueue_alloc")
+int BPF_PROG(sigq_alloc_entry)
+{
+	timer_charge_begin();
+	return 0;
+}
+
+/* 6.x: NULL when the charge was refused, or when its GFP_KERNEL
+ * allocation failed, which for an object this small happens only to a
+ * task the OOM killer has chosen: taken as a refusal */
+SEC("fexit/sigqueue_alloc")
+int BPF_PROG(sigq_alloc_exit, struct sigqueue *ret)
+{
+	timer_charge_end(ctx, ret != NULL);
 	return 0;
 }
 
@@ -894,6 +1057,11 @@ int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_str
 	/* loaded, not probe-read: emit() needs a BTF pointer. The charge
 	 * was the target's: task_ucounts() of __sigqueue_alloc(). */
 	uc = task->real_cred->ucounts;
+	if (sig_split) {
+		if (uc)
+			note_refused_task(uc, UCT_SIGPENDING, task, get_stat(uc));
+		return 0;
+	}
 	if (sig_fentry) {
 		/* the refused charge, undone inside inc_rlimit_get_ucounts()
 		 * unless a dec of it followed (see sig_last); only if the last
@@ -908,7 +1076,7 @@ int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_str
 	if (!uc)
 		return 0;
 	note_denied(ctx, uc, UCT_SIGPENDING, uc_value(uc, UCT_SIGPENDING), -1,
-		    (long)BPF_CORE_READ(task, signal, rlim[RLIMIT_SIGPENDING_].rlim_cur));
+		    (long)BPF_CORE_READ(task, signal, rlim[RLIMIT_SIGPENDING_].rlim_cur), task);
 	return 0;
 }
 

@@ -248,7 +248,12 @@ struct uct_event {
 					 * the live objects, summed */
 #define UCT_CNT_MISSED		5	/* user space: program runs the kernel
 					 * skipped (recursion_misses, summed) */
-#define UCT_NCOUNTERS		6
+#define UCT_CNT_SIG_UNDECIDED	6	/* --events: a timer's refused charge
+					 * that may have been counted */
+#define UCT_CNT_EVCOUNTS_FULL	7	/* --events' count map full */
+#define UCT_CNT_CG_FULL		8	/* cg_denials full: a refusal's
+					 * cgroup not kept */
+#define UCT_NCOUNTERS		9
 
 /*
  * The maps' entries as user space reads them, a key beside its value

@@ -93,7 +93,7 @@ void uct_usage(FILE *f, const char *prog)
 "      --pin DIR          pin maps and links under DIR (a bpffs directory, e.g.\n"
 "                         /sys/fs/bpf/ucounttop) for bpftool; removed on exit\n"
 "      --keep-pinned      leave them pinned (and the hooks attached) on exit\n"
-"      --max-entries N    size of the per-row statistics map (default 10240)\n"
+"      --max-entries N    size of each per-row map (default 10240)\n"
 "      --task-iter        take snapshots with the task iterator even when the\n"
 "                         kernel has the ucounts iterator\n"
 "      --no-tracepoints   use fentry/fexit even when ucounts tracepoints exist\n"

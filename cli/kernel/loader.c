@@ -26,7 +26,8 @@
 enum {
 	P_SNAP_UCOUNTS, P_SNAP_TASK, P_OVERLIMIT, P_UCOUNTS_OVERLIMIT, P_REFUSED, P_ALLOC,
 	P_FREE, P_CHARGE, P_UNCHARGE, P_INC, P_INC_OVER, P_INC_REFUSAL, P_INC_OVER_REFUSAL,
-	P_DEC, P_INC_GET, P_INC_GET_ENTRY, P_DEC_PUT, P_SIG_GENERATE, P_TASK_LIMITS, P_COUNT
+	P_DEC, P_INC_GET, P_INC_GET_ENTRY, P_DEC_PUT, P_SIG_GENERATE, P_TIMER_SIGQ_ENTRY,
+	P_TIMER_SIGQ_EXIT, P_SIGQ_ALLOC_ENTRY, P_SIGQ_ALLOC_EXIT, P_TASK_LIMITS, P_COUNT
 };
 
 /*
@@ -73,6 +74,10 @@ static void prog_table(struct uct_loader *l)
 	PROG(P_INC_GET_ENTRY, inc_get_entry);
 	PROG(P_DEC_PUT, dec_put_entry);
 	PROG(P_SIG_GENERATE, sig_generate);
+	PROG(P_TIMER_SIGQ_ENTRY, timer_sigq_entry);
+	PROG(P_TIMER_SIGQ_EXIT, timer_sigq_exit);
+	PROG(P_SIGQ_ALLOC_ENTRY, sigq_alloc_entry);
+	PROG(P_SIGQ_ALLOC_EXIT, sigq_alloc_exit);
 	PROG(P_TASK_LIMITS, task_limits);
 #undef PROG
 	_Static_assert(P_COUNT <= ARRAY_SIZE(l->progs), "struct uct_loader: progs[] too short");
@@ -130,6 +135,15 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 	 * signals (signal_generate) */
 	if (use_tp_refused) {
 		want(l, P_REFUSED, true, "no denials counted");
+		/* the target of a refused signal or timer, for the split by
+		 * cgroup: the tracepoint runs in the sender */
+		if (f->tp_signal_generate)
+			want(l, P_SIG_GENERATE, true, "a sigpending denial is split by the "
+			     "sender's cgroup");
+		if (f->fn_timer_sigq)
+			want(l, P_TIMER_SIGQ_EXIT, true, "a timer_create() sigpending denial "
+			     "is split by no cgroup");
+		l->skel->rodata->sig_split = true;
 	} else {
 		if (f->fn_ucounts_overlimit)
 			want(l, P_UCOUNTS_OVERLIMIT, true, "no nproc denials counted");
@@ -140,6 +154,13 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 			     "no msgqueue or memlock denials counted");
 		if (f->tp_signal_generate)
 			want(l, P_SIG_GENERATE, true, "no sigpending denials counted");
+		/* timer_create(): its sigqueue is charged with no signal */
+		if (f->fn_timer_sigq)
+			want(l, P_TIMER_SIGQ_EXIT, true, "no timer_create() sigpending denials "
+			     "counted");
+		else if (f->fn_sigq_alloc)
+			want(l, P_SIGQ_ALLOC_EXIT, true, "no timer_create() sigpending denials "
+			     "counted");
 		uct_degraded_add(deg, dlen, "no ucounts_rlimit_refused tracepoint: denials read "
 				 "from the callers' checks; a sigpending denial names no level");
 		set_fork_range(l, deg, dlen);
@@ -184,6 +205,14 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 			    !use_tp_refused) {
 				want(l, P_INC_GET_ENTRY, false, NULL);
 				l->skel->rodata->sig_fentry = true;
+				/* a timer's charge refused above the leaf, which
+				 * no signal_generate takes back */
+				if (f->fn_timer_sigq)
+					want(l, P_TIMER_SIGQ_ENTRY, true, "a timer_create() "
+					     "refused above the leaf stays counted");
+				else if (f->fn_sigq_alloc)
+					want(l, P_SIGQ_ALLOC_ENTRY, true, "a timer_create() "
+					     "refused above the leaf stays counted");
 			} else {
 				want(l, P_INC_GET, false, NULL);
 			}
@@ -226,6 +255,7 @@ static int loader_open(struct uct_loader *l, const struct uct_loader_config *o, 
 		return err;
 	l->events = o->events;
 	bpf_map__set_max_entries(l->skel->maps.stats, o->max_entries);
+	bpf_map__set_max_entries(l->skel->maps.cg_denials, o->max_entries);
 	/* only --events counts charges: keep the map tiny otherwise */
 	bpf_map__set_max_entries(l->skel->maps.evcounts, o->events ? o->max_entries : 1);
 	/* Without ucounts_free nothing deletes a dead object's entry, and the

@@ -52,7 +52,7 @@ struct uct_loader {
 	/* loader.c: the programs chosen for this kernel */
 	struct ucounttop_bpf *skel;
 	struct uct_features feat;
-	struct uct_prog progs[20];	/* every program; want: chosen */
+	struct uct_prog progs[24];	/* every program; want: chosen */
 	size_t nprogs;
 	struct bpf_link *iter_link;	/* the snapshot iterator (skel->links.*) */
 	const char *snapshot_src;	/* "iter/ucounts" or "iter/task" */

@@ -292,6 +292,11 @@ int uct_probe_features(struct uct_features *f, char *msg, size_t len)
 	f->tp_uncharge = probe(f, btf, "tp_btf", "ucounts_rlimit_uncharge");
 	f->tp_refused = probe(f, btf, "tp_btf", "ucounts_rlimit_refused");
 	f->tp_signal_generate = probe(f, btf, "tp_btf", "signal_generate");
+	f->fn_timer_sigq = probe(f, btf, "fexit", "posixtimer_init_sigqueue") &&
+			   probe(f, btf, "fentry", "posixtimer_init_sigqueue");
+	if (!f->fn_timer_sigq)
+		f->fn_sigq_alloc = probe(f, btf, "fexit", "sigqueue_alloc") &&
+				   probe(f, btf, "fentry", "sigqueue_alloc");
 	f->preempt_rt = has_member(btf, "spinlock", "lock");
 	btf__free(btf);
 	return UCT_EXIT_OK;

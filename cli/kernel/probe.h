@@ -34,6 +34,9 @@ struct uct_features {
 	bool fn_inc_over;		/* our series (v3): inc_rlimit_ucounts() calls it */
 	bool fn_mqueue;			/* mqueue_get_inode, mqueue_evict_inode */
 	bool fn_shm;			/* shmem_lock, user_(un)shm_lock, shmem_evict_inode */
+	/* timer_create()'s sigqueue charge: 7.x, 6.x */
+	bool fn_timer_sigq;		/* posixtimer_init_sigqueue */
+	bool fn_sigq_alloc;		/* sigqueue_alloc */
 	/* tracepoints that take tp_btf programs */
 	bool tp_alloc, tp_free, tp_charge, tp_uncharge, tp_refused;
 	bool tp_signal_generate;

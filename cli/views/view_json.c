@@ -18,6 +18,9 @@ static const char *const counter_keys[UCT_NCOUNTERS] = {
 	[UCT_CNT_CHAIN_CUT] = "chain_cut",
 	[UCT_CNT_EVENTS] = "events",
 	[UCT_CNT_MISSED] = "recursion_misses",
+	[UCT_CNT_SIG_UNDECIDED] = "sig_undecided",
+	[UCT_CNT_EVCOUNTS_FULL] = "evcounts_full",
+	[UCT_CNT_CG_FULL] = "cg_denials_full",
 };
 
 /* "KEY" then the number. Each namespace and row is built in a buffer and

@@ -448,6 +448,7 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 {
 	static const char *const drop_kinds[UCT_NCOUNTERS] = {
 		"stats_full", "ringbuf", "dedup_full", "chain_cut", NULL, "recursion_misses",
+		"sig_undecided", "evcounts_full", "cg_denials_full",
 	};
 	int t;
 
@@ -483,7 +484,8 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 	family(f, fmt, "ucounttop_drops", "counter", NULL,
 	       "Data ucounttop lost: full maps, ring-buffer overruns, cut chains, "
 	       "(recursion_misses) program runs the kernel skipped because the program was "
-	       "already running on that CPU (preempted or interrupted inside it), and passwd "
+	       "already running on that CPU (preempted or interrupted inside it), (sig_undecided) "
+	       "refused timer_create() charges --events may have counted, and passwd "
 	       "files put off past a refresh's budget (passwd_deferred) or not kept past the "
 	       "memory bound (passwd_dropped).");
 	for (t = 0; t < UCT_NCOUNTERS; t++)

@@ -11,7 +11,10 @@
 # In the default view and with --events, where the SIGPENDING charges and
 # uncharges of each row must also be the kernel's: a refusal at the leaf
 # is a charge the kernel takes back, one above it is undone inside the
-# charge and is neither.
+# charge and is neither. SIGPENDING is refused to a signal and to a
+# timer_create(), whose sigqueue is charged when the timer is made, with
+# no signal to report it. A signal refused to a container's task is
+# counted for that container, whoever sent it.
 UCT=${UCT:-/uct/bin/ucounttop}
 RF=${RF:-/uct/bin/uct-refusals}
 T=/tmp/t5E
@@ -60,6 +63,7 @@ mode() { # mode NAME [ucounttop options]
 	exec 7>&-
 	wait $w
 
+	m=$(misses $T/$name.json)
 	for type in nproc msgqueue sigpending memlock; do
 		sum=0
 		while read -r _ ns uid t want; do
@@ -68,12 +72,22 @@ mode() { # mode NAME [ucounttop options]
 			r=$(row $T/$name.json $ns $uid)
 			got=$(field "$r" $type denials)
 			# a row without statistics has no denials field: 0
-			expect "$name: $type denials of (ns $ns, uid $uid), as the kernel refused" \
-				"${got:-0}" "$want"
+			expect_counted "$name: $type denials of (ns $ns, uid $uid), as the kernel refused" \
+				"${got:-0}" "$want" "$m"
 		done < $(grep '^DENY' $T/$name.rf > $T/$name.deny; echo $T/$name.deny)
 		got=$(total $T/$name.json $type)
-		expect "$name: header's $type denials, the sum of the refusals" "$got" "$sum"
+		expect_counted "$name: header's $type denials, the sum of the refusals" "$got" "$sum" "$m"
 	done
+	# a refused signal is its target's: the container's share of the
+	# target's row, the row's last refused task; the sender's cgroup
+	# has none
+	set -- $(grep '^TARGET' $T/$name.rf)
+	r=$(row $T/$name.json $2 $3)
+	expect "$name: a signal refused to a container's task, in the container's share" \
+		"$(echo "$r" | sed -n 's/.*"containers":\[{"container_id":"\([0-9a-f]*\)","cgroup":"[^"]*","processes":[0-9]*,"denials":{"nproc":[0-9]*,"msgqueue":[0-9]*,"sigpending":\([0-9]*\).*"other":{"processes":[0-9]*,"denials":{"nproc":[0-9]*,"msgqueue":[0-9]*,"sigpending":\([0-9]*\).*/\1 \2 \3/p')" \
+		"$4 1 0"
+	expect "$name: the row's last refused task is the signal's target" \
+		"$(echo "$r" | sed -n 's/.*"last_pid":\([0-9]*\).*/\1/p')" "$5"
 	[ "$name" = events ] || return
 	grep '^SIGQ' $T/$name.rf > $T/$name.sigq
 	while read -r _ ns uid ch un; do
@@ -82,6 +96,9 @@ mode() { # mode NAME [ucounttop options]
 		expect "$name: sigpending charges, uncharges of (ns $ns, uid $uid), the kernel's" \
 			"$got" "$ch $un"
 	done < $T/$name.sigq
+	# each refused timer was decided: at the leaf, or above it
+	got=$(grep -o '"sig_undecided":[0-9]*' $T/$name.json | cut -d: -f2)
+	expect "$name: no refused timer_create() left undecided" "${got:-missing}" 0
 }
 
 mode default

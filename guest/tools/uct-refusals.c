@@ -13,7 +13,10 @@
  *   setuid-exec setresuid() onto uid 2002, over its limit, then execve():
  *               the execve() is refused
  *   leaf        uid 2003 in the initial namespace, one request of each type
- *               over its own rlimit
+ *               over its own rlimit (sigpending: a signal and a POSIX
+ *               timer, whose sigqueue timer_create() charges)
+ *   sig-target  root queues a signal to uid 2005's task, which holds its
+ *               limit, in a container's cgroup: refused for the target
  *   ns          uid 2004 in a user namespace it created with low rlimits and
  *               then raised its own: one request of each type over the
  *               namespace's maximum one level up (the kernel refuses or
@@ -24,8 +27,9 @@
  * for every row a case charged and every type it requested (zeros
  * included), and for the two cases that queue signals
  *   SIGQ <ns inode> <kuid> <charges> <uncharges>
- * the SIGPENDING charges and uncharges the kernel made, then
- * READY; exits when stdin closes, taking the holders with it.
+ * the SIGPENDING charges and uncharges the kernel made,
+ *   TARGET <ns inode> <kuid> <container id> <pid>
+ * the sig-target case's target, then READY; exits when stdin closes, taking the holders with it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +46,7 @@
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { T_NPROC, T_MSGQUEUE, T_SIGPENDING, T_MEMLOCK, NTYPES };
@@ -58,6 +63,7 @@ struct row {
 	 * charge and counts as neither */
 	int sig_charges, sig_uncharges;
 	int leaf;		/* the case's refusals are the leaf's */
+	int target;		/* sig-target: the target's pid */
 	int done;
 };
 
@@ -216,6 +222,28 @@ static void try_signals(struct row *r)
 	}
 }
 
+/* A POSIX timer that would signal us: timer_create() charges its sigqueue
+ * when it makes the timer, with no signal sent (after try_signals(), the
+ * pending signal holds the limit). Refused with EAGAIN; an admitted timer
+ * stays charged until we exit. */
+static void try_timer(struct row *r)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN + 1 };
+	timer_t id;
+
+	if (!timer_create(CLOCK_MONOTONIC, &ev, &id)) {
+		r->sig_charges++;
+		return;
+	}
+	if (errno != EAGAIN)
+		fail("timer_create");
+	r->denied[T_SIGPENDING]++;
+	if (r->leaf) {
+		r->sig_charges++;
+		r->sig_uncharges++;
+	}
+}
+
 /* SHM_LOCK of a 2-page segment. */
 static void try_shm_lock(struct row *r)
 {
@@ -291,6 +319,94 @@ static void case_setuid_exec(struct row *r)
 		fail("execve failed otherwise than with EAGAIN");
 }
 
+/*
+ * A signal refused to a task in a container, sent from outside it: uid
+ * 2005's task, in a docker-like cgroup of its own, holds its one pending
+ * signal (RLIMIT_SIGPENDING 1); root, in its own cgroup, queues it
+ * another. The refusal is of the target's row, and of its container.
+ */
+/* the target's container id: 64 hex digits, as docker's */
+static void target_cid(char cid[65])
+{
+	int i;
+
+	for (i = 0; i < 64; i++)
+		cid[i] = "0123456789abcdef"[(i * 7 + 5) % 16];
+	cid[64] = 0;
+}
+
+static void join_cgroup(const char *dir)
+{
+	char path[256], pid[16];
+	int fd;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		fail(dir);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		fail(path);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (write(fd, pid, strlen(pid)) < 0)
+		fail(path);
+	close(fd);
+}
+
+static void case_sig_target(struct row *r)
+{
+	union sigval v = { .sival_int = 0 };
+	char dir[160], cid[65];
+	pid_t target;
+	int fds[2];
+	sigset_t s;
+	char c;
+
+	target_cid(cid);
+	if (mkdir("/sys/fs/cgroup/uct-5E.slice", 0755) && errno != EEXIST)
+		fail("mkdir /sys/fs/cgroup/uct-5E.slice");
+	snprintf(dir, sizeof(dir), "/sys/fs/cgroup/uct-5E.slice/docker-%s.scope", cid);
+	r->ns = ns_inode();
+	r->uid = 2005;
+	r->types = 1 << T_SIGPENDING;
+	r->leaf = 1;
+	if (pipe(fds))
+		fail("pipe");
+	target = fork();
+	if (target < 0)
+		fail("fork");
+	if (target == 0) {
+		join_cgroup(dir);
+		set_limit(RLIMIT_SIGPENDING, 1, 1);
+		become(2005);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		sigemptyset(&s);
+		sigaddset(&s, SIGRTMIN);
+		sigprocmask(SIG_BLOCK, &s, NULL);
+		if (sigqueue(getpid(), SIGRTMIN, v))
+			_exit(1);
+		if (write(fds[1], "t", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	if (read(fds[0], &c, 1) != 1)
+		fail("the target did not start");
+	close(fds[0]);
+	r->target = target;
+	r->sig_charges++;
+	join_cgroup("/sys/fs/cgroup/uct-5E.slice/sender");
+	if (!sigqueue(target, SIGRTMIN, v)) {
+		r->sig_charges++;
+		return;
+	}
+	if (errno != EAGAIN)
+		fail("sigqueue to the target");
+	r->denied[T_SIGPENDING]++;
+	r->sig_charges++;
+	r->sig_uncharges++;
+}
+
 static void case_leaf(struct row *r)
 {
 	become(2003);
@@ -305,6 +421,7 @@ static void case_leaf(struct row *r)
 	try_fork(r);
 	try_mqueue(r);
 	try_signals(r);
+	try_timer(r);
 	try_shm_lock(r);
 }
 
@@ -333,6 +450,7 @@ static void case_ns(struct row *r)
 	try_fork(r);
 	try_mqueue(r);
 	try_signals(r);
+	try_timer(r);
 	try_shm_lock(r);
 }
 
@@ -340,8 +458,9 @@ int main(int argc, char **argv)
 {
 	static void (*const cases[])(struct row *) = {
 		case_root_fork, case_setuid, case_setuid_exec, case_leaf, case_ns,
+		case_sig_target,
 	};
-	char buf[1];
+	char buf[1], cid[65];
 	size_t i;
 	int t;
 
@@ -375,6 +494,9 @@ int main(int argc, char **argv)
 		if (rows[i].types & (1 << T_SIGPENDING))
 			printf("SIGQ %lu %u %d %d\n", rows[i].ns, rows[i].uid, rows[i].sig_charges,
 			       rows[i].sig_uncharges);
+	/* the refused target's container, as ucounttop names it */
+	target_cid(cid);
+	printf("TARGET %lu %u %s %d\n", rows[5].ns, rows[5].uid, cid, rows[5].target);
 	printf("READY\n");
 	while (read(0, buf, 1) > 0)
 		;
