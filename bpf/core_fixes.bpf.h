@@ -205,6 +205,27 @@ static __always_inline struct ucounts *uct_timer_ucounts(struct k_itimer *t)
 	return q ? BPF_CORE_READ(q, ucounts) : NULL;
 }
 
+/*
+ * A preallocated sigqueue (a POSIX timer's) whose timer was deleted while
+ * the signal was queued. Since 6.13 the sigqueue is part of the timer,
+ * which then leaves signal_struct.posix_timers but lives, still charged,
+ * until the signal is collected or flushed; its it_signal is marked
+ * (bit 0 set, or NULL). Before 6.13, the delete cleared the queued
+ * sigqueue's SIGQUEUE_PREALLOC instead: it counts as an ordinary one.
+ */
+static __always_inline bool uct_sigq_of_deleted_timer(struct sigqueue *q)
+{
+	struct k_itimer___sigq_embedded *e = (void *)q;
+	struct k_itimer *t;
+	__u64 sig;
+
+	if (!bpf_core_field_exists(e->sigq))
+		return false;
+	t = (void *)q - bpf_core_field_offset(struct k_itimer___sigq_embedded, sigq);
+	sig = (__u64)BPF_CORE_READ(t, it_signal);
+	return !sig || (sig & 1);
+}
+
 /* ---- inc_rlimit_get_ucounts(): arguments ------------------------------------------ */
 
 /*

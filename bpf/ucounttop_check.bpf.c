@@ -1058,8 +1058,10 @@ static long lw_step(__u32 i, struct lw_ctx *c)
 		/* list is the first member of struct sigqueue */
 		struct sigqueue *q = (void *)p - bpf_core_field_offset(struct sigqueue, list);
 
-		/* preallocated (POSIX timer) sigqueues are counted by timer */
-		if (!(BPF_CORE_READ(q, flags) & SIGQUEUE_PREALLOC_))
+		/* preallocated (POSIX timer) sigqueues are counted by timer,
+		 * while the timer is on the process's list */
+		if (!(BPF_CORE_READ(q, flags) & SIGQUEUE_PREALLOC_) ||
+		    uct_sigq_of_deleted_timer(q))
 			uc = BPF_CORE_READ(q, ucounts);
 		if (uc)
 			inv_add(uc, UCK_INV_SIGQ);

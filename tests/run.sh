@@ -137,7 +137,7 @@ host_pid=$!
 # Debian's kernels: the ucounttop tests (00, 5*, check around the
 # kselftests and around interrupt-context charges) on each; a developer's run, the tests that read what differs
 # between kernels on stock 6.12 only.
-stock_all=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 5*.sh 65-*.sh 6A-*.sh | sed 's|^|/uct/tests/|' | tr '\n' ' ')
+stock_all=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 5*.sh 65-*.sh 6A-*.sh 6B-*.sh | sed 's|^|/uct/tests/|' | tr '\n' ' ')
 stock_dev=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 50-*.sh 51-*.sh 57-*.sh 5E-*.sh |
 	    sed 's|^|/uct/tests/|' | tr '\n' ' ')
 if [ "$MATRIX" = full ]; then
