@@ -19,11 +19,6 @@ const volatile bool want_stack = false;		/* trace --stack */
 const volatile __u32 filter_ns = 0;		/* trace --ns (0: all) */
 const volatile __s64 filter_uid = -1;		/* trace --uid (-1: all) */
 const volatile __s32 filter_type = -1;		/* trace -t (-1: all) */
-/* copy_process()'s text, from /proc/kallsyms (0, 0: unknown): on a
- * kernel without our series it tells a fork's RLIMIT_NPROC check from
- * execve()'s and set*uid()'s */
-const volatile __u64 copy_process_start = 0;
-const volatile __u64 copy_process_end = 0;
 /* --events on a stock kernel without PREEMPT_RT: SIGPENDING charges are
  * counted at fentry, see sig_last */
 const volatile bool sig_fentry = false;
@@ -704,47 +699,64 @@ int task_limits(struct bpf_iter__task *ctx)
 
 /* ---- cheap hooks: rare events only ------------------------------------------ */
 
-/* Is a return address inside copy_process()? The fexit program's own
- * frames come first: look a few frames up. */
-static __always_inline bool called_from_fork(void *ctx)
-{
-	__u64 stack[6] = {};
-	long n;
-	int i;
+/* x86-64 system calls that check RLIMIT_NPROC (asm/unistd_64.h) */
+#define NR_CLONE_	56
+#define NR_FORK_	57
+#define NR_VFORK_	58
+#define NR_EXECVE_	59
+#define NR_SETUID_	105
+#define NR_SETREUID_	113
+#define NR_SETRESUID_	117
+#define NR_EXECVEAT_	322
+#define NR_CLONE3_	435
 
-	n = bpf_get_stack(ctx, stack, sizeof(stack), 0);
-	for (i = 0; i < 6; i++)
-		if (i * 8 < n && stack[i] >= copy_process_start && stack[i] < copy_process_end)
-			return true;
-	return false;
+/* The system call the current task is in (orig_ax of its user registers;
+ * -1 in a kernel thread) */
+static __always_inline long cur_syscall(void)
+{
+	struct pt_regs *regs = (void *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	return regs->orig_ax;
 }
 
 /*
  * Was an RLIMIT_NPROC check that found a level over the limit a refusal?
  * Its three callers decide differently (kernel/fork.c, fs/exec.c,
- * kernel/sys.c):
- *  - set*uid() (flag_nproc_exceeded()) checks the new cred's ucounts, not
- *    the caller's, and only flags the task for its next execve(): never;
- *  - copy_process() refuses unless the user is root's or the caller has
- *    CAP_SYS_RESOURCE or CAP_SYS_ADMIN;
- *  - execve() refuses, whoever calls it (the flag is never set for root).
- * Without copy_process()'s address (kallsyms hidden), a task is taken to
- * be in fork() unless it is flagged (then execve()), and a check of
- * another cred's ucounts to be set*uid()'s: a clone(CLONE_NEWUSER) that
- * is refused is then missed.
+ * kernel/sys.c), and are told apart by the system call that reached them:
+ *  - set*uid() (flag_nproc_exceeded()) checks the new cred's ucounts and
+ *    only flags the task for its next execve(): never;
+ *  - execve() refuses, whoever calls it (the flag is never set for root);
+ *  - copy_process() (fork, vfork, clone, clone3, whatever the flags; the
+ *    new task's ucounts, a new namespace's with CLONE_NEWUSER) refuses
+ *    unless the user is root's or the caller has CAP_SYS_RESOURCE or
+ *    CAP_SYS_ADMIN.
+ * Any other caller (a kernel thread's or io_uring's copy_process(), a
+ * 32-bit task's system calls) is told by what it checks: another cred's
+ * ucounts is set*uid()'s, a flagged task's own execve()'s, else a fork.
  */
 static __always_inline bool nproc_refused(void *ctx, struct ucounts *uc)
 {
 	struct task_struct *t = (void *)bpf_get_current_task();
 	const struct cred *c = BPF_CORE_READ(t, cred);
-	bool mine = BPF_CORE_READ(c, ucounts) == uc, fork;
+	bool mine = BPF_CORE_READ(c, ucounts) == uc;
 
-	if (copy_process_end)
-		fork = called_from_fork(ctx);
-	else
-		fork = mine && !(BPF_CORE_READ(t, flags) & PF_NPROC_EXCEEDED_);
-	if (!fork)
-		return mine;
+	switch (cur_syscall()) {
+	case NR_SETUID_:
+	case NR_SETREUID_:
+	case NR_SETRESUID_:
+		return false;
+	case NR_EXECVE_:
+	case NR_EXECVEAT_:
+		return true;
+	case NR_CLONE_:
+	case NR_FORK_:
+	case NR_VFORK_:
+	case NR_CLONE3_:
+		break;
+	default:
+		if (!mine || (BPF_CORE_READ(t, flags) & PF_NPROC_EXCEEDED_))
+			return mine;
+	}
 	return BPF_CORE_READ(c, user, uid.val) != 0 && !cur_capable(CAP_SYS_RESOURCE_) &&
 	       !cur_capable(CAP_SYS_ADMIN_);
 }

@@ -19,7 +19,6 @@
 #include <bpf/libbpf.h>
 #include "common.h"
 #include "loader.h"
-#include "ksyms.h"
 #include "loader_internal.h"
 #include "ucounttop.skel.h"
 
@@ -29,25 +28,6 @@ enum {
 	P_DEC, P_INC_GET, P_INC_GET_ENTRY, P_DEC_PUT, P_SIG_GENERATE, P_TIMER_SIGQ_ENTRY,
 	P_TIMER_SIGQ_EXIT, P_SIGQ_ALLOC_ENTRY, P_SIGQ_ALLOC_EXIT, P_TASK_LIMITS, P_COUNT
 };
-
-/*
- * copy_process()'s addresses, which tell the NPROC checks of fork() from
- * those of execve() and set*uid() on a kernel without our series
- * (bpf/ucounttop.bpf.c, nproc_refused()). Hidden addresses (kptr_restrict)
- * cost a guess, said in degraded:.
- */
-static void set_fork_range(struct uct_loader *l, char *deg, size_t dlen)
-{
-	unsigned long long start, end;
-
-	if (!uct_ksyms_range("/proc/kallsyms", "copy_process", &start, &end)) {
-		l->skel->rodata->copy_process_start = start;
-		l->skel->rodata->copy_process_end = end;
-	} else {
-		uct_degraded_add(deg, dlen, "copy_process not in /proc/kallsyms: a refused "
-				 "clone(CLONE_NEWUSER) is not counted as a denial");
-	}
-}
 
 /* Every program of ucounttop.bpf.c, none chosen yet. */
 static void prog_table(struct uct_loader *l)
@@ -163,7 +143,6 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 			     "counted");
 		uct_degraded_add(deg, dlen, "no ucounts_rlimit_refused tracepoint: denials read "
 				 "from the callers' checks; a sigpending denial names no level");
-		set_fork_range(l, deg, dlen);
 	}
 
 	/* lifetime: a freed object's statistics go with it */

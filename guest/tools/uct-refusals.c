@@ -17,6 +17,8 @@
  *               timer, whose sigqueue timer_create() charges)
  *   sig-target  root queues a signal to uid 2005's task, which holds its
  *               limit, in a container's cgroup: refused for the target
+ *   clone-newuser  uid 2006 over RLIMIT_NPROC 1 clones a new user
+ *               namespace: refused, for the new namespace's row
  *   ns          uid 2004 in a user namespace it created with low rlimits and
  *               then raised its own: one request of each type over the
  *               namespace's maximum one level up (the kernel refuses or
@@ -28,6 +30,7 @@
  * included), and for the two cases that queue signals
  *   SIGQ <ns inode> <kuid> <charges> <uncharges>
  * the SIGPENDING charges and uncharges the kernel made,
+ *   GONE nproc <refusals of rows that died with the refused request>
  *   TARGET <ns inode> <kuid> <container id> <pid>
  * the sig-target case's target, then READY; exits when stdin closes, taking the holders with it.
  */
@@ -45,6 +48,7 @@
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,10 +68,11 @@ struct row {
 	int sig_charges, sig_uncharges;
 	int leaf;		/* the case's refusals are the leaf's */
 	int target;		/* sig-target: the target's pid */
+	int gone;		/* refusals of a row that died with the request */
 	int done;
 };
 
-#define NROWS 6
+#define NROWS 7
 static struct row *rows;	/* shared with the children */
 static long page_size;
 
@@ -407,6 +412,35 @@ static void case_sig_target(struct row *r)
 	r->sig_uncharges++;
 }
 
+/*
+ * clone(CLONE_NEWUSER) by uid 2006, over RLIMIT_NPROC one level up. The
+ * check is of the new namespace's row, which dies with the refused clone:
+ * the refusal is in the totals only. Told from set*uid()'s check of
+ * another cred's row by the system call, with kallsyms or without.
+ */
+static void case_clone_newuser(struct row *r)
+{
+	int status;
+	long p;
+
+	sleeper(2006);
+	set_limit(RLIMIT_NPROC, 1, 1);
+	become(2006);
+	r->ns = ns_inode();
+	r->uid = 2006;
+	r->types = 1 << T_NPROC;
+	p = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (p == 0)
+		_exit(0);
+	if (p > 0) {
+		waitpid((pid_t)p, &status, 0);
+		return;
+	}
+	if (errno != EAGAIN)
+		fail("clone(CLONE_NEWUSER)");
+	r->gone++;
+}
+
 static void case_leaf(struct row *r)
 {
 	become(2003);
@@ -458,7 +492,7 @@ int main(int argc, char **argv)
 {
 	static void (*const cases[])(struct row *) = {
 		case_root_fork, case_setuid, case_setuid_exec, case_leaf, case_ns,
-		case_sig_target,
+		case_sig_target, case_clone_newuser,
 	};
 	char buf[1], cid[65];
 	size_t i;
@@ -490,6 +524,9 @@ int main(int argc, char **argv)
 			if (rows[i].types & (1 << t))
 				printf("DENY %lu %u %s %d\n", rows[i].ns, rows[i].uid,
 				       type_names[t], rows[i].denied[t]);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (rows[i].gone)
+			printf("GONE nproc %d\n", rows[i].gone);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (rows[i].types & (1 << T_SIGPENDING))
 			printf("SIGQ %lu %u %d %d\n", rows[i].ns, rows[i].uid, rows[i].sig_charges,
