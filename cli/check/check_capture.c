@@ -162,7 +162,9 @@ int check_settle(struct check_bpf *b, struct judge_input *in, double t1, double 
 			ev = check_bpf_events(b);
 			last_change = now;
 		}
-		if (judge_result_settled(res))
+		/* a final capture that never held still judged nothing: try
+		 * again while settle allows */
+		if (judge_result_settled(res) && !in->fin.torn)
 			break;
 		/* a signal since CMD ended: report now, but from two captures
 		 * (judge_result_confirm()), never from one taken as the group

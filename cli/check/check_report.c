@@ -135,6 +135,34 @@ static void text_finding(FILE *f, const struct judge_finding *x, check_frames_fn
 			x->nstacks - CHECK_REPORT_STACKS);
 }
 
+#define UNDECIDED_LINES	20	/* in the text report; JSON lists them all */
+
+/* The rows the skipped classes left unjudged (judge_undecided), a line
+ * each up to a bound */
+static void text_undecided(FILE *f, const struct judge_result *r)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < r->nu && i < UNDECIDED_LINES; i++) {
+		const struct judge_undecided *u = &r->u[i];
+		bool first = true;
+
+		fprintf(f, "# undecided: ns %u level %u uid %u %s:", u->ns_inum, u->level, u->uid,
+			uct_type_name(u->type));
+		for (c = 0; c < JUDGE_NCLASSES; c++) {
+			if (!(u->classes & (1u << c)))
+				continue;
+			fprintf(f, "%s %s", first ? "" : ",", judge_class_name(c));
+			first = false;
+		}
+		fputs(" not judged (SKIP above)\n", f);
+	}
+	if (r->nu > UNDECIDED_LINES)
+		fprintf(f, "# undecided: %zu more rows and types (the JSON report lists them)\n",
+			r->nu - UNDECIDED_LINES);
+}
+
 void check_report_text(FILE *f, const struct judge_result *r, const struct check_run_info *ri,
 		       check_frames_fn frames, void *ctx)
 {
@@ -166,6 +194,7 @@ void check_report_text(FILE *f, const struct judge_result *r, const struct check
 	for (c = 0; c < JUDGE_NCLASSES; c++)
 		if (r->skipped[c][0])
 			fprintf(f, "# SKIP %s: %s\n", judge_class_name(c), r->skipped[c]);
+	text_undecided(f, r);
 	fprintf(f, "# %llu charges/uncharges seen in %zu rows; over-limit charges: %llu refused "
 		"and rolled back, %llu allowed to privileged callers, %llu by set*uid/unshare "
 		"(not enforced there)\n", ri->counters[UCK_CNT_EVENTS], r->rows,
@@ -394,6 +423,7 @@ void check_report_json(FILE *f, const struct judge_result *r, const struct check
 		       check_frames_fn frames, void *ctx)
 {
 	char *const *a;
+	bool first;
 	size_t i;
 	int c;
 
@@ -440,7 +470,21 @@ void check_report_json(FILE *f, const struct judge_result *r, const struct check
 	fprintf(f, ",\"recursion_misses\":%llu},\"missed\":{", judge_missed_total(r->missed));
 	for (c = 0; c < JUDGE_NMISS; c++)
 		fprintf(f, "%s\"%s\":%llu", c ? "," : "", judge_miss_key(c), r->missed[c]);
-	fputs("},\"notes\":[", f);
+	fputs("},\"undecided\":[", f);
+	for (i = 0; i < r->nu; i++) {
+		const struct judge_undecided *u = &r->u[i];
+
+		fprintf(f, "%s{\"ns\":%u,\"level\":%u,\"uid\":%u,\"type\":\"%s\",\"classes\":[",
+			i ? "," : "", u->ns_inum, u->level, u->uid, uct_type_name(u->type));
+		for (c = 0, first = true; c < JUDGE_NCLASSES; c++) {
+			if (!(u->classes & (1u << c)))
+				continue;
+			fprintf(f, "%s\"%s\"", first ? "" : ",", judge_class_key(c));
+			first = false;
+		}
+		fputs("]}", f);
+	}
+	fputs("],\"notes\":[", f);
 	{
 		const char *p = r->notes, *q;
 		char buf[sizeof(r->notes)];

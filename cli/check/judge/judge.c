@@ -14,6 +14,7 @@
 #include "judge_internal.h"
 
 static int judge(const struct judge_input *in, struct judge_result *r);
+static int judge_list_undecided(const struct judge_rows *rs, struct judge_result *r);
 
 /* What a skipped event is, for every text that names one */
 #define MISS_WHY "the kernel's recursion guard (a program preempted or interrupted while " \
@@ -224,6 +225,9 @@ after_state:
 	if (err)
 		goto out;
 
+	err = judge_list_undecided(&rs, r);
+	if (err)
+		goto out;
 	for (i = 0; i < r->n; i++) {
 		struct judge_finding *f = &r->f[i];
 
@@ -241,6 +245,48 @@ out:
 	if (err)
 		judge_result_free(r);
 	return err;
+}
+
+/*
+ * Every row and type that changed while CMD ran (its counter, or charges
+ * that reached it) and that a skipped class comparing counters with the
+ * tally (lost and double uncharges, hierarchy mismatches) did not judge:
+ * a capture that never held still, or skipped runs, skip those classes
+ * for all rows at once, and the report says which rows that left open.
+ */
+static int judge_list_undecided(const struct judge_rows *rs, struct judge_result *r)
+{
+	static const enum judge_class state[] = {
+		JUDGE_LOST_UNCHARGE, JUDGE_DOUBLE_UNCHARGE, JUDGE_HIERARCHY_MISMATCH,
+	};
+	unsigned int skipped = 0;
+	size_t i, k;
+	int t;
+
+	for (k = 0; k < sizeof(state) / sizeof(state[0]); k++)
+		if (!r->checked[state[k]] && r->skipped[state[k]][0])
+			skipped |= 1u << state[k];
+	if (!skipped)
+		return 0;
+	for (i = 0; i < rs->n; i++) {
+		const struct judge_row *w = &rs->r[i];
+
+		for (t = 0; t < UCT_NTYPES; t++) {
+			struct judge_undecided *u;
+
+			if (!w->change[t] && !w->tallied[t] && !w->charged[t] && !w->uncharged[t])
+				continue;
+			u = realloc(r->u, (r->nu + 1) * sizeof(*r->u));
+			if (!u)
+				return -ENOMEM;
+			r->u = u;
+			r->u[r->nu++] = (struct judge_undecided){
+				.ns_inum = w->k.ns_inum, .uid = w->k.uid, .level = w->level,
+				.type = t, .classes = skipped,
+			};
+		}
+	}
+	return 0;
 }
 
 static bool state_based(enum judge_class c)
@@ -293,4 +339,7 @@ void judge_result_free(struct judge_result *r)
 	free(r->f);
 	r->f = NULL;
 	r->n = r->cap = 0;
+	free(r->u);
+	r->u = NULL;
+	r->nu = 0;
 }

@@ -181,9 +181,19 @@ struct judge_finding {
 	size_t nstacks;
 };
 
+/* A row whose changes a state-based class that was skipped (its reason in
+ * judge_result.skipped) could not judge: said per row, never dropped */
+struct judge_undecided {
+	__u32 ns_inum, uid, level;
+	int type;			/* UCT_NPROC.. */
+	unsigned int classes;		/* 1 << enum judge_class, each not judged */
+};
+
 struct judge_result {
 	struct judge_finding *f;
 	size_t n, cap;
+	struct judge_undecided *u;	/* rows that changed, by type */
+	size_t nu;
 	bool checked[JUDGE_NCLASSES];
 	char skipped[JUDGE_NCLASSES][320];	/* why a class was not checked, or "" */
 	size_t nfail;			/* failing findings */

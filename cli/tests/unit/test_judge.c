@@ -834,6 +834,43 @@ static void test_report_json(void **state)
 	assert_non_null(strstr(j, "\"freed_while_charged\":{\"checked\":true,\"findings\":0}"));
 	assert_non_null(strstr(j, "\"stack_errors\":2"));
 	assert_non_null(strstr(j, ",\"recursion_misses\":0},\"missed\":{\"charges\":0,"));
+	assert_non_null(strstr(j, "\"undecided\":[],\"notes\":["));
+	free(j);
+	sc_free(s);
+}
+
+/* A final capture that never held still: the classes that compare
+ * counters with the tally are skipped, and each row and type that changed
+ * is listed as undecided in both reports; the unchanged row is not. */
+static void test_torn_lists_undecided(void **state)
+{
+	struct judge_scenario *s = lost_scenario();
+	const char *both = "lost-uncharge, double-uncharge, hierarchy-mismatch not judged";
+	size_t len, i;
+	char *t, *j;
+
+	judge_result_free(&s->r);
+	s->in.fin.torn = true;
+	judge(s);
+	assert_null(find(&s->r, JUDGE_LOST_UNCHARGE, 100, 1000, NP));
+	assert_non_null(strstr(s->r.skipped[JUDGE_LOST_UNCHARGE], "final capture never"));
+	assert_int_equal(s->r.nu, 2);
+	for (i = 0; i < s->r.nu; i++) {
+		assert_int_equal(s->r.u[i].uid, 1000);
+		assert_int_equal(s->r.u[i].type, NP);
+		assert_int_equal(s->r.u[i].classes, 1u << JUDGE_LOST_UNCHARGE |
+				 1u << JUDGE_DOUBLE_UNCHARGE | 1u << JUDGE_HIERARCHY_MISMATCH);
+	}
+	t = report(s, false, &len);
+	assert_non_null(strstr(t, "# undecided: ns 100 level 1 uid 1000 nproc: "));
+	assert_non_null(strstr(t, "# undecided: ns 1 level 0 uid 1000 nproc: "));
+	assert_non_null(strstr(t, both));
+	assert_null(strstr(t, "uid 0 nproc: lost"));
+	j = report(s, true, &len);
+	assert_non_null(strstr(j, "{\"ns\":100,\"level\":1,\"uid\":1000,\"type\":\"nproc\","
+			       "\"classes\":[\"lost_uncharge\",\"double_uncharge\","
+			       "\"hierarchy_mismatch\"]}"));
+	free(t);
 	free(j);
 	sc_free(s);
 }
@@ -1130,6 +1167,7 @@ int main(void)
 		cmocka_unit_test(test_report_stacks_capped),
 		cmocka_unit_test(test_report_text_escapes),
 		cmocka_unit_test(test_report_json),
+		cmocka_unit_test(test_torn_lists_undecided),
 		cmocka_unit_test(test_report_missed),
 		cmocka_unit_test(test_report_ktap),
 		cmocka_unit_test(test_check_opts),
