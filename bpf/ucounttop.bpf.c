@@ -141,13 +141,20 @@ struct {
 /* --- helpers ----------------------------------------------------------- */
 
 /* The stats entry of a ucounts, created on first use. NULL when the map is
- * full (counted). */
+ * full (counted). Only refusals get here: the checks may read the object. */
 static __always_inline struct uct_stat *get_stat(struct ucounts *uc)
 {
 	__u64 key = (__u64)uc;
 	struct uct_stat *st;
 
 	st = bpf_map_lookup_elem(&stats, &key);
+	/* Another row's entry at this address: its object was freed with no
+	 * ucounts_free to delete the entry (a kernel without our series), and
+	 * this one starts from zero. */
+	if (st && (st->ns_inum != uc_ns_inum(uc) || st->uid != uc_uid(uc))) {
+		bpf_map_update_elem(&stats, &key, &zero_stat, BPF_EXIST);
+		st = NULL;
+	}
 	if (st)
 		return st;
 	if (bpf_map_update_elem(&stats, &key, &zero_stat, BPF_NOEXIST) &&

@@ -150,8 +150,9 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 		want(l, P_FREE, true, "statistics of a freed ucounts may pass to a new one at "
 		     "its address");
 	else
-		uct_degraded_add(deg, dlen, "no ucounts_free tracepoint: statistics of a freed "
-				 "ucounts may pass to a new one at its address and name");
+		uct_degraded_add(deg, dlen, "no ucounts_free tracepoint: --events counts of a "
+				 "freed ucounts may pass to a new one at its address; rows gone "
+				 "from 5 snapshots lose their statistics");
 	if (o->trace && tps && f->tp_alloc)
 		want(l, P_ALLOC, true, "no alloc events");
 
@@ -265,7 +266,8 @@ static int loader_open(struct uct_loader *l, const struct uct_loader_config *o, 
 	l->iter_link = *l->progs[l->progs[P_SNAP_UCOUNTS].want ? P_SNAP_UCOUNTS : P_SNAP_TASK].link;
 	l->tlim_link = *l->progs[P_TASK_LIMITS].link;
 	/* the slots only while something empties them on a free */
-	uct_evcache_start(l, l->progs[P_FREE].want && *l->progs[P_FREE].link);
+	l->frees_tracked = l->progs[P_FREE].want && *l->progs[P_FREE].link;
+	uct_evcache_start(l, l->frees_tracked);
 	if (o->pin_dir) {
 		err = uct_pin_all(l, o->pin_dir, o->keep_pinned, msg, len);
 		if (err)

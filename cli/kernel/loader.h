@@ -59,6 +59,7 @@ struct uct_loader {
 	char hooks[256];		/* attached hooks, for the views */
 	char degraded[1024];		/* what this kernel lacks, and the effect */
 	bool events;
+	bool frees_tracked;	/* ucounts_free attached: the maps prune themselves */
 	struct ring_buffer *rb;
 	/* pin.c */
 	char pin_dir[PATH_MAX];
@@ -113,5 +114,11 @@ int uct_loader_cg_denials(struct uct_loader *l, const struct uct_cgdeny_kv **kv,
 void uct_loader_counters(struct uct_loader *l, unsigned long long out[UCT_NCOUNTERS]);
 /* Refusals per type since attach (kept when their ucounts is freed). */
 void uct_loader_denials(struct uct_loader *l, unsigned long long out[UCT_NTYPES]);
+/* Delete the statistics and --events counts of the objects at ids, and
+ * the refusals by cgroup of the rows named in rows (as the last
+ * uct_loader_cg_denials() read them): what ucounts_free does where the
+ * kernel has it. */
+void uct_loader_prune(struct uct_loader *l, const __u64 *ids, size_t n, const struct uct_key *rows,
+		      size_t nrows);
 
 #endif /* UCT_LOADER_H */

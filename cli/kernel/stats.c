@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "grow.h"
 #include "loader.h"
@@ -223,4 +224,24 @@ void uct_stats_free(struct uct_loader *l)
 		munmap(l->evcache, l->evcache_slots * sizeof(struct uct_evslot));
 	free(l->evs);
 	free(l->merged);
+}
+
+void uct_loader_prune(struct uct_loader *l, const __u64 *ids, size_t n, const struct uct_key *rows,
+		      size_t nrows)
+{
+	const struct uct_cgdeny_kv *cg = (const struct uct_cgdeny_kv *)l->cg_denials.elems;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		bpf_map_delete_elem(bpf_map__fd(l->skel->maps.stats), &ids[i]);
+		if (l->events)
+			bpf_map_delete_elem(bpf_map__fd(l->skel->maps.evcounts), &ids[i]);
+	}
+	for (i = 0; cg && i < l->cg_denials.n; i++)
+		for (j = 0; j < nrows; j++)
+			if (cg[i].key.ns_inum == rows[j].ns_inum && cg[i].key.uid == rows[j].uid) {
+				bpf_map_delete_elem(bpf_map__fd(l->skel->maps.cg_denials),
+						    &cg[i].key);
+				break;
+			}
 }

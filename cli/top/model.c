@@ -59,6 +59,7 @@ void uct_model_init(struct uct_model *m)
 
 void uct_model_free(struct uct_model *m)
 {
+	uct_model_prune_free(m);
 	uct_cgcache_free(&m->cgroups);
 	uct_pwcache_free(&m->users);
 	free(m->rows);
@@ -336,6 +337,7 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 	m->nstats = 0;
 	m->ndeltas = 0;
 	m->stats_unmatched = 0;
+	m->nunmatched = 0;
 	memset(m->total_denials, 0, sizeof(m->total_denials));
 	/* at most one per entry: rows point into it, it must not move */
 	if (stats && nstats &&
@@ -353,6 +355,8 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 		if (r < 0 || (st->ns_inum && (m->rows[r].rec.ns_inum != st->ns_inum ||
 					      m->rows[r].rec.uid != st->uid))) {
 			m->stats_unmatched++;
+			if (uct_model_note_unmatched(m, stats[i].id, st->ns_inum, st->uid))
+				return -ENOMEM;
 			continue;
 		}
 		row = &m->rows[r];
@@ -579,6 +583,8 @@ int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nre
 	if (err)
 		return err;
 	err = join_stats_and_prev(m, stats, nstats);
+	if (!err && uct_model_update_absent(m))
+		err = -ENOMEM;
 	if (!err)
 		err = build_ns(m);
 	if (!err)

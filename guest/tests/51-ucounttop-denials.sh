@@ -168,4 +168,31 @@ if reader_start full --max-entries 16; then
 	check "--max-entries 16: OpenMetrics counts the 16 lost ('$om')" \
 		[ "$om" = 'ucounttop_drops_total{kind="stats_full"} 16' ]
 fi
+# rows that are gone leave their entries to no one: the kernel's
+# ucounts_free deletes them; without it, a new row's object may get a gone
+# one's address, and must still count from zero, with its own name. 8
+# uids each have a fork refused and exit; the reader refreshes 10 times;
+# 8 other uids, each with a process holding its row, have a fork refused:
+# each of those rows shows its one refusal.
+if reader_start prune --max-entries 16; then
+	for k in 0 1 2 3 4 5 6 7; do
+		$WL --exec-as $((3200 + k)) -- /bin/sh -c 'ulimit -u 0; /bin/true; exit 0' 2> /dev/null
+	done
+	have=$(grep -c ']}$' $T/prune.stream)
+	wait_lines $T/prune.stream $((have + 10)) || nok "prune: 10 snapshots after the first uids"
+	pids=
+	for k in 0 1 2 3 4 5 6 7; do
+		$WL --exec-as $((3210 + k)) -- /bin/sleep 120 &
+		pids="$pids $!"
+		$WL --exec-as $((3210 + k)) -- /bin/sh -c 'ulimit -u 0; /bin/true; exit 0' 2> /dev/null
+	done
+	reader_stop prune 3 "snapshots after the second uids"
+	kill $pids 2> /dev/null
+	got=$(sed -n 's/.*},"denials":{"nproc":\([0-9]*\),.*/\1/p' $T/prune.json)
+	with=$(sed 's/{"ns":/\n{"ns":/g' $T/prune.json | grep '^{"ns":4026531837,"level":0,"uid":321[0-7],' |
+		grep -c '"nproc":{[^}]*"denials":1')
+	check "prune: the header counts all 16 refusals (got '$got')" [ "$got" = 16 ]
+	check "prune: each of the 8 held rows shows its own refusal, whatever address it got (got $with)" \
+		[ "$with" = 8 ]
+fi
 echo "1..$n"

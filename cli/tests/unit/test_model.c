@@ -239,6 +239,47 @@ static void test_stats_join(void **state)
 	uct_model_free(&m);
 }
 
+/* Without ucounts_free, an entry that matches no row in UCT_PRUNE_AFTER
+ * updates in a row is listed for deletion, and its row's name with it
+ * unless a row of the snapshot has that name; a matched entry never is,
+ * and one that matches again starts counting over. */
+static void test_prune_absent_entries(void **state)
+{
+	struct uct_rec recs[16];
+	struct uct_stat_kv kv[3];
+	struct uct_model m;
+	size_t n = base_snapshot(recs);
+	int i;
+
+	mkstat(&kv[0], 200, 1002);		/* a row of the snapshot */
+	mkstat(&kv[1], 999, 5);			/* gone */
+	mkstat(&kv[2], 200, 1002);		/* its name, another address */
+	kv[2].id += 0x1000;
+	uct_model_init(&m);
+	for (i = 1; i < UCT_PRUNE_AFTER; i++) {
+		assert_int_equal(uct_model_update(&m, recs, n, kv, 3, i), 0);
+		assert_int_equal(m.nprune, 0);
+	}
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 3, i), 0);
+	assert_int_equal(m.nprune, 2);
+	assert_true((m.prune_ids[0] == kv[1].id && m.prune_ids[1] == kv[2].id) ||
+		    (m.prune_ids[1] == kv[1].id && m.prune_ids[0] == kv[2].id));
+	/* (200, 1002) is still a row: its refusals by cgroup stay */
+	assert_int_equal(m.nprune_rows, 1);
+	assert_int_equal(m.prune_rows[0].ns_inum, 999);
+	assert_int_equal(m.prune_rows[0].uid, 5);
+	/* listed once: the tool deletes them; gone from the next update */
+	assert_int_equal(uct_model_update(&m, recs, n, kv, 1, i + 1), 0);
+	assert_int_equal(m.nprune, 0);
+	assert_int_equal(m.nabsent, 0);
+	/* absent, then matched again: counting starts over */
+	assert_int_equal(uct_model_update(&m, recs, n, &kv[1], 1, i + 2), 0);
+	assert_int_equal(m.nabsent, 1);
+	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, i + 3), 0);
+	assert_int_equal(m.nabsent, 0);
+	uct_model_free(&m);
+}
+
 /*
  * A row's stats entry is the model's copy, in an array that holds this
  * update's entries only, and each is compared with the previous update's
@@ -1231,6 +1272,7 @@ int main(void)
 		cmocka_unit_test(test_duplicates_merged),
 		cmocka_unit_test(test_deltas_and_new),
 		cmocka_unit_test(test_stats_join),
+		cmocka_unit_test(test_prune_absent_entries),
 		cmocka_unit_test(test_reused_name_is_a_new_row),
 		cmocka_unit_test(test_arrival_order),
 		cmocka_unit_test(test_restarted_counters_never_wrap),
