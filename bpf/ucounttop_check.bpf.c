@@ -410,10 +410,9 @@ struct {
  * the reader saw, its busy bump is seen too (the __sync ops are full
  * barriers), so no changer in flight goes unnoticed.
  */
-static __always_inline void window_open(void *ctx, void *map, __u32 type, int self)
+static __always_inline void window_open(__u32 tid, void *map, __u32 type, int self)
 {
 	struct window w = { .type = type };
-	__u32 tid = ctx_tid(ctx);
 
 	if (type >= UCT_NTYPES)
 		return;
@@ -431,9 +430,8 @@ static __always_inline void window_open(void *ctx, void *map, __u32 type, int se
 
 /* After the re-read: true when no other change of that type overlapped
  * anything between the entry and now (the re-read included). */
-static __always_inline bool window_clean(void *ctx, void *map, __u32 type, int self)
+static __always_inline bool window_clean(__u32 tid, void *map, __u32 type, int self)
 {
-	__u32 tid = ctx_tid(ctx);
 	struct window *w = bpf_map_lookup_elem(map, &tid);
 
 	if (!w || w->type != type || type >= UCT_NTYPES)
@@ -443,9 +441,8 @@ static __always_inline bool window_clean(void *ctx, void *map, __u32 type, int s
 }
 
 /* The function's return: drop the marker (and our part of busy). */
-static __always_inline void window_end(void *ctx, void *map, __u32 type, int self)
+static __always_inline void window_end(__u32 tid, void *map, __u32 type, int self)
 {
-	__u32 tid = ctx_tid(ctx);
 	struct window *w = bpf_map_lookup_elem(map, &tid);
 
 	if (!w || w->type != type || type >= UCT_NTYPES)
@@ -461,10 +458,9 @@ static __always_inline void window_end(void *ctx, void *map, __u32 type, int sel
  * is over; check_levels: the kernel compared the levels (not an override);
  * the window of this call is checked after the re-read (see window_clean).
  */
-static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type, long amount,
-				      long leaf, bool kernel_over, bool check_levels)
+static __always_inline void on_charge(void *ctx, __u32 tid, struct ucounts *uc, __u32 type,
+				      long amount, long leaf, bool kernel_over, bool check_levels)
 {
-	__u32 tid = ctx_tid(ctx);
 	struct uck_pend *p, np = {};
 	struct uct_key k;
 	struct over_at w;
@@ -491,7 +487,7 @@ static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type,
 		/* the kernel said within and the leaf it returned is: only
 		 * a re-read can tell a level above over, if nothing raced */
 		first_over(uc, type, UCT_LONG_MAX, 0, &w);
-		if (!window_clean(ctx, &changing, type, 1)) {
+		if (!window_clean(tid, &changing, type, 1)) {
 			count(UCK_CNT_RACED);
 			return;
 		}
@@ -539,10 +535,9 @@ static __always_inline void on_charge(void *ctx, struct ucounts *uc, __u32 type,
 
 /* An uncharge of amount from uc; adj: what the counter still has to lose
  * (fentry sees the values before the decrement). */
-static __always_inline void on_uncharge(void *ctx, struct ucounts *uc, __u32 type, long amount,
-					long adj)
+static __always_inline void on_uncharge(void *ctx, __u32 tid, struct ucounts *uc, __u32 type,
+					long amount, long adj)
 {
-	__u32 tid = ctx_tid(ctx);
 	struct uck_pend *p;
 	struct uct_key k;
 	__s32 sid;
@@ -567,9 +562,12 @@ static __always_inline void on_uncharge(void *ctx, struct ucounts *uc, __u32 typ
 SEC("fexit/inc_rlimit_ucounts")
 int BPF_PROG(ck_inc, struct ucounts *uc, enum rlimit_type type, long v, long ret)
 {
+	__u32 tid = ctx_tid(ctx);
+
 	/* ret: LONG_MAX when a level went over, else the leaf's new value */
-	on_charge(ctx, uc, type, v, ret == UCT_LONG_MAX ? -1 : ret, ret == UCT_LONG_MAX, true);
-	window_end(ctx, &changing, type, 1);
+	on_charge(ctx, tid, uc, type, v, ret == UCT_LONG_MAX ? -1 : ret, ret == UCT_LONG_MAX,
+		  true);
+	window_end(tid, &changing, type, 1);
 	return 0;
 }
 
@@ -579,16 +577,21 @@ SEC("fexit/inc_rlimit_ucounts_over")
 int BPF_PROG(ck_inc_over, struct ucounts *uc, enum rlimit_type type, long v, void *over,
 	     long ret)
 {
-	on_charge(ctx, uc, type, v, ret == UCT_LONG_MAX ? -1 : ret, ret == UCT_LONG_MAX, true);
-	window_end(ctx, &changing, type, 1);
+	__u32 tid = ctx_tid(ctx);
+
+	on_charge(ctx, tid, uc, type, v, ret == UCT_LONG_MAX ? -1 : ret, ret == UCT_LONG_MAX,
+		  true);
+	window_end(tid, &changing, type, 1);
 	return 0;
 }
 
 SEC("fexit/dec_rlimit_ucounts")
 int BPF_PROG(ck_dec, struct ucounts *uc, enum rlimit_type type, long v, __u64 ret_reg)
 {
-	window_end(ctx, &changing, type, 1);
-	on_uncharge(ctx, uc, type, v, 0);
+	__u32 tid = ctx_tid(ctx);
+
+	window_end(tid, &changing, type, 1);
+	on_uncharge(ctx, tid, uc, type, v, 0);
 	return 0;
 }
 
@@ -597,6 +600,7 @@ int BPF_PROG(ck_dec, struct ucounts *uc, enum rlimit_type type, long v, __u64 re
 SEC("fexit/inc_rlimit_get_ucounts")
 int ck_inc_get(__u64 *ctx)
 {
+	__u32 tid = ctx_tid(ctx);
 	struct ucounts *uc = (void *)ctx[0];
 	__u32 type = ctx[1];
 	long ret = uct_func_ret(ctx);
@@ -604,7 +608,7 @@ int ck_inc_get(__u64 *ctx)
 	__s32 sid;
 
 	if (!uc || type >= UCT_NTYPES) {
-		window_end(ctx, &changing, type, 1);
+		window_end(tid, &changing, type, 1);
 		return 0;
 	}
 	if (!ret) {
@@ -614,13 +618,13 @@ int ck_inc_get(__u64 *ctx)
 		sid = stack_id(ctx);
 		uc_key(uc, &k);
 		agg_add(&k, type, UCK_K_REFUSED, sid, 1, 0);
-		window_end(ctx, &changing, type, 1);
+		window_end(tid, &changing, type, 1);
 		return 0;
 	}
 	/* ret: the leaf's new value; with override_rlimit no level is
 	 * compared */
-	on_charge(ctx, uc, type, 1, ret, false, !uct_inc_get_override(ctx));
-	window_end(ctx, &changing, type, 1);
+	on_charge(ctx, tid, uc, type, 1, ret, false, !uct_inc_get_override(ctx));
+	window_end(tid, &changing, type, 1);
 	return 0;
 }
 
@@ -628,35 +632,45 @@ int ck_inc_get(__u64 *ctx)
 SEC("fexit/dec_rlimit_put_ucounts")
 int BPF_PROG(ck_dec_put_ret, struct ucounts *uc, enum rlimit_type type)
 {
-	window_end(ctx, &changing, type, 1);
+	__u32 tid = ctx_tid(ctx);
+
+	window_end(tid, &changing, type, 1);
 	return 0;
 }
 
 SEC("fentry/inc_rlimit_ucounts")
 int BPF_PROG(ck_inc_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(ctx, &changing, type, 1);
+	__u32 tid = ctx_tid(ctx);
+
+	window_open(tid, &changing, type, 1);
 	return 0;
 }
 
 SEC("fentry/inc_rlimit_ucounts_over")
 int BPF_PROG(ck_inc_over_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(ctx, &changing, type, 1);
+	__u32 tid = ctx_tid(ctx);
+
+	window_open(tid, &changing, type, 1);
 	return 0;
 }
 
 SEC("fentry/dec_rlimit_ucounts")
 int BPF_PROG(ck_dec_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(ctx, &changing, type, 1);
+	__u32 tid = ctx_tid(ctx);
+
+	window_open(tid, &changing, type, 1);
 	return 0;
 }
 
 SEC("fentry/inc_rlimit_get_ucounts")
 int BPF_PROG(ck_inc_get_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(ctx, &changing, type, 1);
+	__u32 tid = ctx_tid(ctx);
+
+	window_open(tid, &changing, type, 1);
 	return 0;
 }
 
@@ -664,17 +678,18 @@ int BPF_PROG(ck_inc_get_in, struct ucounts *uc, enum rlimit_type type)
 SEC("fentry/dec_rlimit_put_ucounts")
 int BPF_PROG(ck_dec_put, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(ctx, &changing, type, 1);
-	on_uncharge(ctx, uc, type, 1, -1);
+	__u32 tid = ctx_tid(ctx);
+
+	window_open(tid, &changing, type, 1);
+	on_uncharge(ctx, tid, uc, type, 1, -1);
 	return 0;
 }
 
 /* fork, execve and set*uid() NPROC checks; said_over is what the kernel
  * decided */
-static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlimit_type type,
-					bool said_over)
+static __always_inline int on_overlimit(void *ctx, __u32 tid, struct ucounts *uc,
+					enum rlimit_type type, bool said_over)
 {
-	__u32 tid = ctx_tid(ctx);
 	struct uck_pend *p;
 	struct uct_key k;
 	struct over_at w;
@@ -700,7 +715,7 @@ static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlim
 	 * against the caller's actual rlimit, not the argument; a re-read is
 	 * what the check saw only if nothing of this type changed meanwhile */
 	first_over(uc, type, leaf_limit(type), 0, &w);
-	if (!window_clean(ctx, &checking, type, 0)) {
+	if (!window_clean(tid, &checking, type, 0)) {
 		count(UCK_CNT_RACED);
 		return 0;
 	}
@@ -722,15 +737,19 @@ SEC("fexit/is_rlimit_overlimit")
 int BPF_PROG(ck_overlimit, struct ucounts *uc, enum rlimit_type type, unsigned long rlimit,
 	     __u64 ret_reg)
 {
-	on_overlimit(ctx, uc, type, (__u8)ret_reg);
-	window_end(ctx, &checking, type, 0);
+	__u32 tid = ctx_tid(ctx);
+
+	on_overlimit(ctx, tid, uc, type, (__u8)ret_reg);
+	window_end(tid, &checking, type, 0);
 	return 0;
 }
 
 SEC("fentry/is_rlimit_overlimit")
 int BPF_PROG(ck_overlimit_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(ctx, &checking, type, 0);
+	__u32 tid = ctx_tid(ctx);
+
+	window_open(tid, &checking, type, 0);
 	return 0;
 }
 
@@ -740,15 +759,19 @@ SEC("fexit/ucounts_overlimit")
 int BPF_PROG(ck_ucounts_overlimit, struct ucounts *uc, enum rlimit_type type,
 	     unsigned long rlimit, void *over, __u64 ret_reg)
 {
-	on_overlimit(ctx, uc, type, (__u8)ret_reg);
-	window_end(ctx, &checking, type, 0);
+	__u32 tid = ctx_tid(ctx);
+
+	on_overlimit(ctx, tid, uc, type, (__u8)ret_reg);
+	window_end(tid, &checking, type, 0);
 	return 0;
 }
 
 SEC("fentry/ucounts_overlimit")
 int BPF_PROG(ck_ucounts_overlimit_in, struct ucounts *uc, enum rlimit_type type)
 {
-	window_open(ctx, &checking, type, 0);
+	__u32 tid = ctx_tid(ctx);
+
+	window_open(tid, &checking, type, 0);
 	return 0;
 }
 
