@@ -44,9 +44,11 @@ for t in $tests; do
 	if [ -z "$results" ]; then
 		case "$rc" in
 		0) emit pass "$name" ;;
-		# the reason: the test's last "# " line, which says what of
-		# this kernel makes it meaningless
-		4) emit skip "$name" "$(sed -n 's/^# //p' "$log" | tail -n 1)" ;;
+		# the reason: a "1..0 # SKIP why" plan's, else the test's
+		# last "# " line, which says what of this kernel makes it
+		# meaningless
+		4) why=$(sed -n 's/^1\.\.0 # [Ss][Kk][Ii][Pp] *//p' "$log" | tail -n 1)
+		   emit skip "$name" "${why:-$(sed -n 's/^# //p' "$log" | tail -n 1)}" ;;
 		143|124) emit fail "$name" "timed out after ${per_test_timeout}s" ;;
 		*) emit fail "$name" "exit $rc" ;;
 		esac

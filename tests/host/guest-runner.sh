@@ -1,7 +1,8 @@
 #!/bin/bash
 # guest/run must pass the command's exit status through and must never read
 # a panicked, hung or silent guest as success; what the guest exports
-# reaches the host. TAP; boots the guest 7 times.
+# reaches the host; run-tests keeps a whole test's skip reason. TAP;
+# boots the guest 8 times.
 set -uo pipefail
 run=$(dirname "$0")/../../guest/run
 n=0
@@ -52,6 +53,24 @@ if [ "$(cat "$tmp/x/a" 2> /dev/null)" = one ] && seq 1 20000 | cmp -s - "$tmp/x/
 else
 	echo "not ok $n \$UCT_EXPORT reaches --export DIR"
 	ls -lR "$tmp" | sed 's/^/# /'
+fi
+rm -rf "$tmp"
+
+# run-tests: a test that skips as a whole ("1..0 # SKIP why", exit 4) is
+# one skip with its plan's reason, and one that prints no result its last
+# "# " line's
+n=$((n + 1))
+tmp=$(mktemp -d)
+printf '#!/bin/sh\necho "# not this"\necho "1..0 # SKIP no such hook"\nexit 4\n' > "$tmp/plan.sh"
+printf '#!/bin/sh\necho "# no such file"\nexit 4\n' > "$tmp/bare.sh"
+"$run" -q --add "$tmp/plan.sh" --add "$tmp/bare.sh" \
+	--results "$tmp/tap" -- /uct/run-tests /uct/add/plan.sh /uct/add/bare.sh > /dev/null 2>&1
+if [ "$(head -n 2 "$tmp/tap" 2> /dev/null)" = "ok 1 plan # SKIP no such hook
+ok 2 bare # SKIP no such file" ]; then
+	echo "ok $n run-tests: a whole test's skip keeps its reason"
+else
+	echo "not ok $n run-tests: a whole test's skip keeps its reason"
+	sed 's/^/# /' "$tmp/tap" 2> /dev/null
 fi
 rm -rf "$tmp"
 echo "1..$n"
