@@ -577,9 +577,11 @@ static __always_inline void timer_charge_begin(void)
 	c = bpf_task_storage_get(&timer_charge, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!c)
 		return;
+	/* still set when the return hook was skipped: counted already */
+	if (!c->uc)
+		__sync_fetch_and_add(&timers_charging, 1);
 	c->uc = (__u64)t->real_cred->ucounts;
 	c->decs = 0;
-	__sync_fetch_and_add(&timers_charging, 1);
 }
 
 /* sig_fentry: an uncharge while a timer is charged; its call's if it is
