@@ -122,30 +122,36 @@ host_suites=(make-help contrib checkpatch splat-scan guest-runner)
 	# tree only the full matrix builds) fails here, where this run's own
 	# warm cache would hide it from the suite itself
 	[ "$MATRIX" = full ] && suite fresh-cache "$UCT_ROOT/tests/host/fresh-cache.sh"
-	# the host suites take under two minutes: the debug kernel's guest
-	# follows them here, so that this chain and the stock kernel's end
-	# about when our guest does (with DEBUG_STRESS=1, as in CI, this
-	# chain is the longest)
+	# the host suites take about ten minutes: in the full matrix the debug
+	# kernel's guest follows them here, then the 6.1 tree's, so that this
+	# chain ends about when the stock kernels' does (that one has five
+	# stock kernels and the 6.12 tree)
 	[ "$MATRIX" = full ] && suite debug-kernel env KTREE="$MAINLINE_TREE" "$UCT_ROOT/tests/host/debug-kernel.sh"
 	# `make run` in a tmux pane: the demo read off the screen, q quits
 	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
+	[ "$MATRIX" = full ] && suite guest-6.1 env KTREE=6.1 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
 } &
 host_pid=$!
 [ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage package core-relocs cli-unit cli-unit-asan cli-fuzz openmetrics-host prometheus)
 [ "$MATRIX" = full ] && host_suites+=(fresh-cache)
 
 # Debian's kernels: the ucounttop tests (00, 5*, check around the
-# kselftests and around interrupt-context charges) on each; a developer's run, the tests that read what differs
-# between kernels on stock 6.12 only.
+# kselftests, around interrupt-context charges and around deleted timers)
+# on each. A developer's run: stock 6.12 only, with the tests that read
+# what differs between kernels (00, 50, 51, 57, 5E) and four that our
+# guest then leaves to it (5A, 5B, 6A, 6B: the guests sleep more than
+# they compute, so two at once take less time than one after the other)
 stock_all=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 5*.sh 65-*.sh 6A-*.sh 6B-*.sh | sed 's|^|/uct/tests/|' | tr '\n' ' ')
-stock_dev=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 50-*.sh 51-*.sh 57-*.sh 5E-*.sh |
-	    sed 's|^|/uct/tests/|' | tr '\n' ' ')
+dev_on_stock='5A 5B 6A 6B'
+stock_dev=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 50-*.sh 51-*.sh 57-*.sh 5E-*.sh \
+	    $(for t in $dev_on_stock; do echo "$t-*.sh"; done) | sed 's|^|/uct/tests/|' | tr '\n' ' ')
 if [ "$MATRIX" = full ]; then
-	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt stock-7.x stock-7.x-rt guest-6.12 guest-6.1)
+	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt stock-7.x stock-7.x-rt guest-6.12)
 	main_tests=
 else
 	stock_suites=(stock-6.12)
-	main_tests=$(cd "$UCT_ROOT/guest/tests" && ls ./*.sh | grep -v -e '^\./7' -e '^\./68-' |
+	main_tests=$(cd "$UCT_ROOT/guest/tests" && ls ./*.sh | grep -v -e '^\./7' -e '^\./68-' \
+		     $(for t in $dev_on_stock; do echo "-e ^\./$t-"; done) |
 		     sed 's|^\./|/uct/tests/|' | tr '\n' ' ')
 fi
 {
@@ -165,7 +171,6 @@ fi
 		# the stable trees with their backports: every guest test the
 		# fixes leave to run (tree-guest.sh)
 		suite guest-6.12 env KTREE=6.12 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
-		suite guest-6.1 env KTREE=6.1 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
 	else
 		suite stock-6.12 env STOCK_TESTS="$stock_dev" "$UCT_ROOT/tests/host/stock-kernel.sh" 6.12
 	fi
@@ -196,6 +201,7 @@ for name in "${stock_suites[@]}"; do
 done
 [ "$MATRIX" = full ] && tally_suite debug-kernel
 tally_suite make-run
+[ "$MATRIX" = full ] && tally_suite guest-6.1
 
 # the failures again, last: a log's tail (CI shows only that) names them
 if [ -s "$tmp/failures" ]; then
