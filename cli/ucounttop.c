@@ -186,9 +186,9 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 			ncgd = 0;
 		uct_model_set_cg_denials(m, cgd, ncgd);
 		/* without ucounts_free, the entries of rows gone long enough */
-		if (!l->frees_tracked && (m->nprune || m->nprune_rows))
-			uct_loader_prune(l, m->prune_ids, m->nprune, m->prune_rows,
-					 m->nprune_rows);
+		if (!l->frees_tracked && (m->prune.nids || m->prune.nrows))
+			uct_loader_prune(l, m->prune.ids, m->prune.nids, m->prune.rows,
+					 m->prune.nrows);
 		/* best effort: without the iterator or /proc the leaf limits
 		 * just show "-", and namespaces go unnamed */
 		if (uct_loader_task_limits(l, &iter_tl, &ntl) == 0) {

@@ -59,7 +59,7 @@ void uct_model_init(struct uct_model *m)
 
 void uct_model_free(struct uct_model *m)
 {
-	uct_model_prune_free(m);
+	uct_prune_free(&m->prune);
 	uct_cgcache_free(&m->cgroups);
 	uct_pwcache_free(&m->users);
 	free(m->rows);
@@ -326,6 +326,12 @@ static unsigned long long growth(unsigned long long now, unsigned long long befo
 	return now >= before ? now - before : now;
 }
 
+/* for the prune lists: a row of that name in this update */
+static bool row_exists(const void *ctx, __u32 ns_inum, __u32 uid)
+{
+	return uct_model_find_row(ctx, ns_inum, uid) >= 0;
+}
+
 /* 2. stats joined by object; 3. changes against the previous update. */
 static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *stats,
 			       size_t nstats)
@@ -337,7 +343,7 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 	m->nstats = 0;
 	m->ndeltas = 0;
 	m->stats_unmatched = 0;
-	m->nunmatched = 0;
+	m->prune.nunmatched = 0;
 	memset(m->total_denials, 0, sizeof(m->total_denials));
 	/* at most one per entry: rows point into it, it must not move */
 	if (stats && nstats &&
@@ -355,7 +361,7 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 		if (r < 0 || (st->ns_inum && (m->rows[r].rec.ns_inum != st->ns_inum ||
 					      m->rows[r].rec.uid != st->uid))) {
 			m->stats_unmatched++;
-			if (uct_model_note_unmatched(m, stats[i].id, st->ns_inum, st->uid))
+			if (uct_prune_note(&m->prune, stats[i].id, st->ns_inum, st->uid))
 				return -ENOMEM;
 			continue;
 		}
@@ -583,7 +589,7 @@ int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nre
 	if (err)
 		return err;
 	err = join_stats_and_prev(m, stats, nstats);
-	if (!err && uct_model_update_absent(m))
+	if (!err && uct_prune_update(&m->prune, row_exists, m))
 		err = -ENOMEM;
 	if (!err)
 		err = build_ns(m);

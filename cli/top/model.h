@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include "common.h"
 #include "cgroups.h"
+#include "prune.h"
 #include "users.h"
 
 /* uct_row.flags */
@@ -210,14 +211,6 @@ struct uct_id_row {
 	int row;
 };
 
-/* A stats entry that matched no row (prune.c) */
-#define UCT_PRUNE_AFTER	5	/* updates in a row */
-struct uct_absent {
-	__u64 id;
-	struct uct_key k;		/* the row it was made for (0, 0: none) */
-	unsigned int refreshes;		/* updates in a row without a match */
-};
-
 struct uct_model {
 	struct uct_row *rows;
 	size_t nrows, cap_rows;
@@ -307,16 +300,9 @@ struct uct_model {
 	size_t duplicates;		/* records merged by (ns, uid) */
 	size_t circles;			/* parent links cut: they closed a circle */
 	size_t stats_unmatched;		/* stats entries of no object in the snapshot */
-	/* prune.c: entries that matched no row in UCT_PRUNE_AFTER updates in
-	 * a row, for the tool to delete on a kernel without ucounts_free */
-	struct uct_absent *absent;	/* absent so far, by id */
-	size_t nabsent, cap_absent;
-	struct uct_absent *unmatched;	/* this update's */
-	size_t nunmatched, cap_unmatched;
-	__u64 *prune_ids;		/* stats and --events entries, by address */
-	size_t nprune, cap_prune;
-	struct uct_key *prune_rows;	/* refusals by cgroup, by row name */
-	size_t nprune_rows, cap_prune_rows;
+	/* entries that matched no row in UCT_PRUNE_AFTER updates in a row,
+	 * for the tool to delete on a kernel without ucounts_free */
+	struct uct_prune prune;
 	unsigned long long counters[UCT_NCOUNTERS];	/* BPF side counters */
 	/* refusals since attach: the sum over stats entries, which the tool
 	 * replaces with the BPF side's totals (kept past frees) */

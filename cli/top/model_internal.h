@@ -26,10 +26,7 @@ void uct_model_lookup_cgroup(struct uct_model *m, struct uct_cgname *e, __u32 pi
 
 /* The row of ucounts address id (model.c), -1: none */
 int uct_model_find_row_by_id(const struct uct_model *m, __u64 id);
-/* prune.c */
-int uct_model_note_unmatched(struct uct_model *m, __u64 id, __u32 ns_inum, __u32 uid);
-int uct_model_update_absent(struct uct_model *m);
-void uct_model_prune_free(struct uct_model *m);
+
 
 /* Each row's processes and refusals by cgroup (shares.c), from the task
  * records of this update and m->cg_denials; before the cgroup cache is

@@ -258,25 +258,25 @@ static void test_prune_absent_entries(void **state)
 	uct_model_init(&m);
 	for (i = 1; i < UCT_PRUNE_AFTER; i++) {
 		assert_int_equal(uct_model_update(&m, recs, n, kv, 3, i), 0);
-		assert_int_equal(m.nprune, 0);
+		assert_int_equal(m.prune.nids, 0);
 	}
 	assert_int_equal(uct_model_update(&m, recs, n, kv, 3, i), 0);
-	assert_int_equal(m.nprune, 2);
-	assert_true((m.prune_ids[0] == kv[1].id && m.prune_ids[1] == kv[2].id) ||
-		    (m.prune_ids[1] == kv[1].id && m.prune_ids[0] == kv[2].id));
+	assert_int_equal(m.prune.nids, 2);
+	assert_true((m.prune.ids[0] == kv[1].id && m.prune.ids[1] == kv[2].id) ||
+		    (m.prune.ids[1] == kv[1].id && m.prune.ids[0] == kv[2].id));
 	/* (200, 1002) is still a row: its refusals by cgroup stay */
-	assert_int_equal(m.nprune_rows, 1);
-	assert_int_equal(m.prune_rows[0].ns_inum, 999);
-	assert_int_equal(m.prune_rows[0].uid, 5);
+	assert_int_equal(m.prune.nrows, 1);
+	assert_int_equal(m.prune.rows[0].ns_inum, 999);
+	assert_int_equal(m.prune.rows[0].uid, 5);
 	/* listed once: the tool deletes them; gone from the next update */
 	assert_int_equal(uct_model_update(&m, recs, n, kv, 1, i + 1), 0);
-	assert_int_equal(m.nprune, 0);
-	assert_int_equal(m.nabsent, 0);
+	assert_int_equal(m.prune.nids, 0);
+	assert_int_equal(m.prune.nabsent, 0);
 	/* absent, then matched again: counting starts over */
 	assert_int_equal(uct_model_update(&m, recs, n, &kv[1], 1, i + 2), 0);
-	assert_int_equal(m.nabsent, 1);
+	assert_int_equal(m.prune.nabsent, 1);
 	assert_int_equal(uct_model_update(&m, recs, n, NULL, 0, i + 3), 0);
-	assert_int_equal(m.nabsent, 0);
+	assert_int_equal(m.prune.nabsent, 0);
 	uct_model_free(&m);
 }
 
