@@ -71,6 +71,17 @@ static void want(struct uct_loader *l, int i, bool optional, const char *loss)
 	l->progs[i].loss = loss;
 }
 
+/* timer_create()'s charge function on this kernel (7.x's, else 6.x's):
+ * its entry program (entry) or its return program; -1 when it has none */
+static int timer_prog(const struct uct_features *f, bool entry)
+{
+	if (f->fn_timer_sigq)
+		return entry ? P_TIMER_SIGQ_ENTRY : P_TIMER_SIGQ_EXIT;
+	if (f->fn_sigq_alloc)
+		return entry ? P_SIGQ_ALLOC_ENTRY : P_SIGQ_ALLOC_EXIT;
+	return -1;
+}
+
 /*
  * Decide which programs load, and say in degraded: what this kernel lacks
  * and what that costs the user, so a reading on a stock kernel is never
@@ -85,6 +96,7 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 	bool tps = !o->no_tracepoints;
 	/* our series reports every refusal: no other hook needs to */
 	bool use_tp_refused = tps && f->tp_refused;
+	int timer_exit = timer_prog(f, false), timer_entry = timer_prog(f, true);
 
 	prog_table(l);
 	/* snapshot: the complete iterator when the kernel has it */
@@ -120,8 +132,8 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 		if (f->tp_signal_generate)
 			want(l, P_SIG_GENERATE, true, "a sigpending denial is split by the "
 			     "sender's cgroup");
-		if (f->fn_timer_sigq)
-			want(l, P_TIMER_SIGQ_EXIT, true, "a timer_create() sigpending denial "
+		if (timer_exit >= 0)
+			want(l, timer_exit, true, "a timer_create() sigpending denial "
 			     "is split by no cgroup");
 		l->skel->rodata->sig_split = true;
 	} else {
@@ -135,12 +147,9 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 		if (f->tp_signal_generate)
 			want(l, P_SIG_GENERATE, true, "no sigpending denials counted");
 		/* timer_create(): its sigqueue is charged with no signal */
-		if (f->fn_timer_sigq)
-			want(l, P_TIMER_SIGQ_EXIT, true, "no timer_create() sigpending denials "
-			     "counted");
-		else if (f->fn_sigq_alloc)
-			want(l, P_SIGQ_ALLOC_EXIT, true, "no timer_create() sigpending denials "
-			     "counted");
+		if (timer_exit >= 0)
+			want(l, timer_exit, true, "no timer_create() sigpending "
+			     "denials counted");
 		uct_degraded_add(deg, dlen, "no ucounts_rlimit_refused tracepoint: denials read "
 				 "from the callers' checks; a sigpending denial names no level");
 	}
@@ -187,11 +196,8 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 				l->skel->rodata->sig_fentry = true;
 				/* a timer's charge refused above the leaf, which
 				 * no signal_generate takes back */
-				if (f->fn_timer_sigq)
-					want(l, P_TIMER_SIGQ_ENTRY, true, "a timer_create() "
-					     "refused above the leaf stays counted");
-				else if (f->fn_sigq_alloc)
-					want(l, P_SIGQ_ALLOC_ENTRY, true, "a timer_create() "
+				if (timer_entry >= 0)
+					want(l, timer_entry, true, "a timer_create() "
 					     "refused above the leaf stays counted");
 			} else {
 				want(l, P_INC_GET, false, NULL);
