@@ -743,7 +743,7 @@ static __always_inline long cur_syscall(void)
  * 32-bit task's system calls) is told by what it checks: another cred's
  * ucounts is set*uid()'s, a flagged task's own execve()'s, else a fork.
  */
-static __always_inline bool nproc_refused(void *ctx, struct ucounts *uc)
+static __always_inline bool nproc_refused(struct ucounts *uc)
 {
 	struct task_struct *t = (void *)bpf_get_current_task();
 	const struct cred *c = BPF_CORE_READ(t, cred);
@@ -777,7 +777,7 @@ static __always_inline int on_overlimit(void *ctx, struct ucounts *uc, enum rlim
 {
 	struct over_at o;
 
-	if (!over || !uc || type != UCT_NPROC || !nproc_refused(ctx, uc))
+	if (!over || !uc || type != UCT_NPROC || !nproc_refused(uc))
 		return 0;
 	/* The leaf is compared with the caller's rlimit argument. */
 	first_over(uc, type, rlimit > UCT_LONG_MAX ? UCT_LONG_MAX : rlimit, 0, &o);
