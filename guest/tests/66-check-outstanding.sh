@@ -9,15 +9,13 @@ U=/uct/bin/ucounttop
 W=/uct/bin/uct-workload
 L=/uct/bin/uct-leftover
 J=/tmp/check-out.json
+. /uct/tests/lib/check-report.sh
 n=0
 fails=0
 ok() { n=$((n + 1)); echo "ok $n $*"; }
 nok() { n=$((n + 1)); echo "not ok $n $*"; fails=$((fails + 1)); }
 check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
-each_finding() { sed 's/,{"class":/\n{"class":/g; s/"findings":\[{"class":/\n{"class":/' $J | grep '^{"class":'; }
 has_finding() { each_finding | grep -qF "$1"; }
-failing() { grep -o '"failing":true' $J | wc -l | tr -d ' '; }
-show() { each_finding | sed 's/,"stacks":.*//; s/^/# /'; sed 's/"findings":\[.*//; s/^/# /' $J; }
 init_ns=$(readlink /proc/1/ns/user | tr -dc 0-9)
 row="\"ns\":$init_ns,\"level\":0,\"uid\":2067"
 

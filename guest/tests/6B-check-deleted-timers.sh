@@ -12,8 +12,7 @@ W=/uct/bin/uct-workload
 L=/uct/bin/uct-leftover
 J=/tmp/check-6B.json
 . /uct/tests/lib/ktap.sh
-each_finding() { sed 's/,{"class":/\n{"class":/g; s/"findings":\[{"class":/\n{"class":/' $J | grep '^{"class":'; }
-show() { each_finding | sed 's/,"stacks":.*//; s/^/# /'; sed 's/"findings":\[.*//; s/^/# /' $J; }
+. /uct/tests/lib/check-report.sh
 init_ns=$(readlink /proc/1/ns/user | tr -dc 0-9)
 row="\"ns\":$init_ns,\"level\":0,\"uid\":2068"
 

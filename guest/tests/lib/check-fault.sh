@@ -5,6 +5,8 @@ U=/uct/bin/ucounttop
 MOD=/uct/modules/uct_fault.ko
 I=/sys/kernel/debug/uct_fault/inject
 J=/tmp/check-$$.json
+# each_finding, failing, show
+. /uct/tests/lib/check-report.sh
 n=0
 fails=0
 ok() { n=$((n + 1)); echo "ok $n $*"; }
@@ -12,12 +14,6 @@ nok() { n=$((n + 1)); echo "not ok $n $*"; fails=$((fails + 1)); }
 check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
 # findings CLASS: how many findings check reported in CLASS
 findings() { sed -n "s/.*\"$1\":{\"checked\":[a-z]*,\"findings\":\([0-9]*\).*/\1/p" $J; }
-# failing: number of failing findings
-failing() { grep -o '"failing":true' $J | wc -l | tr -d ' '; }
-# one line per finding
-each_finding() { sed 's/,{"class":/\n{"class":/g; s/"findings":\[{"class":/\n{"class":/' $J | grep '^{"class":'; }
-# dump the report as KTAP diagnostics
-show() { each_finding | sed 's/,"stacks":.*//; s/^/# /'; sed 's/"findings":\[.*//; s/^/# /' $J; }
 # is_only CLASS: every other class has no finding
 is_only() {
 	for c in lost_uncharge double_uncharge freed_while_charged hierarchy_mismatch \
