@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "judge_internal.h"
 
 static int judge(const struct judge_input *in, struct judge_result *r);
@@ -272,14 +273,10 @@ static int judge_list_undecided(const struct judge_rows *rs, struct judge_result
 		const struct judge_row *w = &rs->r[i];
 
 		for (t = 0; t < UCT_NTYPES; t++) {
-			struct judge_undecided *u;
-
 			if (!w->change[t] && !w->tallied[t] && !w->charged[t] && !w->uncharged[t])
 				continue;
-			u = realloc(r->u, (r->nu + 1) * sizeof(*r->u));
-			if (!u)
+			if (uct_grow((void **)&r->u, &r->capu, r->nu + 1, sizeof(*r->u)))
 				return -ENOMEM;
-			r->u = u;
 			r->u[r->nu++] = (struct judge_undecided){
 				.ns_inum = w->k.ns_inum, .uid = w->k.uid, .level = w->level,
 				.type = t, .classes = skipped,
@@ -341,5 +338,5 @@ void judge_result_free(struct judge_result *r)
 	r->n = r->cap = 0;
 	free(r->u);
 	r->u = NULL;
-	r->nu = 0;
+	r->nu = r->capu = 0;
 }

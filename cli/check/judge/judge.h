@@ -193,7 +193,7 @@ struct judge_result {
 	struct judge_finding *f;
 	size_t n, cap;
 	struct judge_undecided *u;	/* rows that changed, by type */
-	size_t nu;
+	size_t nu, capu;
 	bool checked[JUDGE_NCLASSES];
 	char skipped[JUDGE_NCLASSES][320];	/* why a class was not checked, or "" */
 	size_t nfail;			/* failing findings */
