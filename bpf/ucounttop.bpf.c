@@ -24,8 +24,7 @@ const volatile __s32 filter_type = -1;		/* trace -t (-1: all) */
 const volatile bool sig_fentry = false;
 /* our series: ucounts_rlimit_refused counts a SIGPENDING refusal, under
  * the sender; signal_generate and the timer hooks name its target (the
- * row's task) for the split by cgroup. A sigqueue the kernel failed to
- * allocate, no refusal, is split too, so the split may exceed the total. */
+ * row's task) for the split by cgroup. */
 const volatile bool sig_split = false;
 /* trace: wake the reader only once this much is queued (0: every event);
  * it polls on its own every 100 ms, which bounds the delay */
@@ -102,6 +101,33 @@ struct {
 	__type(key, __u32);
 	__type(value, struct uct_sig_last);
 } sig_last SEC(".maps");
+
+/*
+ * The last SIGPENDING charge decision on this CPU, for the hooks that see
+ * its outcome (signal_generate's overflow, a timer's failed sigqueue) to
+ * tell a refusal from a sigqueue the kernel failed to allocate, which
+ * they report alike. Written by inc_rlimit_get_ucounts()'s return on a
+ * kernel without the series (ret: the leaf's new value, 0 when a level
+ * above refused; the caller refuses a leaf value over the target's
+ * RLIMIT_SIGPENDING unless override_rlimit) and by the series' refusal
+ * event (ret 0). The sender holds the target's siglock from the charge to
+ * the outcome with IRQs off, so nothing else charges on this CPU in
+ * between; on PREEMPT_RT, where it sleeps, the thread tells another
+ * task's charge. A record of another object or thread is no evidence.
+ */
+struct uct_sig_charge {
+	__u64 uc;
+	__s64 ret;
+	__u32 tid;	/* ctx_tid() of the charge */
+	__u32 override;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct uct_sig_charge);
+} sig_charge SEC(".maps");
 
 /*
  * timer_create() charges the timer's sigqueue to the caller when it makes
@@ -532,6 +558,61 @@ static __always_inline void note_limit_hit(struct ucounts *at, __u32 type)
 		__sync_fetch_and_add(&st->limit_hits[tidx(type)], 1);
 }
 
+/* Record what a SIGPENDING charge of uc decided (see sig_charge). */
+static __always_inline void sig_charge_note(struct ucounts *uc, long ret, bool override)
+{
+	__u32 zero = 0;
+	struct uct_sig_charge *c = bpf_map_lookup_elem(&sig_charge, &zero);
+
+	if (!c)
+		return;
+	c->uc = (__u64)uc;
+	c->ret = ret;
+	c->tid = cur_tid();
+	c->override = override;
+}
+
+/* The last decision on this CPU if it is of uc by this thread, else NULL;
+ * taken either way, so that no later outcome reads it. */
+static __always_inline struct uct_sig_charge *sig_charge_take(struct ucounts *uc)
+{
+	__u32 zero = 0;
+	struct uct_sig_charge *c = bpf_map_lookup_elem(&sig_charge, &zero);
+	bool mine;
+
+	if (!c)
+		return NULL;
+	mine = c->uc && c->uc == (__u64)uc && c->tid == cur_tid();
+	c->uc = 0;
+	return mine ? c : NULL;
+}
+
+/*
+ * A signal overflowed, or a timer's sigqueue was not made, for target
+ * (whose ucounts is uc): refused, or the kernel failed to allocate the
+ * sigqueue (counted in sig_nomem, no refusal)? Refused when a level above
+ * the leaf refused the charge, or the leaf's new value is over the
+ * target's RLIMIT_SIGPENDING and the charge could be refused. With no
+ * record of the charge: a refusal on a kernel without the series (its
+ * return hook may have been skipped), none with it (its refusal event
+ * records each one).
+ */
+static __always_inline bool sig_refused(struct ucounts *uc, struct task_struct *target)
+{
+	struct uct_sig_charge *c = sig_charge_take(uc);
+	unsigned long lim;
+
+	if (c) {
+		lim = BPF_CORE_READ(target, signal, rlim[RLIMIT_SIGPENDING_].rlim_cur);
+		if (!c->ret || (!c->override && (unsigned long)c->ret > lim))
+			return true;
+	} else if (!sig_split) {
+		return true;
+	}
+	count(UCT_CNT_SIG_NOMEM);
+	return false;
+}
+
 /*
  * Refusals of an inc_rlimit_ucounts() charge, decided by its caller from
  * the returned leaf value: mqueue_get_inode() refuses LONG_MAX (a level
@@ -618,7 +699,13 @@ static __always_inline void timer_charge_end(void *ctx, bool ok)
 			count(UCT_CNT_SIG_UNDECIDED);
 		}
 	}
-	if (ok || !uc)
+	if (ok) {
+		/* no evidence for a later outcome (see sig_charge) */
+		if (!sig_split)
+			sig_charge_take(NULL);
+		return;
+	}
+	if (!uc || !sig_refused(uc, t))
 		return;
 	if (sig_split) {
 		note_refused_task(uc, UCT_SIGPENDING, t, get_stat(uc));
@@ -818,6 +905,8 @@ int BPF_PROG(tp_refused, struct ucounts *uc, int type, int level, long value, lo
 	if (!uc || type < 0 || type >= UCT_NTYPES)
 		return 0;
 	note_limit_hit(chain_at(uc, level), type);
+	if (sig_split && type == UCT_SIGPENDING)
+		sig_charge_note(uc, 0, false);
 	/* a signal's refusal is of its target, which signal_generate and
 	 * the timer hooks name (sig_split) */
 	note_denied(ctx, uc, type, value, level < 0 ? uc_level(uc) : level, max,
@@ -989,6 +1078,18 @@ int inc_get_exit(__u64 *ctx)
 	return 0;
 }
 
+/* Kernels without the series: what each SIGPENDING charge decided, for
+ * its outcome's hook (see sig_charge) */
+SEC("fexit/inc_rlimit_get_ucounts")
+int sig_charge_exit(__u64 *ctx)
+{
+	struct ucounts *uc = (void *)ctx[0];
+
+	if (uc && (__u32)ctx[1] == UCT_SIGPENDING)
+		sig_charge_note(uc, uct_func_ret(ctx), uct_inc_get_override(ctx));
+	return 0;
+}
+
 /* sig_fentry: the same count, before the charge (see sig_last) */
 SEC("fentry/inc_rlimit_get_ucounts")
 int inc_get_entry(__u64 *ctx)
@@ -1073,13 +1174,18 @@ int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_str
 	struct uct_sig_last *last;
 	struct ucounts *uc;
 
-	if (!uct_signal_overflowed(result))
+	if (!uct_signal_overflowed(result)) {
+		/* a charge that ended well: no evidence for a later outcome
+		 * whose own record is missing (see sig_charge) */
+		if (!sig_split)
+			sig_charge_take(NULL);
 		return 0;
+	}
 	/* loaded, not probe-read: emit() needs a BTF pointer. The charge
 	 * was the target's: task_ucounts() of __sigqueue_alloc(). */
 	uc = task->real_cred->ucounts;
 	if (sig_split) {
-		if (uc)
+		if (uc && sig_refused(uc, task))
 			note_refused_task(uc, UCT_SIGPENDING, task, get_stat(uc));
 		return 0;
 	}
@@ -1094,7 +1200,7 @@ int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_str
 		if (last)
 			last->uc = 0;
 	}
-	if (!uc)
+	if (!uc || !sig_refused(uc, task))
 		return 0;
 	note_denied(ctx, uc, UCT_SIGPENDING, uc_value(uc, UCT_SIGPENDING), -1,
 		    (long)BPF_CORE_READ(task, signal, rlim[RLIMIT_SIGPENDING_].rlim_cur), task);

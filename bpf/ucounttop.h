@@ -253,7 +253,10 @@ struct uct_event {
 #define UCT_CNT_EVCOUNTS_FULL	7	/* --events' count map full */
 #define UCT_CNT_CG_FULL		8	/* cg_denials full: a refusal's
 					 * cgroup not kept */
-#define UCT_NCOUNTERS		9
+#define UCT_CNT_SIG_NOMEM	9	/* a signal's or timer's sigqueue the
+					 * kernel failed to allocate: no
+					 * refusal */
+#define UCT_NCOUNTERS		10
 
 /*
  * The maps' entries as user space reads them, a key beside its value

@@ -26,7 +26,7 @@ enum {
 	P_SNAP_UCOUNTS, P_SNAP_TASK, P_OVERLIMIT, P_UCOUNTS_OVERLIMIT, P_REFUSED, P_ALLOC,
 	P_FREE, P_CHARGE, P_UNCHARGE, P_INC, P_INC_OVER, P_INC_REFUSAL, P_INC_OVER_REFUSAL,
 	P_DEC, P_INC_GET, P_INC_GET_ENTRY, P_DEC_PUT, P_SIG_GENERATE, P_TIMER_SIGQ_ENTRY,
-	P_TIMER_SIGQ_EXIT, P_SIGQ_ALLOC_ENTRY, P_SIGQ_ALLOC_EXIT, P_TASK_LIMITS, P_COUNT
+	P_TIMER_SIGQ_EXIT, P_SIGQ_ALLOC_ENTRY, P_SIGQ_ALLOC_EXIT, P_SIG_CHARGE, P_TASK_LIMITS, P_COUNT
 };
 
 /* Every program of ucounttop.bpf.c, none chosen yet. */
@@ -58,6 +58,7 @@ static void prog_table(struct uct_loader *l)
 	PROG(P_TIMER_SIGQ_EXIT, timer_sigq_exit);
 	PROG(P_SIGQ_ALLOC_ENTRY, sigq_alloc_entry);
 	PROG(P_SIGQ_ALLOC_EXIT, sigq_alloc_exit);
+	PROG(P_SIG_CHARGE, sig_charge_exit);
 	PROG(P_TASK_LIMITS, task_limits);
 #undef PROG
 	_Static_assert(P_COUNT <= ARRAY_SIZE(l->progs), "struct uct_loader: progs[] too short");
@@ -97,6 +98,9 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 	/* our series reports every refusal: no other hook needs to */
 	bool use_tp_refused = tps && f->tp_refused;
 	int timer_exit = timer_prog(f, false), timer_entry = timer_prog(f, true);
+	static const char sigq_nomem_loss[] = "a signal or timer whose sigqueue the kernel "
+					      "failed to allocate is counted as a sigpending "
+					      "denial";
 
 	prog_table(l);
 	/* snapshot: the complete iterator when the kernel has it */
@@ -150,6 +154,12 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 		if (timer_exit >= 0)
 			want(l, timer_exit, true, "no timer_create() sigpending "
 			     "denials counted");
+		/* what each charge decided: a sigqueue the kernel failed to
+		 * allocate is reported as a refusal is */
+		if (f->fn_inc_get)
+			want(l, P_SIG_CHARGE, true, sigq_nomem_loss);
+		else if (f->tp_signal_generate || timer_exit >= 0)
+			uct_degraded_add(deg, dlen, "%s", sigq_nomem_loss);
 		uct_degraded_add(deg, dlen, "no ucounts_rlimit_refused tracepoint: denials read "
 				 "from the callers' checks; a sigpending denial names no level");
 	}

@@ -21,6 +21,7 @@ static const char *const counter_keys[UCT_NCOUNTERS] = {
 	[UCT_CNT_SIG_UNDECIDED] = "sig_undecided",
 	[UCT_CNT_EVCOUNTS_FULL] = "evcounts_full",
 	[UCT_CNT_CG_FULL] = "cg_denials_full",
+	[UCT_CNT_SIG_NOMEM] = "sig_nomem",
 };
 
 /* "KEY" then the number. Each namespace and row is built in a buffer and
