@@ -16,8 +16,11 @@
 # no signal to report it. A signal refused to a container's task is
 # counted for that container, whoever sent it. A clone(CLONE_NEWUSER)
 # refused over RLIMIT_NPROC checks the new namespace's row, which dies
-# with it: the header counts it. The default view again with kallsyms
-# addresses hidden counts the same.
+# with it: the header counts it. A signal whose sigqueue the kernel
+# failed to allocate (fail-nth) is no refusal: sig_nomem counts it. The
+# default view again with kallsyms addresses hidden counts the same, and
+# on our series' kernel so do the default view and --events with the
+# series' refusal event refused (the stock kernels' path).
 UCT=${UCT:-/uct/bin/ucounttop}
 RF=${RF:-/uct/bin/uct-refusals}
 T=/tmp/t5E
@@ -94,7 +97,20 @@ mode() { # mode NAME [ucounttop options]
 		"$4 1 0"
 	expect "$name: the row's last refused task is the signal's target" \
 		"$(echo "$r" | sed -n 's/.*"last_pid":\([0-9]*\).*/\1/p')" "$5"
-	[ "$name" = events ] || return
+	# a sigqueue the kernel failed to allocate, reported as a refusal
+	# is: no denial (its DENY line says 0, and the totals above), counted
+	# in sig_nomem
+	set -- $(grep '^NOMEM' $T/$name.rf)
+	if [ "$2" = unavailable ]; then
+		skip "$name: failed sigqueue allocations counted in sig_nomem, not as denials" \
+			"no /proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB)"
+	else
+		expect "$name: the kernel failed the 3 sigqueue allocations uct-refusals asked" "$4" 3
+		got=$(grep -o '"sig_nomem":[0-9]*' $T/$name.json | cut -d: -f2)
+		expect "$name: failed sigqueue allocations counted in sig_nomem, not as denials" \
+			"${got:-missing}" "$4"
+	fi
+	case $name in *events) ;; *) return ;; esac
 	grep '^SIGQ' $T/$name.rf > $T/$name.sigq
 	while read -r _ ns uid ch un; do
 		r=$(row $T/$name.json $ns $uid)
@@ -109,6 +125,13 @@ mode() { # mode NAME [ucounttop options]
 
 mode default
 mode events --events
+# our series' kernel read as a stock one: refusals from the callers' checks
+if [ -d /sys/kernel/tracing/events/ucounts/ucounts_rlimit_refused ]; then
+	export UCOUNTTOP_TEST_REFUSE=tp_btf:ucounts_rlimit_refused
+	mode stock
+	mode stock-events --events
+	unset UCOUNTTOP_TEST_REFUSE
+fi
 # kallsyms addresses hidden (as from a process without CAP_SYSLOG): no
 # kernel address is needed to tell the callers' checks apart
 kptr=$(cat /proc/sys/kernel/kptr_restrict)

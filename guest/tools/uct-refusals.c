@@ -23,6 +23,11 @@
  *               then raised its own: one request of each type over the
  *               namespace's maximum one level up (the kernel refuses or
  *               admits memlock by its own reading of that maximum)
+ *   nomem       uid 2007, far below its RLIMIT_SIGPENDING, queues two RT
+ *               signals and a SIGUSR1 to itself, each with the sigqueue
+ *               allocation made to fail (/proc/thread-self/fail-nth, a
+ *               kernel with CONFIG_FAULT_INJECTION and CONFIG_FAILSLAB):
+ *               EAGAIN and a signal without its siginfo, no refusal
  *
  * Prints, after every case is done and held:
  *   DENY <ns inode> <kuid> <type> <refusals the kernel made>
@@ -32,7 +37,10 @@
  * the SIGPENDING charges and uncharges the kernel made,
  *   GONE nproc <refusals of rows that died with the refused request>
  *   TARGET <ns inode> <kuid> <container id> <pid>
- * the sig-target case's target, then READY; exits when stdin closes, taking the holders with it.
+ * the sig-target case's target,
+ *   NOMEM <ns inode> <kuid> <failed allocations>   or   NOMEM unavailable
+ * the nomem case's, then READY; exits when stdin closes, taking the
+ * holders with it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +48,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +78,12 @@ struct row {
 	int leaf;		/* the case's refusals are the leaf's */
 	int target;		/* sig-target: the target's pid */
 	int gone;		/* refusals of a row that died with the request */
+	int nomem;		/* sigqueues the kernel failed to allocate; -1:
+				 * the kernel cannot be made to fail one */
 	int done;
 };
 
-#define NROWS 7
+#define NROWS 8
 static struct row *rows;	/* shared with the children */
 static long page_size;
 
@@ -448,6 +459,76 @@ static void case_leaf(struct row *r)
 	try_shm_lock(r);
 }
 
+/* Make the next fault-injection point of this thread fail (nth 1) or
+ * none (0); false when the kernel has no fail-nth. */
+static bool fail_nth(int fd, const char *nth)
+{
+	return fd >= 0 && pwrite(fd, nth, strlen(nth), 0) == (ssize_t)strlen(nth);
+}
+
+/* Whether the injected failure was used: fail-nth reads 0 then. */
+static bool fail_nth_used(int fd)
+{
+	char buf[16] = "";
+
+	if (pread(fd, buf, sizeof(buf) - 1, 0) <= 0)
+		fail("read fail-nth");
+	fail_nth(fd, "0");
+	return atoi(buf) == 0;
+}
+
+/*
+ * Signals whose sigqueue allocation (GFP_ATOMIC, the first fault point
+ * the failslab defaults do not skip) fails: an RT signal from sigqueue()
+ * fails with EAGAIN, a SIGUSR1 from kill() is queued without its siginfo.
+ * Each was charged and uncharged at once. A call that found no fault
+ * point to fail is a plain charge.
+ */
+static void case_nomem(struct row *r)
+{
+	union sigval v = { .sival_int = 0 };
+	int fd, i, ret, err;
+	sigset_t s;
+
+	/* opened as root: the uid change makes us undumpable, and our
+	 * /proc files root's */
+	fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fd < 0 && errno != ENOENT)
+		fail("open /proc/thread-self/fail-nth");
+	become(2007);
+	r->ns = ns_inode();
+	r->uid = 2007;
+	r->types = 1 << T_SIGPENDING;
+	r->leaf = 1;
+	set_limit(RLIMIT_SIGPENDING, 100, 100);
+	if (fd < 0) {
+		r->nomem = -1;
+		return;
+	}
+	sigemptyset(&s);
+	sigaddset(&s, SIGRTMIN);
+	sigaddset(&s, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &s, NULL);
+	for (i = 0; i < 3; i++) {
+		if (!fail_nth(fd, "1"))
+			fail("write fail-nth");
+		ret = i < 2 ? sigqueue(getpid(), SIGRTMIN, v) : kill(getpid(), SIGUSR1);
+		err = errno;
+		if (!fail_nth_used(fd)) {
+			if (ret)
+				fail("a signal with no allocation failed");
+			r->sig_charges += i < 2;
+			continue;
+		}
+		if (i < 2 && (!ret || err != EAGAIN))
+			fail("sigqueue() with its allocation failed: not EAGAIN");
+		r->nomem++;
+		r->sig_charges++;
+		r->sig_uncharges++;
+	}
+	close(fd);
+}
+
 /*
  * The namespace copies the creator's soft limits as its maxima one level
  * up; the process then raises its own soft limits to the hard ones, so
@@ -481,7 +562,7 @@ int main(int argc, char **argv)
 {
 	static void (*const cases[])(struct row *) = {
 		case_root_fork, case_setuid, case_setuid_exec, case_leaf, case_ns,
-		case_sig_target, case_clone_newuser,
+		case_sig_target, case_clone_newuser, case_nomem,
 	};
 	char buf[1], cid[65];
 	size_t i;
@@ -523,6 +604,10 @@ int main(int argc, char **argv)
 	/* the refused target's container, as ucounttop names it */
 	target_cid(cid);
 	printf("TARGET %lu %u %s %d\n", rows[5].ns, rows[5].uid, cid, rows[5].target);
+	if (rows[7].nomem < 0)
+		printf("NOMEM unavailable\n");
+	else
+		printf("NOMEM %lu %u %d\n", rows[7].ns, rows[7].uid, rows[7].nomem);
 	printf("READY\n");
 	while (read(0, buf, 1) > 0)
 		;
