@@ -22,13 +22,14 @@ export UCT_OUT
 # the tree: CO-RE relocates it on the kernel it loads on
 VMLINUX := $(CACHE_DIR)/tree-$(MAINLINE_TREE)/kbuild/vmlinux
 
-.PHONY: help deps kernel kernel-debug selftests modules tools initramfs guest run shell test bench check-patches check-series install uninstall deb clean distclean
+.PHONY: help deps kernel kernel-debug selftests modules tools initramfs guest run shell test bench sweep check-patches check-series install uninstall deb clean distclean
 
 help:
 	@echo 'make run         boot the guest into the live ucounttop demo (builds everything first)'
 	@echo 'make shell       boot the guest to a shell on the serial console'
 	@echo 'make test        host checks, our $(MAINLINE_TREE) guest, stock 6.12 (UCT_MATRIX=full: every kernel)'
 	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount), into docs/performance.md'
+	@echo 'make sweep       every kselftest collection that builds, alone and under check, into docs/testing.md'
 	@echo 'make kernel      extract, patch, configure and build the guest kernel'
 	@echo 'make kernel-debug   the same tree with KASAN, lockdep, kmemleak, UBSAN... (make test boots the $(MAINLINE_TREE) one)'
 	@echo 'make guest       kernel + selftests + tools + initramfs'
@@ -128,6 +129,14 @@ check-patches: deps
 	@tests/host/checkpatch.sh
 
 # Not part of `make test`: a kernel build per prefix of each tree's series.
+# The kselftest sweep (tests/host/kselftest-sweep.sh): its TAP, then its
+# table regenerated into docs/testing.md, whether it passed or not
+SWEEP_LOG := $(CACHE_DIR)/logs/$(KTREE)/sweep
+sweep: guest
+	@guest/deps.sh --sweep
+	@tests/host/kselftest-sweep.sh; rc=$$?; \
+	guest/sweep-to-doc.sh $(SWEEP_LOG) docs/testing.md && exit $$rc
+
 check-series: deps
 	@rc=0; for t in $(TREES); do KTREE=$$t guest/check-series.sh || rc=1; done; exit $$rc
 

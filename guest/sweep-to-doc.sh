@@ -1,0 +1,59 @@
+#!/bin/bash
+# guest/sweep-to-doc.sh DIR DOC: replace the block between
+# "<!-- sweep:begin -->" and "<!-- sweep:end -->" in DOC with the table of
+# the kselftest sweep whose results tests/host/kselftest-sweep.sh left in
+# DIR (COLL.alone, COLL.check: "RESULT TEST" lines; times; not-built.txt
+# beside the install), with the command, kernel and commit they come
+# from. A collection row: its tests, kselftest's results alone and under
+# check, check's findings, and each run's elapsed time in the guest.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+dir=${1:?usage: guest/sweep-to-doc.sh DIR DOC}
+doc=${2:?usage: guest/sweep-to-doc.sh DIR DOC}
+grep -q '^<!-- sweep:begin -->$' "$doc" && grep -q '^<!-- sweep:end -->$' "$doc" ||
+	die "$doc has no <!-- sweep:begin --> / <!-- sweep:end --> block"
+[ -s "$dir/times" ] || die "no sweep results in $dir (run make sweep)"
+
+count() { awk -v r="$2" '$1 == r { n++ } END { print n + 0 }' "$1"; }
+commit=$(git -C "$UCT_ROOT" rev-parse --short HEAD)
+git -C "$UCT_ROOT" diff --quiet HEAD -- . ":!docs/testing.md" || commit="$commit with local changes"
+kernel=$(sed -n 's/.*Linux version \([^ ]*\).*/\1/p' "$dir/console" | head -n 1)
+block=$(mktemp)
+trap 'rm -f "$block" "$block.doc"' EXIT
+{
+	echo "From \`make sweep\` on $(date -u +%Y-%m-%d), kernel ${kernel:-unknown}, commit $commit;"
+	echo "pass/fail/skip/timeout as kselftest's runner reports them, alone and under check;"
+	echo "findings: tests check reported an imbalance for (explained in guest/sweep-explained.txt or failing the sweep);"
+	echo "seconds of the guest's uptime each run took (4 vCPUs under TCG)."
+	echo
+	echo "| collection | tests | alone p/f/s/t | under check p/f/s/t | findings | alone s | under check s |"
+	echo "|---|---|---|---|---|---|---|"
+	tot_t=0 tot_f=0
+	while read -r c alone_s check_s _; do
+		f=$(echo "$c" | tr / _)
+		a=$dir/$f.alone k=$dir/$f.check
+		tests=$(wc -l < "$a")
+		fi=$(count "$k" finding)
+		tot_t=$((tot_t + tests)) tot_f=$((tot_f + fi))
+		printf '| %s | %d | %d/%d/%d/%d | %d/%d/%d/%d | %d | %s | %s |\n' "$c" "$tests" \
+			"$(count "$a" pass)" "$(count "$a" fail)" "$(count "$a" skip)" "$(count "$a" timeout)" \
+			"$(count "$k" pass)" "$(count "$k" fail)" "$(count "$k" skip)" "$(count "$k" timeout)" \
+			"$fi" "$alone_s" "$check_s"
+	done < "$dir/times"
+	echo
+	echo "$(wc -l < "$dir/times") collections, $tot_t tests, $tot_f findings."
+	if [ -s "$dir/not-built.txt" ]; then
+		echo
+		echo "Not built statically here (the build's first error):"
+		echo
+		echo "| collection | why |"
+		echo "|---|---|"
+		sed 's/|/\\|/g; s/^\([^\t]*\)\t\(.*\)$/| \1 | `\2` |/' "$dir/not-built.txt"
+	fi
+} > "$block"
+awk -v block="$block" '
+	/^<!-- sweep:begin -->$/ { print; while ((getline l < block) > 0) print l; skip = 1; next }
+	/^<!-- sweep:end -->$/ { skip = 0 }
+	!skip' "$doc" > "$block.doc"
+cat "$block.doc" > "$doc"

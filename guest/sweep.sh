@@ -1,0 +1,58 @@
+#!/bin/sh
+# make sweep, in the guest: each kselftest collection of /uct/sweep (see
+# guest/build-sweep.sh), run first by kselftest's own runner
+# (run_kselftest.sh, its results as they are) and then under
+# `ucounttop check --kselftest` (the same tests, check's verdict nested
+# under each). For tests/host/kselftest-sweep.sh, onto /dev/uct-results
+# as each collection ends (so that a guest that runs out of time keeps
+# what it did), a line each:
+#   A COLL LINE   a line of the run alone (KTAP)
+#   C COLL LINE   a line of the run under check (KTAP)
+#   T COLL ALONE_S CHECK_S CHECK_RC
+# SWEEP_ONLY: a space-separated list of collections to run (default all).
+S=/uct/sweep
+U=/uct/bin/ucounttop
+R=/dev/uct-results
+[ -e $R ] || R=/dev/null
+# the collections' scripts are bash's
+[ -e /bin/bash ] || ln -s /uct/sweep-bin/bash /bin/bash
+# the collections built dynamically load Debian's libraries (.libs)
+if [ -d $S/.libs ]; then
+	mkdir -p /lib/x86_64-linux-gnu /lib64
+	for l in $S/.libs/*; do ln -sf "$l" /lib/x86_64-linux-gnu/; done
+	ln -sf $S/.libs/ld-linux-x86-64.so.2 /lib64/
+fi
+# kselftest's runner calls /usr/bin/timeout --foreground, which
+# busybox's timeout does not take (it runs in the foreground anyway);
+# -k: a test that outlives SIGTERM is killed 10 s later
+rm -f /usr/bin/timeout
+printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec busybox timeout -k 10 "$@"\n' > /usr/bin/timeout
+chmod 0755 /usr/bin/timeout
+
+now() { cut -d' ' -f1 /proc/uptime; }
+elapsed() { echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'; }
+
+colls=${SWEEP_ONLY:-$(cut -d: -f1 $S/kselftest-list.txt | uniq)}
+for c in $colls; do
+	echo "# sweep: $c"
+	t0=$(now)
+	(cd $S && ./run_kselftest.sh -c "$c") > /tmp/sweep.alone 2>&1
+	t1=$(now)
+	# the same tests under check: an installed tree of this collection
+	# alone (its list lines, its directory), each test bounded by the
+	# collection's settings as in the run before
+	rm -rf /tmp/sweep.one
+	mkdir -p /tmp/sweep.one/$(dirname "$c")
+	ln -s $S/$c /tmp/sweep.one/$c
+	grep "^$c:" $S/kselftest-list.txt > /tmp/sweep.one/kselftest-list.txt
+	$U check --kselftest /tmp/sweep.one > /tmp/sweep.check 2>&1
+	rc=$?
+	t2=$(now)
+	{
+		sed "s|^|A $c |" /tmp/sweep.alone
+		sed "s|^|C $c |" /tmp/sweep.check
+		echo "T $c $(elapsed $t0 $t1) $(elapsed $t1 $t2) $rc"
+	} >> $R
+	tail -n 1 /tmp/sweep.check | sed 's/^/# /'
+done
+echo "# sweep: done"

@@ -1,0 +1,99 @@
+#!/bin/bash
+# make sweep: every kselftest collection that builds statically
+# (guest/build-sweep.sh) run in the mainline guest, alone by kselftest's
+# runner and then under `ucounttop check --kselftest` (guest/sweep.sh).
+# TAP, a line per collection:
+#   ok      kselftest's results under check are its results alone, and
+#           every check finding is explained in guest/sweep-explained.txt
+#   not ok  otherwise, naming the tests
+# The runs' KTAP and times stay in $LOGDIR/sweep/ (from the guest's
+# results stream, so a guest that runs out of time keeps the collections
+# it ended); guest/sweep-to-doc.sh turns them into docs/testing.md's table.
+#
+# Knobs: SWEEP_ONLY (collections, space-separated), SWEEP_KERNEL (a
+# bzImage: the debug kernel's, say), SWEEP_SMP (4), SWEEP_MEM (MB, 2048),
+# SWEEP_TIMEOUT (s, the whole guest, 14400).
+set -uo pipefail
+. "$(dirname "$0")/../../guest/lib.sh"
+
+EXPLAINED=$UCT_ROOT/guest/sweep-explained.txt
+out=$LOGDIR/sweep
+dest=$("$UCT_ROOT/guest/build-sweep.sh") || { echo "Bail out! the sweep did not build"; exit 1; }
+rm -rf "$out"
+mkdir -p "$out"
+cp "$dest/not-built.txt" "$out/"
+kernel=()
+[ -n "${SWEEP_KERNEL:-}" ] && kernel=(--kernel "$SWEEP_KERNEL")
+"$UCT_ROOT/guest/run" --tree "$KTREE" "${kernel[@]}" --smp "${SWEEP_SMP:-4}" \
+	--mem "${SWEEP_MEM:-2048}" --timeout "${SWEEP_TIMEOUT:-14400}" -q \
+	--console "$out/console" --results "$out/results" \
+	--add "$UCT_ROOT/guest/sweep.sh" --add "$dest:/uct/sweep" \
+	--add /bin/bash-static:/uct/sweep-bin/bash \
+	-- env SWEEP_ONLY="${SWEEP_ONLY:-}" sh /uct/add/sweep.sh > "$out/guest.log" 2>&1
+rc=$?
+# each collection's two runs, and its times, from the results stream
+mkdir -p "$out/alone" "$out/check"
+awk -v out="$out" '
+	$1 == "T" { $1 = ""; sub(/^ /, ""); print > (out "/times"); next }
+	$1 == "A" || $1 == "C" {
+		f = $2; gsub("/", "_", f)
+		line = $0; sub(/^[AC] [^ ]* /, "", line)
+		print line > (out "/" ($1 == "A" ? "alone" : "check") "/" f ".ktap")
+	}' "$out/results" 2> /dev/null
+if [ ! -s "$out/times" ]; then
+	echo "Bail out! the sweep guest exited $rc with no collection done (console: $out/console)"
+	exit 1
+fi
+
+# results FILE [check]: "RESULT TEST" per test of a runner's KTAP, RESULT
+# one of pass, fail, skip, timeout, and for check's runner finding (its
+# exit 1: an imbalance; a test's own exit 1 alone is a failure)
+results() {
+	sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: [^:]*: \(.*\)$/\1ok \2/p' "$1" |
+		awk -v check="${2:-}" '{
+			r = ($1 == "not") ? "fail" : "pass"
+			line = $0; sub(/^(not )?ok /, "", line)
+			t = line; sub(/ *#.*/, "", t)
+			if (line ~ /# *SKIP/) r = "skip"
+			else if (line ~ /# *TIMEOUT/) r = "timeout"
+			else if (check && line ~ /# *exit=1$/) r = "finding"
+			print r, t
+		}'
+}
+explained() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$EXPLAINED" 2> /dev/null | awk '{ print $1 }'; }
+
+n=0
+fails=0
+while read -r c alone_s check_s check_rc; do
+	f=$(echo "$c" | tr / _)
+	results "$out/alone/$f.ktap" | sort -k2 > "$out/$f.alone"
+	results "$out/check/$f.ktap" check | sort -k2 > "$out/$f.check"
+	# what check says of each test, and what the test did alone
+	bad=
+	while read -r r t; do
+		a=$(awk -v t="$t" '$2 == t { print $1 }' "$out/$f.alone")
+		if [ "$r" = finding ]; then
+			explained | grep -qxF "$c:$t" || bad="$bad $t(finding)"
+		elif [ "$r" != "$a" ]; then
+			bad="$bad $t($a alone, $r under check)"
+		fi
+	done < "$out/$f.check"
+	[ "$(wc -l < "$out/$f.check")" -eq "$(wc -l < "$out/$f.alone")" ] ||
+		bad="$bad (a test missing from a run)"
+	n=$((n + 1))
+	sum="$(awk '{ c[$1]++ } END { printf "pass %d fail %d skip %d timeout %d", c["pass"], c["fail"], c["skip"], c["timeout"] }' "$out/$f.alone")"
+	if [ -z "$bad" ]; then
+		echo "ok $n sweep: $c: $sum alone, the same under check, no unexplained finding (${alone_s}s alone, ${check_s}s under check)"
+	else
+		fails=$((fails + 1))
+		echo "not ok $n sweep: $c: $sum alone; under check:$bad"
+	fi
+done < "$out/times"
+# a guest that ran out of time or failed: the collections it did not end
+if [ $rc -ne 0 ]; then
+	n=$((n + 1))
+	fails=$((fails + 1))
+	echo "not ok $n sweep: the guest exited $rc after $(wc -l < "$out/times") collections (console: $out/console)"
+fi
+echo "1..$n"
+[ $fails -eq 0 ]
