@@ -43,6 +43,12 @@ trap 'rm -f "$block" "$block.doc"' EXIT
 	done < "$dir/times"
 	echo
 	echo "$(wc -l < "$dir/times") collections, $tot_t tests, $tot_f findings."
+	# a guest that ran out of time: what it did not reach
+	left=$(cut -d' ' -f1 "$dir/times" | grep -vxF -f - "$dir/planned" 2> /dev/null | paste -sd' ' || true)
+	if [ -n "$left" ]; then
+		echo
+		echo "Not run: the guest ran out of time before: $left."
+	fi
 	if [ -s "$dir/not-built.txt" ]; then
 		echo
 		echo "Not built statically here (the build's first error):"

@@ -22,6 +22,11 @@ dest=$("$UCT_ROOT/guest/build-sweep.sh") || { echo "Bail out! the sweep did not 
 rm -rf "$out"
 mkdir -p "$out"
 cp "$dest/not-built.txt" "$out/"
+if [ -n "${SWEEP_ONLY:-}" ]; then
+	printf '%s\n' $SWEEP_ONLY > "$out/planned"
+else
+	cut -d: -f1 "$dest/kselftest-list.txt" | uniq > "$out/planned"
+fi
 kernel=()
 [ -n "${SWEEP_KERNEL:-}" ] && kernel=(--kernel "$SWEEP_KERNEL")
 "$UCT_ROOT/guest/run" --tree "$KTREE" "${kernel[@]}" --smp "${SWEEP_SMP:-4}" \
