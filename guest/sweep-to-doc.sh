@@ -2,9 +2,8 @@
 # guest/sweep-to-doc.sh DIR DOC: replace the block between
 # "<!-- sweep:begin -->" and "<!-- sweep:end -->" in DOC with the table of
 # the kselftest sweep whose results tests/host/kselftest-sweep.sh left in
-# DIR (COLL.alone, COLL.check: "RESULT TEST" lines; times; not-built.txt
-# beside the install), with the command, kernel and commit they come
-# from. A collection row: its tests, kselftest's results alone and under
+# DIR (COLL.alone, COLL.check: "RESULT TEST" lines; times; planned;
+# not-built.txt), with the command, kernel and commit they come from. A collection row: its tests, kselftest's results alone and under
 # check, check's findings, and each run's elapsed time in the guest.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -18,11 +17,11 @@ grep -q '^<!-- sweep:begin -->$' "$doc" && grep -q '^<!-- sweep:end -->$' "$doc"
 count() { awk -v r="$2" '$1 == r { n++ } END { print n + 0 }' "$1"; }
 commit=$(git -C "$UCT_ROOT" rev-parse --short HEAD)
 git -C "$UCT_ROOT" diff --quiet HEAD -- . ":!docs/testing.md" || commit="$commit with local changes"
-kernel=$(sed -n 's/.*Linux version \([^ ]*\).*/\1/p' "$dir/console" | head -n 1)
+kernel=$(cat "$KOUT/include/config/kernel.release" 2> /dev/null || echo unknown)
 block=$(mktemp)
 trap 'rm -f "$block" "$block.doc"' EXIT
 {
-	echo "From \`make sweep\` on $(date -u +%Y-%m-%d), kernel ${kernel:-unknown}, commit $commit;"
+	echo "From \`make sweep\` on $(date -u +%Y-%m-%d), kernel $kernel, commit $commit;"
 	echo "pass/fail/skip/timeout as kselftest's runner reports them, alone and under check;"
 	echo "findings: tests check reported an imbalance for (explained in guest/sweep-explained.txt or failing the sweep);"
 	echo "seconds of the guest's uptime each run took (4 vCPUs under TCG)."
@@ -51,7 +50,7 @@ trap 'rm -f "$block" "$block.doc"' EXIT
 	fi
 	if [ -s "$dir/not-built.txt" ]; then
 		echo
-		echo "Not built statically here (the build's first error):"
+		echo "Not built here, statically or dynamically (the build's first error):"
 		echo
 		echo "| collection | why |"
 		echo "|---|---|"
