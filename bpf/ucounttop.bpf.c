@@ -118,7 +118,7 @@ struct {
 struct uct_sig_charge {
 	__u64 uc;
 	__s64 ret;
-	__u32 tid;	/* ctx_tid() of the charge */
+	__u32 tid;	/* cur_tid() of the charge */
 	__u32 override;
 };
 
@@ -588,22 +588,20 @@ static __always_inline struct uct_sig_charge *sig_charge_take(struct ucounts *uc
 }
 
 /*
- * A signal overflowed, or a timer's sigqueue was not made, for target
- * (whose ucounts is uc): refused, or the kernel failed to allocate the
- * sigqueue (counted in sig_nomem, no refusal)? Refused when a level above
- * the leaf refused the charge, or the leaf's new value is over the
- * target's RLIMIT_SIGPENDING and the charge could be refused. With no
+ * A signal overflowed, or a timer's sigqueue was not made, for a target
+ * whose ucounts is uc and whose RLIMIT_SIGPENDING is lim: refused, or the
+ * kernel failed to allocate the sigqueue (counted in sig_nomem, no
+ * refusal)? Refused when a level above the leaf refused the charge, or
+ * the leaf's new value is over lim and the charge could be refused. With no
  * record of the charge: a refusal on a kernel without the series (its
  * return hook may have been skipped), none with it (its refusal event
  * records each one).
  */
-static __always_inline bool sig_refused(struct ucounts *uc, struct task_struct *target)
+static __always_inline bool sig_refused(struct ucounts *uc, unsigned long lim)
 {
 	struct uct_sig_charge *c = sig_charge_take(uc);
-	unsigned long lim;
 
 	if (c) {
-		lim = BPF_CORE_READ(target, signal, rlim[RLIMIT_SIGPENDING_].rlim_cur);
 		if (!c->ret || (!c->override && (unsigned long)c->ret > lim))
 			return true;
 	} else if (!sig_split) {
@@ -684,6 +682,7 @@ static __always_inline void timer_charge_end(void *ctx, bool ok)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct ucounts *uc = t->real_cred->ucounts;
+	unsigned long lim = t->signal->rlim[RLIMIT_SIGPENDING_].rlim_cur;
 	struct uct_timer_charge *c;
 	bool undone = false;
 
@@ -705,7 +704,7 @@ static __always_inline void timer_charge_end(void *ctx, bool ok)
 			sig_charge_take(NULL);
 		return;
 	}
-	if (!uc || !sig_refused(uc, t))
+	if (!uc || !sig_refused(uc, lim))
 		return;
 	if (sig_split) {
 		note_refused_task(uc, UCT_SIGPENDING, t, get_stat(uc));
@@ -714,8 +713,7 @@ static __always_inline void timer_charge_end(void *ctx, bool ok)
 	/* refused above the leaf: the charge the entry counted never was */
 	if (undone)
 		ev_count_sig_back(uc);
-	note_denied(ctx, uc, UCT_SIGPENDING, uc_value(uc, UCT_SIGPENDING), -1,
-		    (long)t->signal->rlim[RLIMIT_SIGPENDING_].rlim_cur, t);
+	note_denied(ctx, uc, UCT_SIGPENDING, uc_value(uc, UCT_SIGPENDING), -1, (long)lim, t);
 }
 
 /* ---- snapshot programs ---------------------------------------------------- */
@@ -1172,6 +1170,7 @@ int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_str
 	     int group, int result)
 {
 	struct uct_sig_last *last;
+	unsigned long lim;
 	struct ucounts *uc;
 
 	if (!uct_signal_overflowed(result)) {
@@ -1184,8 +1183,9 @@ int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_str
 	/* loaded, not probe-read: emit() needs a BTF pointer. The charge
 	 * was the target's: task_ucounts() of __sigqueue_alloc(). */
 	uc = task->real_cred->ucounts;
+	lim = task->signal->rlim[RLIMIT_SIGPENDING_].rlim_cur;
 	if (sig_split) {
-		if (uc && sig_refused(uc, task))
+		if (uc && sig_refused(uc, lim))
 			note_refused_task(uc, UCT_SIGPENDING, task, get_stat(uc));
 		return 0;
 	}
@@ -1200,10 +1200,9 @@ int BPF_PROG(sig_generate, int sig, struct kernel_siginfo *info, struct task_str
 		if (last)
 			last->uc = 0;
 	}
-	if (!uc || !sig_refused(uc, task))
+	if (!uc || !sig_refused(uc, lim))
 		return 0;
-	note_denied(ctx, uc, UCT_SIGPENDING, uc_value(uc, UCT_SIGPENDING), -1,
-		    (long)BPF_CORE_READ(task, signal, rlim[RLIMIT_SIGPENDING_].rlim_cur), task);
+	note_denied(ctx, uc, UCT_SIGPENDING, uc_value(uc, UCT_SIGPENDING), -1, (long)lim, task);
 	return 0;
 }
 
