@@ -80,7 +80,7 @@ tally_suite() {
 # run niced: the mainline guest suite is the critical path, and they share what
 # it leaves of this machine's two cores (guest-runner boots small guests
 # too).
-host_suites=(make-help contrib checkpatch splat-scan guest-runner)
+host_suites=(make-help contrib checkpatch splat-scan guest-runner guest-tools)
 {
 	renice -n 5 -p "$BASHPID" > /dev/null
 	suite make-help "$UCT_ROOT/tests/host/make-help.sh"
@@ -90,6 +90,8 @@ host_suites=(make-help contrib checkpatch splat-scan guest-runner)
 	suite checkpatch "$UCT_ROOT/tests/host/checkpatch.sh"
 	suite splat-scan "$UCT_ROOT/tests/host/splat-scan-test.sh"
 	suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
+	# the guest tools that need no guest (uct-timeout), on the host
+	suite guest-tools "$UCT_ROOT/tests/host/guest-tools.sh"
 	if [ -f "$UCT_ROOT/cli/Makefile" ]; then
 		# ucounttop(8) and the bash completion against --help, the option
 		# parser and the exit codes (runs the host build, never loads BPF)
