@@ -22,11 +22,13 @@ if [ -d $S/.libs ]; then
 	for l in $S/.libs/*; do ln -sf "$l" /lib/x86_64-linux-gnu/; done
 	ln -sf $S/.libs/ld-linux-x86-64.so.2 /lib64/
 fi
-# kselftest's runner calls /usr/bin/timeout --foreground, which
-# busybox's timeout does not take (it runs in the foreground anyway);
-# -k: a test that outlives SIGTERM is killed 10 s later
+# kselftest's runner bounds each test with /usr/bin/timeout --foreground;
+# busybox's timeout signals the test's pid alone, and children that
+# outlive it hold the runner's pipe (file_stressor: 900 s for its 45).
+# uct-timeout (guest/tools) ends the test's process group, SIGKILL 10 s
+# after SIGTERM, as check --timeout does, and exits 124 as coreutils'.
 rm -f /usr/bin/timeout
-printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec busybox timeout -k 10 "$@"\n' > /usr/bin/timeout
+printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec /uct/bin/uct-timeout -k 10 "$@"\n' > /usr/bin/timeout
 chmod 0755 /usr/bin/timeout
 
 now() { cut -d' ' -f1 /proc/uptime; }
@@ -39,13 +41,17 @@ for c in $colls; do
 	(cd $S && ./run_kselftest.sh -c "$c") > /tmp/sweep.alone 2>&1
 	t1=$(now)
 	# the same tests under check: an installed tree of this collection
-	# alone (its list lines, its directory), each test bounded by the
-	# collection's settings as in the run before
+	# alone (its list lines, its directory)
 	rm -rf /tmp/sweep.one
 	mkdir -p /tmp/sweep.one/$(dirname "$c")
 	ln -s $S/$c /tmp/sweep.one/$c
 	grep "^$c:" $S/kselftest-list.txt > /tmp/sweep.one/kselftest-list.txt
-	$U check --kselftest /tmp/sweep.one > /tmp/sweep.check 2>&1
+	# under check a test gets twice its settings timeout: check's hooks
+	# slow every fork (pidfd_test's 32,768 forks take more than 45 s)
+	t=$(sed -n 's/^timeout=//p' $S/$c/settings 2> /dev/null)
+	t=${t:-45}
+	[ "$t" = 0 ] && bound= || bound="--timeout $((t * 2))"
+	$U check $bound --kselftest /tmp/sweep.one > /tmp/sweep.check 2>&1
 	rc=$?
 	t2=$(now)
 	{
