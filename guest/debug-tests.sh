@@ -35,25 +35,8 @@ echo "uct-debug: running $*"
 /uct/run-tests "$@"
 rc=$?
 
-# kmemleak, by hand (CONFIG_DEBUG_KMEMLEAK_AUTO_SCAN=n). An object is
-# reported only once it is older than 5 s and was found unreferenced by a
-# scan; the second scan, after a pause, lets objects freed late by the
-# tests (RCU callbacks, deferred work) settle, as kmemleak's documentation
-# advises. Every line of the report is tagged for the host's scanner.
-KML=/sys/kernel/debug/kmemleak
-echo "=== kmemleak"
-if [ ! -e "$KML" ]; then
-	echo "uct-debug: kmemleak unavailable: no $KML (not a CONFIG_DEBUG_KMEMLEAK kernel)"
-elif echo scan 2> /tmp/kmemleak.err > "$KML"; then
-	sleep 5
-	echo scan > "$KML"
-	sed 's/^/uct-kmemleak: /' "$KML"
-	echo "uct-debug: kmemleak scanned twice, $(grep -c '^unreferenced object' "$KML") suspected leaks"
-else
-	# kmemleak turns itself off on an internal error (pool exhausted...):
-	# the host fails the run on this line
-	echo "uct-debug: kmemleak unavailable: $(cat /tmp/kmemleak.err)"
-fi
+. /uct/tests/lib/kmemleak.sh
+kmemleak_scan
 # Let printk drain to the console before the end marker.
 sleep 1
 echo "uct-debug: done"
