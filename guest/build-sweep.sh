@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the kselftest sweep: every collection of the tree's
 # tools/testing/selftests/Makefile (TARGETS) that guest/sweep-excluded.txt
-# does not leave out, static (the guest has no libc), installed as
+# does not leave out (a COLLECTION:TEST line there leaves out one test), static (the guest has no libc), installed as
 # kselftest installs them (run_kselftest.sh's layout: a directory per
 # collection, its settings file, kselftest-list.txt) into
 # $KDIR/sweep/install, for `ucounttop check --kselftest` to run in the
@@ -14,6 +14,9 @@
 # listed in $KDIR/sweep/install/not-built.txt with its first error.
 # Cached: rebuilt only when the tree, this script or the exclusions
 # change. Prints the install directory.
+#
+#   guest/build-sweep.sh [COLLECTION...]   only those (unless the whole
+#                                          sweep is built already)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +29,17 @@ key=$(cat "$KSRC/.uct-tree" "$0" "$EXCLUDED" | sha256sum | cut -c1-16)
 if [ -f "$DEST/.key" ] && [ "$(cat "$DEST/.key")" = "$key" ]; then
 	echo "$DEST"
 	exit 0
+fi
+# COLLECTION... (CI's set, say): with no whole sweep built, only those,
+# into an install of their own
+only=${*:-}
+if [ -n "$only" ]; then
+	DEST=$SWEEP/install-some
+	key=$(echo "$key $only" | sha256sum | cut -c1-16)
+	if [ -f "$DEST/.key" ] && [ "$(cat "$DEST/.key")" = "$key" ]; then
+		echo "$DEST"
+		exit 0
+	fi
 fi
 
 exec 9> "$SWEEP.lock"
@@ -62,6 +76,9 @@ for t in $targets; do
 	if grep -qxF "$t" <<< "$excluded"; then
 		continue
 	fi
+	if [ -n "$only" ] && ! grep -qxF "$t" <(printf '%s\n' $only); then
+		continue
+	fi
 	log=$LOGDIR/sweep-${t//\//_}.log
 	st=$SWEEP/stage/${t//\//_}
 	# kselftest's own install: builds, then copies the tests, their
@@ -79,7 +96,10 @@ for t in $targets; do
 	if [ -n "$how" ]; then
 		mkdir -p "$DEST/$(dirname "$t")"
 		cp -a "$st/$t" "$DEST/$(dirname "$t")/"
-		cat "$st/kselftest-list.txt" >> "$DEST/kselftest-list.txt"
+		# less the single tests the exclusions name (COLLECTION:TEST)
+		grep "^$t:" <<< "$excluded" > "$SWEEP/excluded-tests" || true
+		grep -vxF -f "$SWEEP/excluded-tests" "$st/kselftest-list.txt" \
+			>> "$DEST/kselftest-list.txt" || true
 		# kselftest's runner, the same in every stage
 		[ -e "$DEST/run_kselftest.sh" ] || cp -a "$st/run_kselftest.sh" "$st/kselftest" "$DEST/"
 		built=$((built + 1))
