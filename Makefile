@@ -128,14 +128,20 @@ bench: guest
 check-patches: deps
 	@tests/host/checkpatch.sh
 
-# Not part of `make test`: a kernel build per prefix of each tree's series.
-# The kselftest sweep (tests/host/kselftest-sweep.sh): its TAP, then its
-# table regenerated into docs/testing.md, whether it passed or not
-SWEEP_LOG := $(CACHE_DIR)/logs/$(KTREE)/sweep
-sweep: guest
+# The kselftest sweep (tests/host/kselftest-sweep.sh; SWEEP_ON=debug or
+# stock-FLAVOUR for another kernel): its TAP, then its table regenerated
+# into docs/testing.md (a whole sweep, with a block there), whether it
+# passed or not
+SWEEP_ON ?= mainline
+SWEEP_LOG := $(CACHE_DIR)/logs/$(KTREE)/sweep$(if $(filter-out mainline,$(SWEEP_ON)),-$(SWEEP_ON))
+sweep: guest $(if $(filter debug,$(SWEEP_ON)),kernel-debug)
 	@guest/deps.sh --sweep
-	@tests/host/kselftest-sweep.sh; rc=$$?; \
-	guest/sweep-to-doc.sh $(SWEEP_LOG) docs/testing.md && exit $$rc
+	@SWEEP_ON=$(SWEEP_ON) tests/host/kselftest-sweep.sh; rc=$$?; \
+	if [ -z "$(SWEEP_ONLY)" ] && grep -q '^<!-- $(notdir $(SWEEP_LOG)):begin -->$$' docs/testing.md; then \
+		guest/sweep-to-doc.sh $(SWEEP_LOG) docs/testing.md || rc=1; \
+	fi; exit $$rc
+
+# Not part of `make test`: a kernel build per prefix of each tree's series.
 
 check-series: deps
 	@rc=0; for t in $(TREES); do KTREE=$$t guest/check-series.sh || rc=1; done; exit $$rc

@@ -116,7 +116,7 @@ done
 # the shared libraries the dynamic programs load, with the loader, where
 # the guest's sweep.sh links them (/lib/x86_64-linux-gnu, /lib64)
 mkdir -p "$DEST/.libs"
-find "$DEST" -type f -perm -u+x -print0 | xargs -0 file -N | grep 'dynamically linked' |
+find "$DEST" -type f -perm -u+x -print0 | xargs -0 file -N | { grep 'dynamically linked' || true; } |
 	cut -d: -f1 | xargs -r ldd 2> /dev/null |
 	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*[^:]$/ { print $1 }' | sort -u |
 	while read -r lib; do cp -L "$lib" "$DEST/.libs/"; done

@@ -1,30 +1,36 @@
 #!/bin/bash
 # guest/sweep-to-doc.sh DIR DOC: replace the block between
-# "<!-- sweep:begin -->" and "<!-- sweep:end -->" in DOC with the table of
-# the kselftest sweep whose results tests/host/kselftest-sweep.sh left in
-# DIR (COLL.alone, COLL.check: "RESULT TEST" lines; times; planned;
-# not-built.txt), with the command, kernel and commit they come from. A collection row: its tests, kselftest's results alone and under
-# check, check's findings, and each run's elapsed time in the guest.
+# "<!-- NAME:begin -->" and "<!-- NAME:end -->" in DOC, NAME being DIR's
+# own name (sweep, sweep-stock-7.x...), with the table of the kselftest
+# sweep whose results tests/host/kselftest-sweep.sh left in DIR
+# (COLL.alone, COLL.check: "RESULT TEST" lines; times; kernel; planned;
+# not-built.txt), with the command, kernel and commit they come from. A
+# collection row: its tests, kselftest's results alone and under check,
+# check's findings, and each run's elapsed time in the guest.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 dir=${1:?usage: guest/sweep-to-doc.sh DIR DOC}
 doc=${2:?usage: guest/sweep-to-doc.sh DIR DOC}
-grep -q '^<!-- sweep:begin -->$' "$doc" && grep -q '^<!-- sweep:end -->$' "$doc" ||
-	die "$doc has no <!-- sweep:begin --> / <!-- sweep:end --> block"
+name=$(basename "$dir")
+grep -q "^<!-- $name:begin -->\$" "$doc" && grep -q "^<!-- $name:end -->\$" "$doc" ||
+	die "$doc has no <!-- $name:begin --> / <!-- $name:end --> block"
 [ -s "$dir/times" ] || die "no sweep results in $dir (run make sweep)"
 
 count() { awk -v r="$2" '$1 == r { n++ } END { print n + 0 }' "$1"; }
 commit=$(git -C "$UCT_ROOT" rev-parse --short HEAD)
 git -C "$UCT_ROOT" diff --quiet HEAD -- . ":!docs/testing.md" || commit="$commit with local changes"
-kernel=$(cat "$KOUT/include/config/kernel.release" 2> /dev/null || echo unknown)
+kernel=unknown cpus=?
+[ -s "$dir/kernel" ] && read -r kernel cpus < "$dir/kernel"
+cmd="make sweep"
+[ "$name" = sweep ] || cmd="SWEEP_ON=${name#sweep-} make sweep"
 block=$(mktemp)
 trap 'rm -f "$block" "$block.doc"' EXIT
 {
-	echo "From \`make sweep\` on $(date -u +%Y-%m-%d), kernel $kernel, commit $commit;"
+	echo "From \`$cmd\` on $(date -u +%Y-%m-%d), kernel $kernel, commit $commit;"
 	echo "pass/fail/skip/timeout as kselftest's runner reports them, alone and under check;"
 	echo "findings: tests check reported an imbalance for (explained in guest/sweep-explained.txt or failing the sweep);"
-	echo "seconds of the guest's uptime each run took (4 vCPUs under TCG)."
+	echo "seconds of the guest's uptime each run took ($cpus vCPUs under TCG)."
 	echo
 	echo "| collection | tests | alone p/f/s/t | under check p/f/s/t | findings | alone s | under check s |"
 	echo "|---|---|---|---|---|---|---|"
@@ -57,8 +63,8 @@ trap 'rm -f "$block" "$block.doc"' EXIT
 		sed 's/|/\\|/g; s/^\([^\t]*\)\t\(.*\)$/| \1 | `\2` |/' "$dir/not-built.txt"
 	fi
 } > "$block"
-awk -v block="$block" '
-	/^<!-- sweep:begin -->$/ { print; while ((getline l < block) > 0) print l; skip = 1; next }
-	/^<!-- sweep:end -->$/ { skip = 0 }
+awk -v block="$block" -v name="$name" '
+	$0 == "<!-- " name ":begin -->" { print; while ((getline l < block) > 0) print l; skip = 1; next }
+	$0 == "<!-- " name ":end -->" { skip = 0 }
 	!skip' "$doc" > "$block.doc"
 cat "$block.doc" > "$doc"

@@ -9,6 +9,7 @@
 #   A COLL LINE   a line of the run alone (KTAP)
 #   C COLL LINE   a line of the run under check (KTAP)
 #   T COLL ALONE_S CHECK_S CHECK_RC
+#   V KERNEL_RELEASE CPUS   (first)
 # SWEEP_ONLY: a space-separated list of collections to run (default all).
 S=/uct/sweep
 U=/uct/bin/ucounttop
@@ -16,12 +17,15 @@ R=/dev/uct-results
 [ -e $R ] || R=/dev/null
 # the collections' scripts are bash's
 [ -e /bin/bash ] || ln -s /uct/sweep-bin/bash /bin/bash
-# the collections built dynamically load Debian's libraries (.libs)
-if [ -d $S/.libs ]; then
-	mkdir -p /lib/x86_64-linux-gnu /lib64
-	for l in $S/.libs/*; do ln -sf "$l" /lib/x86_64-linux-gnu/; done
-	ln -sf $S/.libs/ld-linux-x86-64.so.2 /lib64/
-fi
+# the collections built dynamically load Debian's libraries (.libs):
+# those the image does not have already (ucounttop loads its own)
+mkdir -p /lib/x86_64-linux-gnu /lib64
+for l in $S/.libs/*; do
+	[ -e "$l" ] || continue
+	d=/lib/x86_64-linux-gnu
+	[ "${l##*/}" = ld-linux-x86-64.so.2 ] && d=/lib64
+	[ -e "$d/${l##*/}" ] || ln -s "$l" "$d/"
+done
 # kselftest's runner bounds each test with /usr/bin/timeout --foreground;
 # busybox's timeout signals the test's pid alone, and children that
 # outlive it hold the runner's pipe (file_stressor: 900 s for its 45).
@@ -35,10 +39,26 @@ now() { cut -d' ' -f1 /proc/uptime; }
 elapsed() { echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'; }
 
 colls=${SWEEP_ONLY:-$(cut -d: -f1 $S/kselftest-list.txt | uniq)}
+echo "V $(uname -r) $(nproc)" >> $R
 for c in $colls; do
 	echo "# sweep: $c"
 	t0=$(now)
-	(cd $S && ./run_kselftest.sh -c "$c") > /tmp/sweep.alone 2>&1
+	# each test bounded by twice its collection's settings timeout, in
+	# both runs: TCG is slower than what the settings were written for,
+	# and check's hooks slow every fork (pidfd_test's 32,768 forks take
+	# more than 45 s under check)
+	t=$(sed -n 's/^timeout=//p' $S/$c/settings 2> /dev/null)
+	t=${t:-45}
+	# appending: the runner writes each test's output through a second
+	# open of /dev/stdout, which must not overwrite its own lines
+	: > /tmp/sweep.alone
+	if [ "$t" = 0 ]; then
+		(cd $S && ./run_kselftest.sh -c "$c") >> /tmp/sweep.alone 2>&1
+		bound=
+	else
+		(cd $S && ./run_kselftest.sh -o $((t * 2)) -c "$c") >> /tmp/sweep.alone 2>&1
+		bound="--timeout $((t * 2))"
+	fi
 	t1=$(now)
 	# the same tests under check: an installed tree of this collection
 	# alone (its list lines, its directory)
@@ -46,11 +66,6 @@ for c in $colls; do
 	mkdir -p /tmp/sweep.one/$(dirname "$c")
 	ln -s $S/$c /tmp/sweep.one/$c
 	grep "^$c:" $S/kselftest-list.txt > /tmp/sweep.one/kselftest-list.txt
-	# under check a test gets twice its settings timeout: check's hooks
-	# slow every fork (pidfd_test's 32,768 forks take more than 45 s)
-	t=$(sed -n 's/^timeout=//p' $S/$c/settings 2> /dev/null)
-	t=${t:-45}
-	[ "$t" = 0 ] && bound= || bound="--timeout $((t * 2))"
 	$U check $bound --kselftest /tmp/sweep.one > /tmp/sweep.check 2>&1
 	rc=$?
 	t2=$(now)
@@ -62,3 +77,9 @@ for c in $colls; do
 	tail -n 1 /tmp/sweep.check | sed 's/^/# /'
 done
 echo "# sweep: done"
+# the debug kernel: what kmemleak finds after every collection ran
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	. /uct/tests/lib/kmemleak.sh
+	kmemleak_scan
+	sleep 1
+fi

@@ -10,15 +10,49 @@
 # results stream, so a guest that runs out of time keeps the collections
 # it ended); guest/sweep-to-doc.sh turns them into docs/testing.md's table.
 #
-# Knobs: SWEEP_ONLY (collections, space-separated), SWEEP_KERNEL (a
-# bzImage: the debug kernel's, say), SWEEP_SMP (4), SWEEP_MEM (MB, 2048),
-# SWEEP_TIMEOUT (s, the whole guest, 14400).
+# Knobs: SWEEP_ON, the kernel: mainline (default: ours, with the series),
+# debug (its debug kernel, make kernel-debug: KASAN, lockdep, kmemleak;
+# kmemleak scanned after the last collection and the console scanned for
+# kernel reports, tests/host/splat-scan.sh) or stock-FLAVOUR (Debian's
+# stock kernel, guest/fetch-stock-kernel.sh: stock-7.x, the stock path);
+# SWEEP_ONLY (collections, space-separated: only those are built when
+# no whole sweep is), SWEEP_SMP (4, 2 on debug), SWEEP_MEM (MB, 2048),
+# SWEEP_TIMEOUT (s, the whole guest, 14400), SWEEP_OUT (the logs'
+# directory, default $LOGDIR/sweep, sweep-debug, sweep-stock-FLAVOUR).
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
 EXPLAINED=$UCT_ROOT/guest/sweep-explained.txt
-out=$LOGDIR/sweep
-dest=$("$UCT_ROOT/guest/build-sweep.sh") || { echo "Bail out! the sweep did not build"; exit 1; }
+on=${SWEEP_ON:-mainline}
+kernel=() append=() adds=() smp=${SWEEP_SMP:-4} name=
+case "$on" in
+mainline) out=$LOGDIR/sweep ;;
+debug)
+	[ -f "$BZIMAGE_DEBUG" ] ||
+		{ echo "Bail out! SWEEP_ON=debug: $BZIMAGE_DEBUG missing (run 'make kernel-debug')"; exit 1; }
+	kernel=(--kernel "$BZIMAGE_DEBUG")
+	# as tests/host/debug-kernel.sh boots it
+	append=(--append "loglevel=7 kasan_multi_shot acpi=noirq")
+	smp=${SWEEP_SMP:-2}
+	out=$LOGDIR/sweep-debug name="debug " ;;
+stock-*)
+	dir=$("$UCT_ROOT/guest/fetch-stock-kernel.sh" "${on#stock-}" | tail -n 1) ||
+		{ echo "Bail out! SWEEP_ON=$on: the stock kernel was not fetched"; exit 1; }
+	kernel=(--kernel "$dir/vmlinuz")
+	adds=(--add "$dir/early-modules:/uct/early-modules")
+	out=$LOGDIR/sweep-$on name="$on " ;;
+*) echo "Bail out! SWEEP_ON=$on: mainline, debug or stock-FLAVOUR (stock-7.x, say)"; exit 1 ;;
+esac
+out=${SWEEP_OUT:-$out}
+# shellcheck disable=SC2086 # the collections, one word each
+dest=$("$UCT_ROOT/guest/build-sweep.sh" ${SWEEP_ONLY:-}) ||
+	{ echo "Bail out! the sweep did not build"; exit 1; }
+for c in ${SWEEP_ONLY:-}; do
+	grep -q "^$c:" "$dest/kselftest-list.txt" || {
+		echo "Bail out! SWEEP_ONLY: '$c' is no collection the sweep built (see guest/sweep-excluded.txt and $dest/not-built.txt)"
+		exit 1
+	}
+done
 rm -rf "$out"
 mkdir -p "$out"
 cp "$dest/not-built.txt" "$out/"
@@ -27,9 +61,7 @@ if [ -n "${SWEEP_ONLY:-}" ]; then
 else
 	cut -d: -f1 "$dest/kselftest-list.txt" | uniq > "$out/planned"
 fi
-kernel=()
-[ -n "${SWEEP_KERNEL:-}" ] && kernel=(--kernel "$SWEEP_KERNEL")
-"$UCT_ROOT/guest/run" --tree "$KTREE" "${kernel[@]}" --smp "${SWEEP_SMP:-4}" \
+"$UCT_ROOT/guest/run" --tree "$KTREE" "${kernel[@]}" "${append[@]}" "${adds[@]}" --smp "$smp" \
 	--mem "${SWEEP_MEM:-2048}" --timeout "${SWEEP_TIMEOUT:-14400}" -q \
 	--console "$out/console" --results "$out/results" \
 	--add "$UCT_ROOT/guest/sweep.sh" --add "$dest:/uct/sweep" \
@@ -40,6 +72,7 @@ rc=$?
 mkdir -p "$out/alone" "$out/check"
 awk -v out="$out" '
 	$1 == "T" { $1 = ""; sub(/^ /, ""); print > (out "/times"); next }
+	$1 == "V" { print $2, $3 > (out "/kernel"); next }
 	$1 == "A" || $1 == "C" {
 		f = $2; gsub("/", "_", f)
 		line = $0; sub(/^[AC] [^ ]* /, "", line)
@@ -88,10 +121,10 @@ while read -r c alone_s check_s check_rc; do
 	n=$((n + 1))
 	sum="$(awk '{ c[$1]++ } END { printf "pass %d fail %d skip %d timeout %d", c["pass"], c["fail"], c["skip"], c["timeout"] }' "$out/$f.alone")"
 	if [ -z "$bad" ]; then
-		echo "ok $n sweep: $c: $sum alone, the same under check, no unexplained finding (${alone_s}s alone, ${check_s}s under check)"
+		echo "ok $n sweep: $name$c: $sum alone, the same under check, no unexplained finding (${alone_s}s alone, ${check_s}s under check)"
 	else
 		fails=$((fails + 1))
-		echo "not ok $n sweep: $c: $sum alone; under check:$bad"
+		echo "not ok $n sweep: $name$c: $sum alone; under check:$bad"
 	fi
 done < "$out/times"
 # a guest that ran out of time or failed: the collections it did not end
@@ -99,6 +132,20 @@ if [ $rc -ne 0 ]; then
 	n=$((n + 1))
 	fails=$((fails + 1))
 	echo "not ok $n sweep: the guest exited $rc after $(wc -l < "$out/times") collections (console: $out/console)"
+fi
+# the debug kernel: what its checkers reported over the whole sweep
+if [ "$on" = debug ]; then
+	n=$((n + 1))
+	if tr -d '\r' < "$out/console" | grep -q '^uct-debug: kmemleak scanned twice'; then
+		echo "ok $n sweep: debug kmemleak scanned twice after the last collection"
+	else
+		fails=$((fails + 1))
+		echo "not ok $n sweep: debug kmemleak scanned twice after the last collection"
+	fi
+	"$UCT_ROOT/tests/host/splat-scan.sh" "$out/console" $((n + 1)) > "$out/splats"
+	[ $? -eq 0 ] || fails=$((fails + 1))
+	sed 's/^\(\(not \)\{0,1\}ok [0-9]* \)/\1sweep: debug /' "$out/splats"
+	n=$((n + $(grep -cE '^(not )?ok ' "$out/splats")))
 fi
 echo "1..$n"
 [ $fails -eq 0 ]
