@@ -116,14 +116,43 @@ static pid_t parent_of(pid_t pid)
 	return (pid_t)ppid;
 }
 
-/* Every live descendant of ours: each process whose parent chain reaches
- * us (orphans were reparented to us: we are their subreaper). */
-static int find_left(struct check_cmd *r)
+/* Whether pid is a descendant of ours: its parent chain reaches us
+ * (orphans were reparented to us: we are their subreaper). */
+static bool ours(pid_t pid, pid_t self)
 {
-	pid_t self = getpid(), pid, p;
+	pid_t p;
+	int depth;
+
+	for (p = parent_of(pid), depth = 0; p > 1 && p != self && depth < 4096; depth++)
+		p = parent_of(p);
+	return p == self;
+}
+
+/* Send sig to every descendant of ours: after a timeout or a forwarded
+ * signal, those that left CMD's process group (a kselftest harness puts
+ * each test in its own) end with it. */
+static void signal_descendants(int sig)
+{
+	pid_t self = getpid(), pid;
 	struct dirent *e;
 	DIR *d = opendir("/proc");
-	int depth;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		pid = (pid_t)strtol(e->d_name, NULL, 10);
+		if (pid > 0 && pid != self && ours(pid, self))
+			kill(pid, sig);
+	}
+	closedir(d);
+}
+
+/* Every live descendant of ours. */
+static int find_left(struct check_cmd *r)
+{
+	pid_t self = getpid(), pid;
+	struct dirent *e;
+	DIR *d = opendir("/proc");
 
 	if (!d)
 		return -errno;
@@ -131,11 +160,7 @@ static int find_left(struct check_cmd *r)
 		struct check_left l = { 0 }, *n;
 
 		pid = (pid_t)strtol(e->d_name, NULL, 10);
-		if (pid <= 0 || pid == self)
-			continue;
-		for (p = parent_of(pid), depth = 0; p > 1 && p != self && depth < 4096; depth++)
-			p = parent_of(p);
-		if (p != self)
+		if (pid <= 0 || pid == self || !ours(pid, self))
 			continue;
 		l.pid = pid;
 		if (!read_status(pid, &l))
@@ -356,6 +381,7 @@ int check_cmd_run(char *const *argv, const struct check_user *user, double timeo
 		if (timeout > 0 && !r->timed_out && now - t0 >= timeout) {
 			r->timed_out = true;
 			kill(-r->pid, SIGTERM);
+			signal_descendants(SIGTERM);
 			t_term = now;
 		}
 		/* the group had its grace period: end it */
@@ -363,6 +389,7 @@ int check_cmd_run(char *const *argv, const struct check_user *user, double timeo
 				   (t_sig && now - t_sig >= KILL_GRACE_S))) {
 			r->killed = true;
 			kill(-r->pid, SIGKILL);
+			signal_descendants(SIGKILL);
 		}
 		/* cut short by a signal: forwarded at once, not a poll later */
 		relay(r, POLL_S);
@@ -384,6 +411,20 @@ int check_cmd_run(char *const *argv, const struct check_user *user, double timeo
 		relay(r, POLL_S);
 	}
 	reap(r, &done);
+	/* Timed out: nothing of CMD outlives it, whatever group it moved to
+	 * or signal it ignored (a kselftest runner's next test starts
+	 * clean). Reaped for at most the grace period. */
+	if (r->timed_out && any_child()) {
+		double t2 = uct_now_s();
+
+		r->killed = true;
+		signal_descendants(SIGKILL);
+		while (any_child() && uct_now_s() - t2 < KILL_GRACE_S) {
+			reap(r, &done);
+			relay(r, POLL_S);
+		}
+		reap(r, &done);
+	}
 	relay_end(r);
 	r->reap_s = uct_now_s() - t1;
 	if (got_signal && !r->interrupted)

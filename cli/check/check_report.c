@@ -52,7 +52,8 @@ static void text_run(FILE *f, const struct check_run_info *ri)
 	if (!run)
 		return;
 	if (run->timed_out)
-		fprintf(f, "# timed out: --timeout %.1f s expired, its process group got SIGTERM%s\n",
+		fprintf(f, "# timed out: --timeout %.1f s expired, its process group and "
+			"descendants got SIGTERM%s\n",
 			ri->timeout, run->killed ? ", then SIGKILL" : "");
 	if (run->interrupted)
 		fprintf(f, "# interrupted: check got signal %d and forwarded it to the command's "

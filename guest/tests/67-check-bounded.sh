@@ -2,8 +2,8 @@
 # check is bounded and honest about CMD (KTAP):
 #  - a background descendant is waited for at most --settle, then named in
 #    the report with what it holds, never waited on forever;
-#  - --timeout bounds CMD itself (its process group gets SIGTERM, and
-#    SIGKILL 2 s later when it ignores that);
+#  - --timeout bounds CMD itself (its process group and every descendant
+#    get SIGTERM, and SIGKILL 2 s later when they ignore that);
 #  - SIGINT, SIGTERM and SIGHUP to check are forwarded to CMD's process
 #    group and the report is still printed; a signal while check waits
 #    for CMD's descendants cuts the wait short;
@@ -63,6 +63,16 @@ expect "--timeout 1 on a CMD ignoring SIGTERM: exit 124" "$rc" 124
 grep -q '"signal":9,.*"timed_out":true' $T/kill.json && pass "--timeout: SIGTERM ignored, then SIGKILL" ||
 	{ fail "--timeout: SIGTERM ignored, then SIGKILL"; sed 's/^/# /' $T/kill.json; }
 expect "--timeout: nothing of CMD's group left" "$(pids_of sleep)" ""
+
+# 2c. a descendant in a session and group of its own (as a kselftest
+# harness runs each test) that ignores SIGTERM ends with CMD too
+timeout 60 $U check --timeout 1 --json -o $T/grp.json -- \
+	sh -c 'setsid sh -c "trap \"\" TERM; exec sleep 1002" & exec sleep 100'
+rc=$?
+expect "--timeout 1, a descendant in a group of its own ignoring SIGTERM: exit 124" "$rc" 124
+expect "--timeout: that descendant is gone too" "$(pids_of sleep)" ""
+grep -q '"left_running":\[\]' $T/grp.json && pass "--timeout: nothing named left running" ||
+	{ fail "--timeout: nothing named left running"; sed 's/^/# /' $T/grp.json; }
 
 # 3. SIGINT, SIGTERM, SIGHUP to check: forwarded to CMD's process group,
 # report printed
