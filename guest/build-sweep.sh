@@ -1,13 +1,14 @@
 #!/bin/bash
 # Build the kselftest sweep: every collection of the tree's
 # tools/testing/selftests/Makefile (TARGETS) that guest/sweep-excluded.txt
-# does not leave out (a COLLECTION:TEST line there leaves out one test), static (the guest has no libc), installed as
-# kselftest installs them (run_kselftest.sh's layout: a directory per
-# collection, its settings file, kselftest-list.txt) into
-# $KDIR/sweep/install, for `ucounttop check --kselftest` to run in the
-# guest (tests/host/kselftest-sweep.sh, make sweep). A collection static
-# linking breaks is built dynamically (dynamic.txt), and the libraries
-# its programs load go into .libs for the guest.
+# does not leave out (a COLLECTION:TEST line there leaves out one test),
+# static (the guest has no libc), installed as kselftest installs them
+# (run_kselftest.sh's layout: a directory per collection, its settings
+# file, kselftest-list.txt) into $KDIR/sweep/install, for `ucounttop
+# check --kselftest` to run in the guest (tests/host/kselftest-sweep.sh,
+# make sweep). A collection static linking breaks is built dynamically
+# (dynamic.txt), and the libraries its programs load go into .libs for
+# the guest.
 #
 # Built against the tree's own UAPI headers (headers_install into
 # $KDIR/sweep/headers). A collection that does not build is left out and

@@ -10,7 +10,9 @@
 #   C COLL LINE   a line of the run under check (KTAP)
 #   T COLL ALONE_S CHECK_S CHECK_RC
 #   V KERNEL_RELEASE CPUS   (first)
-# SWEEP_ONLY: a space-separated list of collections to run (default all).
+# SWEEP_ONLY: a space-separated list of collections to run (default all);
+# SWEEP_UNBOUNDED: seconds a test of a collection whose settings set no
+# timeout gets (120).
 S=/uct/sweep
 U=/uct/bin/ucounttop
 R=/dev/uct-results
@@ -38,6 +40,16 @@ chmod 0755 /usr/bin/timeout
 now() { cut -d' ' -f1 /proc/uptime; }
 elapsed() { echo "$1 $2" | awk '{ printf "%.1f", $2 - $1 }'; }
 
+# A test killed at its timeout skips its teardown: file_stressor's
+# mkdir("/slab_typesafe_by_rcu") then fails the next run. Empty
+# directories a run leaves at / are removed before the next one.
+ls -A / > /tmp/sweep.root
+tidy_root() {
+	ls -A / | grep -vxF -f /tmp/sweep.root | while read -r d; do
+		rmdir "/$d" 2> /dev/null
+	done
+}
+
 colls=${SWEEP_ONLY:-$(cut -d: -f1 $S/kselftest-list.txt | uniq)}
 echo "V $(uname -r) $(nproc)" >> $R
 for c in $colls; do
@@ -46,19 +58,17 @@ for c in $colls; do
 	# each test bounded by twice its collection's settings timeout, in
 	# both runs: TCG is slower than what the settings were written for,
 	# and check's hooks slow every fork (pidfd_test's 32,768 forks take
-	# more than 45 s under check)
-	t=$(sed -n 's/^timeout=//p' $S/$c/settings 2> /dev/null)
-	t=${t:-45}
+	# more than 45 s under check); one whose settings say none
+	# (timeout=0: rseq, timers) by SWEEP_UNBOUNDED seconds, so that the
+	# sweep ends
+	t=$(sed -n 's/^timeout=\([0-9]*\).*/\1/p' $S/$c/settings 2> /dev/null)
+	t=$((${t:-45} * 2))
+	[ "$t" = 0 ] && t=${SWEEP_UNBOUNDED:-120}
 	# appending: the runner writes each test's output through a second
 	# open of /dev/stdout, which must not overwrite its own lines
 	: > /tmp/sweep.alone
-	if [ "$t" = 0 ]; then
-		(cd $S && ./run_kselftest.sh -c "$c") >> /tmp/sweep.alone 2>&1
-		bound=
-	else
-		(cd $S && ./run_kselftest.sh -o $((t * 2)) -c "$c") >> /tmp/sweep.alone 2>&1
-		bound="--timeout $((t * 2))"
-	fi
+	(cd $S && ./run_kselftest.sh -o $t -c "$c") >> /tmp/sweep.alone 2>&1
+	tidy_root
 	t1=$(now)
 	# the same tests under check: an installed tree of this collection
 	# alone (its list lines, its directory)
@@ -66,8 +76,9 @@ for c in $colls; do
 	mkdir -p /tmp/sweep.one/$(dirname "$c")
 	ln -s $S/$c /tmp/sweep.one/$c
 	grep "^$c:" $S/kselftest-list.txt > /tmp/sweep.one/kselftest-list.txt
-	$U check $bound --kselftest /tmp/sweep.one > /tmp/sweep.check 2>&1
+	$U check --timeout $t --kselftest /tmp/sweep.one > /tmp/sweep.check 2>&1
 	rc=$?
+	tidy_root
 	t2=$(now)
 	{
 		sed "s|^|A $c |" /tmp/sweep.alone

@@ -17,12 +17,18 @@
 # stock kernel, guest/fetch-stock-kernel.sh: stock-7.x, the stock path);
 # SWEEP_ONLY (collections, space-separated: only those are built when
 # no whole sweep is), SWEEP_SMP (4, 2 on debug), SWEEP_MEM (MB, 2048),
-# SWEEP_TIMEOUT (s, the whole guest, 14400), SWEEP_OUT (the logs'
+# SWEEP_TIMEOUT (s, the whole guest, 14400), SWEEP_UNBOUNDED (s, a test
+# of a collection whose settings set no timeout, 120), SWEEP_OUT (the logs'
 # directory, default $LOGDIR/sweep, sweep-debug, sweep-stock-FLAVOUR).
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
 EXPLAINED=$UCT_ROOT/guest/sweep-explained.txt
+# the guest image must hold ucounttop and the sweep's timeout: guest/run
+# would make one without them
+for f in cli/ucounttop tools/uct-timeout; do
+	[ -x "$UCT_OUT/$f" ] || { echo "Bail out! $UCT_OUT/$f is not built (run 'make guest')"; exit 1; }
+done
 on=${SWEEP_ON:-mainline}
 kernel=() append=() adds=() smp=${SWEEP_SMP:-4} name=
 case "$on" in
@@ -66,7 +72,7 @@ fi
 	--console "$out/console" --results "$out/results" \
 	--add "$UCT_ROOT/guest/sweep.sh" --add "$dest:/uct/sweep" \
 	--add /bin/bash-static:/uct/sweep-bin/bash \
-	-- env SWEEP_ONLY="${SWEEP_ONLY:-}" sh /uct/add/sweep.sh > "$out/guest.log" 2>&1
+	-- env SWEEP_ONLY="${SWEEP_ONLY:-}" SWEEP_UNBOUNDED="${SWEEP_UNBOUNDED:-120}" sh /uct/add/sweep.sh > "$out/guest.log" 2>&1
 rc=$?
 # each collection's two runs, and its times, from the results stream
 mkdir -p "$out/alone" "$out/check"
