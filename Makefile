@@ -93,7 +93,7 @@ export UCT_MATRIX
 test:
 	@$(MAKE) -s guest KTREE=$(MAINLINE_TREE)
 	@if [ "$(UCT_MATRIX)" = full ]; then \
-		$(MAKE) -s kernel-debug KTREE=$(MAINLINE_TREE) && \
+		guest/deps.sh --sweep && $(MAKE) -s kernel-debug KTREE=$(MAINLINE_TREE) && \
 		$(MAKE) -s guest KTREE=6.12 && $(MAKE) -s guest KTREE=6.1; fi
 	@tests/run.sh
 

@@ -12,7 +12,9 @@ set -uo pipefail
 # stress suite (70-73) and the kselftest runner (68, a minute and a half
 # of every collection under check), and Debian's stock 6.12 with the
 # tests that read what differs between kernels; CI adds those two, the
-# mainline debug kernel, the stable trees' guests (6.12, 6.1: the fixes,
+# mainline debug kernel, the kselftest sweep of the collections that
+# charge the counters (guest/sweep-ci.txt) on the mainline and its debug
+# kernel, the stable trees' guests (6.12, 6.1: the fixes,
 # their tests and the tool's stock path) and the stock 6.1, 6.12-rt and
 # newest 7.x (amd64 and PREEMPT_RT) kernels.
 MATRIX=${UCT_MATRIX:-dev}
@@ -188,6 +190,19 @@ rc=$(cat "$tmp/guest.rc" 2> /dev/null) || rc="no exit status"
 # what ucounttop --listen served in that boot (guest/tests/5C exports it),
 # read by Prometheus' own parsers and promtool: seconds, on the host
 suite openmetrics-endpoint "$UCT_ROOT/tests/host/openmetrics-endpoint.sh" "$tmp/export"
+# CI's kselftest sweep (guest/sweep-ci.txt: the collections that charge
+# the counters, each alone and under check) on our mainline kernel, then
+# on its debug kernel, while the other two chains run; make sweep is
+# every collection
+sweep_suites=()
+if [ "$MATRIX" = full ]; then
+	ci_sweep() { sed -e 's/#.*//' "$UCT_ROOT/guest/sweep-ci.txt" | awk -v on="$1" 'index("," $2 ",", "," on ",") { print $1 }' | tr '\n' ' '; }
+	suite sweep env SWEEP_ONLY="$(ci_sweep mainline)" SWEEP_OUT="$LOGDIR/sweep-ci" \
+		"$UCT_ROOT/tests/host/kselftest-sweep.sh"
+	suite sweep-debug env SWEEP_ON=debug SWEEP_ONLY="$(ci_sweep debug)" SWEEP_OUT="$LOGDIR/sweep-ci-debug" \
+		"$UCT_ROOT/tests/host/kselftest-sweep.sh"
+	sweep_suites=(sweep sweep-debug)
+fi
 stage test "guest: done, waiting for the host suites and the other kernels' guests"
 wait "$host_pid" "$guests_pid"
 
@@ -198,6 +213,9 @@ tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^uct-result: /d; /^=== /,$
 cat "$tmp/guest.time" >> "$tmp/guest.tap"
 tally guest "$tmp/guest.tap" "$rc"
 tally_suite openmetrics-endpoint
+for name in "${sweep_suites[@]}"; do
+	tally_suite "$name"
+done
 for name in "${stock_suites[@]}"; do
 	tally_suite "$name"
 done
