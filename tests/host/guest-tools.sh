@@ -36,27 +36,24 @@ is_rc "no CMD is a usage error (125)" 125 "$T" 60
 # it; only a live one counts.
 cp /bin/sleep "$tmp/marker"
 is_rc "SECS passed: exit 124" 124 "$T" 1 sh -c "\"$tmp/marker\" 300 & exec \"$tmp/marker\" 301"
-live_markers() {
-	pgrep -f "$tmp/marker" | while read -r p; do
+# none_alive NAME: ok when no marker process is alive
+none_alive() {
+	local alive
+	alive=$(pgrep -f "$tmp/marker" | while read -r p; do
 		[ "$(awk '{ print $3 }' "/proc/$p/stat" 2> /dev/null)" = Z ] || echo "$p"
-	done
+	done)
+	if [ -z "$alive" ]; then
+		ok "$1"
+	else
+		nok "$1 (alive: $alive)"
+	fi
 }
-alive=$(live_markers)
-if [ -z "$alive" ]; then
-	ok "the timed-out test's background child is gone with it"
-else
-	nok "the timed-out test's background child is gone with it (alive: $alive)"
-fi
+none_alive "the timed-out test's background child is gone with it"
 # a descendant in a session and group of its own (a kselftest harness's
 # test is in a group of its own), ignoring SIGTERM: gone too
 is_rc "a descendant in a group of its own ignoring SIGTERM: exit 124" 124 \
 	"$T" -k 1 1 sh -c "setsid sh -c 'trap \"\" TERM; exec \"$tmp/marker\" 303' & exec \"$tmp/marker\" 304"
-alive=$(live_markers)
-if [ -z "$alive" ]; then
-	ok "that descendant is gone with the test"
-else
-	nok "that descendant is gone with the test (alive: $alive)"
-fi
+none_alive "that descendant is gone with the test"
 # a test that ignores SIGTERM is killed KILL_SECS later
 is_rc "a test ignoring SIGTERM is killed after -k and still exits 124" 124 \
 	"$T" -k 1 1 sh -c "trap '' TERM; \"$tmp/marker\" 302"
