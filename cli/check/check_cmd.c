@@ -116,16 +116,25 @@ static pid_t parent_of(pid_t pid)
 	return (pid_t)ppid;
 }
 
-/* Whether pid is a descendant of ours: its parent chain reaches us
- * (orphans were reparented to us: we are their subreaper). */
-static bool ours(pid_t pid, pid_t self)
+/* The next descendant of ours in the /proc listing d, 0 at its end: a
+ * process whose parent chain reaches us (orphans were reparented to us:
+ * we are their subreaper). */
+static pid_t next_descendant(DIR *d, pid_t self)
 {
-	pid_t p;
+	struct dirent *e;
+	pid_t pid, p;
 	int depth;
 
-	for (p = parent_of(pid), depth = 0; p > 1 && p != self && depth < 4096; depth++)
-		p = parent_of(p);
-	return p == self;
+	while ((e = readdir(d))) {
+		pid = (pid_t)strtol(e->d_name, NULL, 10);
+		if (pid <= 0 || pid == self)
+			continue;
+		for (p = parent_of(pid), depth = 0; p > 1 && p != self && depth < 4096; depth++)
+			p = parent_of(p);
+		if (p == self)
+			return pid;
+	}
+	return 0;
 }
 
 /* Send sig to every descendant of ours: after a timeout or a forwarded
@@ -134,16 +143,12 @@ static bool ours(pid_t pid, pid_t self)
 static void signal_descendants(int sig)
 {
 	pid_t self = getpid(), pid;
-	struct dirent *e;
 	DIR *d = opendir("/proc");
 
 	if (!d)
 		return;
-	while ((e = readdir(d))) {
-		pid = (pid_t)strtol(e->d_name, NULL, 10);
-		if (pid > 0 && pid != self && ours(pid, self))
-			kill(pid, sig);
-	}
+	while ((pid = next_descendant(d, self)))
+		kill(pid, sig);
 	closedir(d);
 }
 
@@ -151,18 +156,13 @@ static void signal_descendants(int sig)
 static int find_left(struct check_cmd *r)
 {
 	pid_t self = getpid(), pid;
-	struct dirent *e;
 	DIR *d = opendir("/proc");
 
 	if (!d)
 		return -errno;
-	while ((e = readdir(d))) {
-		struct check_left l = { 0 }, *n;
+	while ((pid = next_descendant(d, self))) {
+		struct check_left l = { .pid = pid }, *n;
 
-		pid = (pid_t)strtol(e->d_name, NULL, 10);
-		if (pid <= 0 || pid == self || !ours(pid, self))
-			continue;
-		l.pid = pid;
 		if (!read_status(pid, &l))
 			continue;	/* gone meanwhile */
 		n = realloc(r->left, (r->nleft + 1) * sizeof(*n));
