@@ -35,12 +35,45 @@ struct uck_over zero_over = {};
 struct uck_free zero_free = {};
 struct uck_sum zero_sum = {};
 
+/*
+ * Kernel stacks, indexed by us rather than by a BPF_MAP_TYPE_STACK_TRACE:
+ * that map keeps one stack per hash bucket and refuses a second
+ * (bpf_get_stackid() -EEXIST), so among a run's few dozen stacks a
+ * finding's stack came and went from run to run. Here a stack's frames
+ * hash to its index in stacks through a real hash table; stacks only run
+ * out when stacks is full.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 16384);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, UCK_STACK_DEPTH * sizeof(__u64));
+	__type(key, __u32);
+	__type(value, struct uck_stack);
 } stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);		/* hash of the frames */
+	__type(value, __u32);		/* their index in stacks */
+} stack_index SEC(".maps");
+
+/* Where a stack is taken before it is looked up: one slot per nesting
+ * level (an interrupt's charge can run inside a task's on the same CPU). */
+#define UCK_STACK_NEST	4
+struct stack_scratch {
+	__u32 depth;
+	__u32 pad;
+	struct uck_stack s[UCK_STACK_NEST];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stack_scratch);
+} stack_scratch SEC(".maps");
+
+__u32 stack_next = 0;		/* next free index in stacks */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -162,14 +195,79 @@ static __always_inline bool exempt(struct ucounts *uc, __u32 type)
 	return false;
 }
 
+/*
+ * The frames of s hashed, and whether two stacks are the same: straight
+ * lines, no branch per frame, so that the verifier of older kernels (6.1)
+ * walks them once rather than once per frame.
+ */
+static __always_inline __u64 stack_hash(const struct uck_stack *s)
+{
+	__u64 h = 14695981039346656037ULL;	/* FNV-1a, a word at a time */
+	int i;
+
+	for (i = 0; i < UCK_STACK_DEPTH; i++)
+		h = (h ^ s->ip[i]) * 1099511628211ULL;
+	return h;
+}
+
+static __always_inline bool stack_same(const struct uck_stack *a, const struct uck_stack *b)
+{
+	__u64 diff = 0;
+	int i;
+
+	for (i = 0; i < UCK_STACK_DEPTH; i++)
+		diff |= a->ip[i] ^ b->ip[i];
+	return !diff;
+}
+
+/* Index in stacks of the frames s holds, stored there on first sight;
+ * -1 when stacks is full (or two stacks share a 64-bit hash). */
+static __always_inline __s32 stack_store(const struct uck_stack *s)
+{
+	__u64 h = stack_hash(s);
+	struct uck_stack *have;
+	__u32 id, *known;
+
+	known = bpf_map_lookup_elem(&stack_index, &h);
+	if (!known) {
+		id = __sync_fetch_and_add(&stack_next, 1);
+		have = bpf_map_lookup_elem(&stacks, &id);
+		if (!have)
+			return -1;
+		__builtin_memcpy(have, s, sizeof(*s));
+		/* published after its frames; another CPU may have won */
+		if (!bpf_map_update_elem(&stack_index, &h, &id, BPF_NOEXIST))
+			return id;
+		known = bpf_map_lookup_elem(&stack_index, &h);
+		if (!known)
+			return -1;
+	}
+	id = *known;
+	have = bpf_map_lookup_elem(&stacks, &id);
+	return have && stack_same(have, s) ? id : -1;
+}
+
 static __always_inline __s32 stack_id(void *ctx)
 {
-	long id = bpf_get_stackid(ctx, &stacks, 0);
+	struct stack_scratch *sc;
+	__u32 zero = 0, d;
+	__s32 id = -1;
 
-	if (id < 0) {
-		count(UCK_CNT_STACK_ERR);
-		return -1;
+	sc = bpf_map_lookup_elem(&stack_scratch, &zero);
+	if (sc) {
+		d = sc->depth++;
+		if (d < UCK_STACK_NEST) {
+			struct uck_stack *s = &sc->s[d & (UCK_STACK_NEST - 1)];
+
+			/* the kernel writes only the frames there are */
+			__builtin_memset(s, 0, sizeof(*s));
+			if (bpf_get_stack(ctx, s->ip, sizeof(s->ip), 0) > 0)
+				id = stack_store(s);
+		}
+		sc->depth--;
 	}
+	if (id < 0)
+		count(UCK_CNT_STACK_ERR);
 	return id;
 }
 

@@ -37,6 +37,11 @@
 
 #define UCK_STACK_DEPTH	32	/* frames kept per kernel stack */
 
+/* A kernel stack's return addresses, innermost first, zero after the last. */
+struct uck_stack {
+	__u64 ip[UCK_STACK_DEPTH];
+};
+
 /* Snapshot record: one struct ucounts with the event tally of its level
  * read at the same moment. */
 struct uck_rec {
@@ -228,7 +233,7 @@ struct uck_inv_key {
 #define UCK_CNT_FIFO_FULL	4
 #define UCK_CNT_ITEM_FULL	5
 #define UCK_CNT_TALLY_FULL	6
-#define UCK_CNT_STACK_ERR	7	/* no stack id (collision or full) */
+#define UCK_CNT_STACK_ERR	7	/* no stack: stacks full, or nested too deep */
 #define UCK_CNT_OVER_FULL	8
 #define UCK_CNT_PEND_FULL	9
 #define UCK_CNT_FREE_FULL	10

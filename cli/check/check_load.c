@@ -150,6 +150,7 @@ static void size_maps(struct ucounttop_check_bpf *s, unsigned max_entries)
 	bpf_map__set_max_entries(s->maps.agg, n_small);
 	bpf_map__set_max_entries(s->maps.fifo, n_small);
 	bpf_map__set_max_entries(s->maps.stacks, n_small);
+	bpf_map__set_max_entries(s->maps.stack_index, n_small);
 	bpf_map__set_max_entries(s->maps.inv, n_small);
 	bpf_map__set_max_entries(s->maps.item, n_big);
 	bpf_map__set_max_entries(s->maps.obj, n_big);
@@ -220,13 +221,14 @@ void check_bpf_counters(const struct check_bpf *b, unsigned long long out[UCK_NC
 
 /* Every map that holds events; not what a task's call in progress keeps
  * (changing, checking: a charge's race guard; shm_stash, unowned), nor the
- * tally, which each capture reads whole. */
+ * tally, which each capture reads whole, nor the stacks, whose indexes
+ * stay valid for the whole run. */
 static int clear_event_maps(struct check_bpf *b)
 {
 	struct bpf_map *maps[] = {
 		b->skel->maps.agg, b->skel->maps.fifo, b->skel->maps.item, b->skel->maps.over,
 		b->skel->maps.pend, b->skel->maps.freed, b->skel->maps.obj,
-		b->skel->maps.pre_rel, b->skel->maps.gone, b->skel->maps.stacks,
+		b->skel->maps.pre_rel, b->skel->maps.gone,
 	};
 	size_t i;
 	int err;

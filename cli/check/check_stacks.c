@@ -23,19 +23,19 @@ static bool ours(const char *name)
 			!strncmp(name, "bpf_trace_run", 13));
 }
 
-/* Stack id's frames, read and symbolized; fr->n stays 0 when the map
- * no longer has it. */
+/* Stack id's frames, read and symbolized; fr->n stays 0 for an id the
+ * map does not hold. */
 static void symbolize(struct check_stacks *s, __s32 id, struct check_frames *fr)
 {
-	__u64 ips[UCK_STACK_DEPTH] = {};
+	struct uck_stack st = {};
 	size_t i;
 
-	if (bpf_map_lookup_elem(s->map_fd, &id, ips))
+	if (bpf_map_lookup_elem(s->map_fd, &id, &st))
 		return;
 	fr->f = calloc(UCK_STACK_DEPTH, sizeof(char *));
-	for (i = 0; fr->f && i < UCK_STACK_DEPTH && ips[i]; i++) {
+	for (i = 0; fr->f && i < UCK_STACK_DEPTH && st.ip[i]; i++) {
 		unsigned long long off = 0;
-		const char *name = uct_ksyms_lookup(s->ksyms, ips[i], &off);
+		const char *name = uct_ksyms_lookup(s->ksyms, st.ip[i], &off);
 		char buf[256];
 
 		if (ours(name))
@@ -43,7 +43,7 @@ static void symbolize(struct check_stacks *s, __s32 id, struct check_frames *fr)
 		if (name)
 			snprintf(buf, sizeof(buf), "%s+0x%llx", name, off);
 		else
-			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)ips[i]);
+			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)st.ip[i]);
 		fr->f[fr->n] = strdup(buf);
 		if (fr->f[fr->n])
 			fr->n++;

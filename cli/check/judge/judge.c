@@ -152,7 +152,7 @@ static int judge(const struct judge_input *in, struct judge_result *r)
 			   "missing", c[UCK_CNT_AGG_FULL], c[UCK_CNT_ITEM_FULL],
 			   c[UCK_CNT_FIFO_FULL]);
 	if (c[UCK_CNT_STACK_ERR])
-		judge_note(r, "%llu kernel stacks not recorded (stack map collision or full)",
+		judge_note(r, "%llu kernel stacks not recorded (stack table full)",
 			   c[UCK_CNT_STACK_ERR]);
 	if (c[UCK_CNT_CHAIN_CUT])
 		judge_note(r, "%llu chains longer than %d levels cut", c[UCK_CNT_CHAIN_CUT],
