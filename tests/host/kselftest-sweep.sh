@@ -91,18 +91,20 @@ fi
 
 # results FILE [check]: "RESULT TEST" per test of a runner's KTAP, RESULT
 # one of pass, fail, skip, timeout, and for check's runner finding (its
-# exit 1: an imbalance; a test's own exit 1 alone is a failure)
+# exit 1: an imbalance; a test's own exit 1 alone is a failure). A result
+# may follow a test's last output on the same line: a test killed at its
+# timeout leaves its line unfinished ("# Estimating clock drift: not ok 7
+# selftests: timers: raw_skew # TIMEOUT 120 seconds").
 results() {
-	sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: [^:]*: \(.*\)$/\1ok \2/p' "$1" |
-		awk -v check="${2:-}" '{
-			r = ($1 == "not") ? "fail" : "pass"
-			line = $0; sub(/^(not )?ok /, "", line)
-			t = line; sub(/ *#.*/, "", t)
-			if (line ~ /# *SKIP/) r = "skip"
-			else if (line ~ /# *TIMEOUT/) r = "timeout"
-			else if (check && line ~ /# *exit=1$/) r = "finding"
-			print r, t
-		}'
+	awk -v check="${2:-}" 'match($0, /(not )?ok [0-9]+ selftests: [^:]*: /) {
+		r = (substr($0, RSTART, 3) == "not") ? "fail" : "pass"
+		line = substr($0, RSTART + RLENGTH)
+		t = line; sub(/ *#.*/, "", t)
+		if (line ~ /# *SKIP/) r = "skip"
+		else if (line ~ /# *TIMEOUT/) r = "timeout"
+		else if (check && line ~ /# *exit=1$/) r = "finding"
+		print r, t
+	}' "$1"
 }
 explained() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$EXPLAINED" 2> /dev/null | awk '{ print $1 }'; }
 
