@@ -4,9 +4,10 @@
 # own name (sweep, sweep-stock-7.x...), with the table of the kselftest
 # sweep whose results tests/host/kselftest-sweep.sh left in DIR
 # (COLL.alone, COLL.check: "RESULT TEST" lines; times; kernel; planned;
-# not-built.txt), with the command, kernel and commit they come from. A
-# collection row: its tests, kselftest's results alone and under check,
-# check's findings, and each run's elapsed time in the guest.
+# wall: guests and seconds; not-built.txt), with the command, kernel and
+# commit they come from. A collection row: its tests, kselftest's results
+# alone and under check, check's findings, and each run's elapsed time in
+# the guest.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -47,12 +48,15 @@ trap 'rm -f "$block" "$block.doc"' EXIT
 			"$fi" "$alone_s" "$check_s"
 	done < "$dir/times"
 	echo
-	echo "$(wc -l < "$dir/times") collections, $tot_t tests, $tot_f findings."
+	wall=
+	[ -s "$dir/wall" ] && read -r guests secs < "$dir/wall" &&
+		wall=" Wall time $((secs / 60)) min $((secs % 60)) s, $guests guest$([ "$guests" = 1 ] && echo " alone" || echo "s side by side")."
+	echo "$(wc -l < "$dir/times") collections, $tot_t tests, $tot_f findings.$wall"
 	# a guest that ran out of time: what it did not reach
 	left=$(cut -d' ' -f1 "$dir/times" | grep -vxF -f - "$dir/planned" 2> /dev/null | paste -sd' ' || true)
 	if [ -n "$left" ]; then
 		echo
-		echo "Not run: the guest ran out of time before: $left."
+		echo "Not run: the guests ran out of time before: $left."
 	fi
 	if [ -s "$dir/not-built.txt" ]; then
 		echo

@@ -17,9 +17,12 @@
 # stock kernel, guest/fetch-stock-kernel.sh: stock-7.x, the stock path);
 # SWEEP_ONLY (collections, space-separated: only those are built when
 # no whole sweep is), SWEEP_SMP (4, 2 on debug), SWEEP_MEM (MB, 2048),
-# SWEEP_TIMEOUT (s, the whole guest, 14400), SWEEP_UNBOUNDED (s, a test
+# SWEEP_TIMEOUT (s, each guest, 14400), SWEEP_UNBOUNDED (s, a test
 # of a collection whose settings set no timeout, 120), SWEEP_OUT (the logs'
-# directory, default $LOGDIR/sweep, sweep-debug, sweep-stock-FLAVOUR).
+# directory, default $LOGDIR/sweep, sweep-debug, sweep-stock-FLAVOUR),
+# SWEEP_GUESTS (guests side by side, each given a share of the
+# collections balanced on the last run's times: 2 for a whole sweep, a
+# TCG guest using one host core; 1 with SWEEP_ONLY).
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
@@ -59,6 +62,13 @@ for c in ${SWEEP_ONLY:-}; do
 		exit 1
 	}
 done
+guests=${SWEEP_GUESTS:-$([ -n "${SWEEP_ONLY:-}" ] && echo 1 || echo 2)}
+case "$guests" in
+[1-8]) ;;
+*) echo "Bail out! SWEEP_GUESTS=$guests: a number of guests from 1 to 8"; exit 1 ;;
+esac
+# the last run's times, to balance this one's guests
+last=$(cat "$out/times" 2> /dev/null)
 rm -rf "$out"
 mkdir -p "$out"
 cp "$dest/not-built.txt" "$out/"
@@ -67,13 +77,54 @@ if [ -n "${SWEEP_ONLY:-}" ]; then
 else
 	cut -d: -f1 "$dest/kselftest-list.txt" | uniq > "$out/planned"
 fi
-"$UCT_ROOT/guest/run" --tree "$KTREE" "${kernel[@]}" "${append[@]}" "${adds[@]}" --smp "$smp" \
-	--mem "${SWEEP_MEM:-2048}" --timeout "${SWEEP_TIMEOUT:-14400}" -q \
-	--console "$out/console" --results "$out/results" \
-	--add "$UCT_ROOT/guest/sweep.sh" --add "$dest:/uct/sweep" \
-	--add /bin/bash-static:/uct/sweep-bin/bash \
-	-- env SWEEP_ONLY="${SWEEP_ONLY:-}" SWEEP_UNBOUNDED="${SWEEP_UNBOUNDED:-120}" sh /uct/add/sweep.sh > "$out/guest.log" 2>&1
-rc=$?
+# Shares: longest first, each to the guest with the least so far (a
+# collection the last run did not end counts 300 s); each guest runs its
+# share in the planned order.
+echo "$last" | awk -v n="$guests" -v out="$out" '
+	FILENAME == "-" { if (NF >= 3) secs[$1] = $2 + $3; next }
+	{ c[++m] = $1; w[m] = ($1 in secs) ? secs[$1] : 300 }
+	END {
+		for (i = 1; i <= m; i++) order[i] = i
+		for (i = 2; i <= m; i++)	# insertion sort, heaviest first
+			for (j = i; j > 1 && w[order[j]] > w[order[j - 1]]; j--) {
+				t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
+			}
+		for (g = 1; g <= n; g++) load[g] = 0
+		for (i = 1; i <= m; i++) {
+			best = 1
+			for (g = 2; g <= n; g++) if (load[g] < load[best]) best = g
+			load[best] += w[order[i]]; share[order[i]] = best
+		}
+		for (i = 1; i <= m; i++) print c[i] > (out "/share-" share[i])
+	}' - "$out/planned"
+# run_guest K: guest K's share, its results and console in $out/guest-K
+run_guest() {
+	local d=$out/guest-$1 only
+	mkdir -p "$d"
+	only=$(tr '\n' ' ' < "$out/share-$1")
+	"$UCT_ROOT/guest/run" --tree "$KTREE" "${kernel[@]}" "${append[@]}" "${adds[@]}" --smp "$smp" \
+		--mem "${SWEEP_MEM:-2048}" --timeout "${SWEEP_TIMEOUT:-14400}" -q \
+		--console "$d/console" --results "$d/results" \
+		--add "$UCT_ROOT/guest/sweep.sh" --add "$dest:/uct/sweep" \
+		--add /bin/bash-static:/uct/sweep-bin/bash \
+		-- env SWEEP_ONLY="$only" SWEEP_UNBOUNDED="${SWEEP_UNBOUNDED:-120}" \
+		sh /uct/add/sweep.sh > "$d/guest.log" 2>&1
+	echo $? > "$d/rc"
+}
+start=$(date +%s)
+for g in $(seq "$guests"); do
+	[ -s "$out/share-$g" ] && run_guest "$g" &
+done
+wait
+echo "$(ls "$out"/share-* | wc -l) $(($(date +%s) - start))" > "$out/wall"
+rc=0
+for g in $(seq "$guests"); do
+	[ -s "$out/share-$g" ] || continue
+	r=$(cat "$out/guest-$g/rc")
+	[ "$r" -eq 0 ] || { rc=$r; echo "# sweep: guest $g of $guests exited $r (console: $out/guest-$g/console)"; }
+	cat "$out/guest-$g/results" >> "$out/results" 2> /dev/null
+	cat "$out/guest-$g/console" >> "$out/console" 2> /dev/null
+done
 # each collection's two runs, and its times, from the results stream
 mkdir -p "$out/alone" "$out/check"
 awk -v out="$out" '
@@ -84,6 +135,11 @@ awk -v out="$out" '
 		line = $0; sub(/^[AC] [^ ]* /, "", line)
 		print line > (out "/" ($1 == "A" ? "alone" : "check") "/" f ".ktap")
 	}' "$out/results" 2> /dev/null
+# in the planned order, whichever guest ran them
+if [ -s "$out/times" ]; then
+	awk 'NR == FNR { t[$1] = $0; next } $1 in t { print t[$1] }' "$out/times" "$out/planned" > "$out/times.planned"
+	mv "$out/times.planned" "$out/times"
+fi
 if [ ! -s "$out/times" ]; then
 	echo "Bail out! the sweep guest exited $rc with no collection done (console: $out/console)"
 	exit 1
@@ -139,16 +195,17 @@ done < "$out/times"
 if [ $rc -ne 0 ]; then
 	n=$((n + 1))
 	fails=$((fails + 1))
-	echo "not ok $n sweep: the guest exited $rc after $(wc -l < "$out/times") collections (console: $out/console)"
+	echo "not ok $n sweep: a guest exited $rc; $(wc -l < "$out/times") of $(wc -l < "$out/planned") collections ended (consoles: $out/guest-*/console)"
 fi
 # the debug kernel: what its checkers reported over the whole sweep
 if [ "$on" = debug ]; then
 	n=$((n + 1))
-	if tr -d '\r' < "$out/console" | grep -q '^uct-debug: kmemleak scanned twice'; then
-		echo "ok $n sweep: debug kmemleak scanned twice after the last collection"
+	scans=$(tr -d '\r' < "$out/console" | grep -c '^uct-debug: kmemleak scanned twice')
+	if [ "$scans" -eq "$(ls "$out"/share-* | wc -l)" ]; then
+		echo "ok $n sweep: debug kmemleak scanned twice after the last collection, in each of $scans guests"
 	else
 		fails=$((fails + 1))
-		echo "not ok $n sweep: debug kmemleak scanned twice after the last collection"
+		echo "not ok $n sweep: debug kmemleak scanned twice after the last collection (in $scans of $(ls "$out"/share-* | wc -l) guests)"
 	fi
 	"$UCT_ROOT/tests/host/splat-scan.sh" "$out/console" $((n + 1)) > "$out/splats"
 	[ $? -eq 0 ] || fails=$((fails + 1))
