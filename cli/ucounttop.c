@@ -25,6 +25,7 @@
 #include "outfile.h"
 #include "privs.h"
 #include "proc_limits.h"
+#include "pwreader.h"
 #include "opts.h"
 #include "sleep.h"
 #include "trace.h"
@@ -124,13 +125,6 @@ static int cgroup_of(void *arg, __u32 pid, __u64 id, char *path, size_t len, siz
 	return 0;
 }
 
-/* A namespace's passwd file: through its process's root, or ours */
-static int passwd_of(void *arg, const struct uct_pwsrc *src, const struct uct_file_id *known,
-		     struct uct_file_id *id, char **text, size_t *len, bool *whole)
-{
-	return uct_passwd_read("/proc", "/etc/passwd", src, known, id, text, len, whole);
-}
-
 static void cgroup_lookup_init(struct cgroup_lookup *cl)
 {
 	char *text = NULL;
@@ -208,9 +202,11 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 	return err;
 }
 
-/* The model and the views' context, as the options set them. */
-static void setup_model(struct uct_model *m, struct uct_view_ctx *c, const struct uct_loader *l,
-			const struct uct_opts *o, struct cgroup_lookup *cl)
+/* The model and the views' context, as the options set them; a
+ * namespace's passwd file through its process's root (by a helper, with
+ * a deadline: pwreader.h), or ours. -ENOMEM or 0. */
+static int setup_model(struct uct_model *m, struct uct_view_ctx *c, const struct uct_loader *l,
+		       const struct uct_opts *o, struct cgroup_lookup *cl, struct uct_pwreader *pr)
 {
 	*c = (struct uct_view_ctx){ .snapshot_src = l->snapshot_src, .hooks = l->hooks,
 				    .degraded = l->degraded, .events = o->events,
@@ -227,9 +223,16 @@ static void setup_model(struct uct_model *m, struct uct_view_ctx *c, const struc
 	cgroup_lookup_init(cl);
 	m->cgroup_fn = cgroup_of;
 	m->cgroup_arg = cl;
-	m->passwd_fn = passwd_of;
+	m->passwd_fn = uct_pwreader_read;
+	m->passwd_arg = pr;
 	/* MEMLOCK is counted in pages of this size; the table shows bytes */
 	m->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
+	if (uct_pwreader_init(pr, "/proc", "/etc/passwd", &m->passwd)) {
+		fprintf(stderr, "ucounttop: out of memory\n");
+		uct_model_free(m);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int run_top(struct uct_loader *l, const struct uct_opts *o)
@@ -238,12 +241,14 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 	struct uct_model m;
 	struct uct_tty tty;
 	struct cgroup_lookup cl;
+	struct uct_pwreader pr;
 	bool tty_mode = o->output == UCT_OUT_TTY;
 	double t0, render_s = 0;
 	long i;
 	int rc = UCT_EXIT_OK;
 
-	setup_model(&m, &c, l, o, &cl);
+	if (setup_model(&m, &c, l, o, &cl, &pr))
+		return UCT_EXIT_FAIL;
 	if (tty_mode) {
 		c.tty = true;
 		uct_tty_geometry(&c);
@@ -291,6 +296,7 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 	if (tty_mode)
 		uct_tty_close(&tty);
 	uct_model_free(&m);
+	uct_pwreader_free(&pr);
 	return rc;
 }
 
@@ -313,13 +319,18 @@ static int run_listen(struct uct_loader *l, const struct uct_opts *o, struct uct
 	struct uct_view_ctx c;
 	struct uct_model m;
 	struct cgroup_lookup cl;
+	struct uct_pwreader pr;
 	struct scrape x = { l, &m, &c };
 	int rc;
 
-	setup_model(&m, &c, l, o, &cl);
+	if (setup_model(&m, &c, l, o, &cl, &pr)) {
+		uct_listen_close(srv);
+		return UCT_EXIT_FAIL;
+	}
 	rc = uct_listen_run(srv, &m, &c, scrape_snapshot, &x, o->delay, o->verbose, &stop);
 	uct_listen_close(srv);
 	uct_model_free(&m);
+	uct_pwreader_free(&pr);
 	return rc;
 }
 

@@ -496,7 +496,7 @@ static int pwfile_read(struct uct_pwfile *e, uct_passwd_fn fn, void *arg,
 	int r;
 
 	r = fn ? fn(arg, src, e->have || e->dropped ? &e->id : NULL, &id, &text, &len, &whole) : -1;
-	if (r > 0 && (e->have || e->dropped))
+	if (r == UCT_PASSWD_LATER || (r > 0 && (e->have || e->dropped)))
 		return 0;
 	/* none, or a copy we cannot parse: no names rather than old ones */
 	pw_forget(e);

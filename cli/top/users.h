@@ -99,8 +99,10 @@ struct uct_pwsrc {
  * with its identity in *id and its first bytes in *text (malloc()ed,
  * *len of them, at most UCT_PASSWD_MAX_SIZE; *whole when that is all of
  * it), -1 when there is none to read: no such file, not a regular file,
- * the process gone or no longer in those namespaces.
+ * the process gone or no longer in those namespaces, UCT_PASSWD_LATER
+ * when it was not read this time (the copy held, if any, stays).
  */
+#define UCT_PASSWD_LATER	2
 typedef int (*uct_passwd_fn)(void *arg, const struct uct_pwsrc *src,
 			     const struct uct_file_id *known, struct uct_file_id *id,
 			     char **text, size_t *len, bool *whole);
@@ -150,6 +152,11 @@ struct uct_pwbudget {
 	unsigned long reads;		/* so far: files read, */
 	unsigned long deferred;		/* checks put off past a budget, */
 	unsigned long dropped;		/* files read but not kept (max_held) */
+	/* what the tool's reader reports (pwreader.h) */
+	unsigned long timeouts;		/* reads given up at their deadline */
+	unsigned long later;		/* reads not made: quarantine, readers stuck */
+	size_t stuck;			/* readers given up on, not yet ended */
+	size_t quarantined;		/* namespaces not read until later */
 };
 
 /* The bounds above, nothing spent */

@@ -359,9 +359,12 @@ void uct_view_json(FILE *f, const struct uct_model *m, const struct uct_view_ctx
 	for (t = 0; t < UCT_NCOUNTERS; t++)
 		fprintf(f, "\"%s\":%llu,", counter_keys[t], m->counters[t]);
 	fprintf(f, "\"duplicates\":%zu,\"stats_unmatched\":%zu,\"circles\":%zu,"
-		"\"passwd_deferred\":%lu,\"passwd_dropped\":%lu},\"denials\":{",
+		"\"passwd_deferred\":%lu,\"passwd_dropped\":%lu,\"passwd_timeouts\":%lu,"
+		"\"passwd_later\":%lu,\"passwd_quarantined\":%zu,\"passwd_readers_stuck\":%zu},"
+		"\"denials\":{",
 		m->duplicates, m->stats_unmatched, m->circles, m->passwd.deferred,
-		m->passwd.dropped);
+		m->passwd.dropped, m->passwd.timeouts, m->passwd.later, m->passwd.quarantined,
+		m->passwd.stuck);
 	for (t = 0; t < UCT_NTYPES; t++)
 		fprintf(f, "%s\"%s\":%llu", t ? "," : "", uct_type_name(t), m->total_denials[t]);
 	fputs("},\"namespaces\":[", f);

@@ -495,6 +495,18 @@ void uct_view_metrics(FILE *f, const struct uct_model *m, const struct uct_view_
 	fprintf(f, "ucounttop_drops_total{kind=\"passwd_deferred\"} %lu\n"
 		"ucounttop_drops_total{kind=\"passwd_dropped\"} %lu\n", m->passwd.deferred,
 		m->passwd.dropped);
+	family(f, fmt, "ucounttop_passwd_timeouts", "counter", NULL,
+	       "Reads of a tenant's passwd file given up at their deadline (a file system that "
+	       "does not answer); the namespace is then not read for a while "
+	       "(ucounttop_passwd_quarantined), its names held so far shown.");
+	fprintf(f, "ucounttop_passwd_timeouts_total %lu\n", m->passwd.timeouts);
+	family(f, fmt, "ucounttop_passwd_quarantined", "gauge", NULL,
+	       "Namespaces whose passwd file is not read until their wait after a timeout ends.");
+	fprintf(f, "ucounttop_passwd_quarantined %zu\n", m->passwd.quarantined);
+	family(f, fmt, "ucounttop_passwd_readers_stuck", "gauge", NULL,
+	       "Helper processes given up on at a deadline that have not ended yet (at most 4; "
+	       "at 4, no tenant's passwd file is read).");
+	fprintf(f, "ucounttop_passwd_readers_stuck %zu\n", m->passwd.stuck);
 	exporter(f, c, fmt);
 	/* text 0.0.4 ends where the text ends */
 	if (fmt == UCT_METRICS_OPENMETRICS)
