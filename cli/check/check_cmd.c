@@ -228,6 +228,26 @@ static int become(const struct check_user *u)
 	return 0;
 }
 
+/* Every byte a terminal could act on (escape sequences, \r, C1 controls,
+ * what is not ASCII) as '?': newline and tab stay */
+static void terminal_safe(char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f)
+			buf[i] = '?';
+	}
+}
+
+static void relay_plain(const char *buf, size_t n, bool *line_start)
+{
+	fwrite(buf, 1, n, stdout);
+	*line_start = buf[n - 1] == '\n';
+}
+
 /* Copy what CMD wrote so far to our standard output, each line indented
  * as a subtest's (KTAP nests a subtest 4 columns in); wait at most
  * wait_s for it. */
@@ -244,8 +264,14 @@ static void relay(struct check_cmd *r, double wait_s)
 	/* a signal cuts the wait short, as the sleep would */
 	if (poll(&p, 1, (int)(wait_s * 1000)) <= 0)
 		return;
-	while ((n = read(r->relay, buf, sizeof(buf))) > 0)
-		check_report_nest(stdout, buf, (size_t)n, &r->at_line_start);
+	while ((n = read(r->relay, buf, sizeof(buf))) > 0) {
+		if (r->terminal_safe)
+			terminal_safe(buf, (size_t)n);
+		if (r->nest)
+			check_report_nest(stdout, buf, (size_t)n, &r->at_line_start);
+		else
+			relay_plain(buf, (size_t)n, &r->at_line_start);
+	}
 	/* end of file: every writer is gone */
 	if (!n) {
 		close(r->relay);
@@ -270,16 +296,18 @@ static void relay_end(struct check_cmd *r)
 	fflush(stdout);
 }
 
-/* Start argv in its own process group; an exec failure comes back through
- * a close-on-exec pipe. With nest, its standard output and error are a
- * pipe whose read end goes to r->relay. */
+/* Start argv in its own process group (as another user, its own
+ * session, stdin /dev/null); an exec failure comes back through a
+ * close-on-exec pipe. With nest or as another user, its standard output
+ * and error are a pipe whose read end goes to r->relay. */
 static int start(char *const *argv, const struct check_user *user, bool nest,
 		 struct check_cmd *r, char *msg, size_t len)
 {
 	int fds[2], out[2] = { -1, -1 }, err = 0;
+	bool other = user && user->set, relayed = nest || other;
 	ssize_t got;
 
-	if (pipe2(fds, O_CLOEXEC) || (nest && pipe2(out, O_CLOEXEC))) {
+	if (pipe2(fds, O_CLOEXEC) || (relayed && pipe2(out, O_CLOEXEC))) {
 		snprintf(msg, len, "pipe: %s", strerror(errno));
 		return UCT_EXIT_TOOL;
 	}
@@ -297,9 +325,20 @@ static int start(char *const *argv, const struct check_user *user, bool nest,
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
-		setpgid(0, 0);
+		/* another user's CMD must not reach our terminal: no
+		 * controlling terminal (TIOCSTI needs it), nothing to read
+		 * from it, its output relayed */
+		if (other) {
+			int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+			if (setsid() < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0)
+				_exit(127);
+		} else {
+			setpgid(0, 0);
+		}
 		close(fds[0]);
-		if (nest && (dup2(out[1], STDOUT_FILENO) < 0 || dup2(out[1], STDERR_FILENO) < 0))
+		if (relayed &&
+		    (dup2(out[1], STDOUT_FILENO) < 0 || dup2(out[1], STDERR_FILENO) < 0))
 			_exit(127);
 		err = become(user);
 		if (!err) {
@@ -310,11 +349,16 @@ static int start(char *const *argv, const struct check_user *user, bool nest,
 			_exit(127);
 		_exit(127);
 	}
-	setpgid(r->pid, r->pid);	/* both sides: whichever runs first */
+	/* both sides: whichever runs first (setsid() in CMD's must come
+	 * first: a group leader cannot start a session) */
+	if (!other)
+		setpgid(r->pid, r->pid);
 	close(fds[1]);
-	if (nest) {
+	if (relayed) {
 		close(out[1]);
 		r->relay = out[0];
+		r->nest = nest;
+		r->terminal_safe = other && isatty(STDOUT_FILENO);
 		fcntl(r->relay, F_SETFL, O_NONBLOCK);
 	}
 	do

@@ -33,8 +33,12 @@ struct check_cmd {
 	struct check_left *left;	/* still running after that */
 	size_t nleft;
 	/* nest (check --ktap): CMD's standard output and error come through
-	 * a pipe, and go to ours indented as a KTAP subtest */
+	 * a pipe, and go to ours indented as a KTAP subtest; so do --user's,
+	 * as they are, but with every byte a terminal could act on shown as
+	 * '?' when ours is a terminal */
 	int relay;			/* the pipe's read end, -1: none */
+	bool nest;
+	bool terminal_safe;
 	bool at_line_start;
 };
 
@@ -58,8 +62,11 @@ int check_cmd_user(const char *spec, struct check_user *u, char *msg, size_t len
 /*
  * Run argv and wait as above, argv as user (NULL or !user->set: as we
  * are); once it started, keep only what check still needs of our
- * privileges (privs.h; CMD keeps what user has). 0, or UCT_EXIT_CMD
- * (cannot start) or UCT_EXIT_TOOL with msg. timeout 0: none.
+ * privileges (privs.h; CMD keeps what user has). As another user, CMD
+ * gets a session of its own (no controlling terminal: no TIOCSTI into
+ * ours), /dev/null as its standard input, and its output relayed. 0,
+ * or UCT_EXIT_CMD (cannot start) or UCT_EXIT_TOOL with msg. timeout 0:
+ * none.
  */
 int check_cmd_run(char *const *argv, const struct check_user *user, double timeout,
 		  double settle, bool nest, struct check_cmd *r, char *msg, size_t len);

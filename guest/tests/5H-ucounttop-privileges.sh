@@ -5,8 +5,9 @@
 # CAP_SYS_PTRACE (bounding set too), trace nothing, check CAP_KILL and
 # CAP_SYSLOG while CMD runs with root's; all with NoNewPrivs. And check
 # --user: CMD as another user, with none of root's capabilities, still
-# ended by --timeout; an unknown user is a usage error before anything
-# is loaded.
+# ended by --timeout, and unable to reach root's terminal (no TIOCSTI,
+# no escape sequences); an unknown user is a usage error before
+# anything is loaded.
 . /uct/tests/lib/ktap.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 T=/tmp/t5h
@@ -114,6 +115,22 @@ expect "check --user 65534:65533: CMD is that uid and gid" \
 $UCT check --user alice --timeout 1 --settle 5 -- sleep 300 > $T/to.out 2>&1
 expect "check --user alice --timeout 1 -- sleep 300: timed out (124), no sleep left" \
 	"$? $(ps -o pid,args | grep -c '[s]leep 300')" "124 0"
+
+# --user's CMD cannot reach root's terminal: check runs on a pty (as
+# root in a shell would), CMD tries TIOCSTI and writes escape sequences
+PROBE=/uct/bin/uct-tty-probe
+/uct/bin/uct-pty 80x24 "" -- $PROBE > $T/root-tty.out 2>&1
+expect "on a pty, a command of root's own has the terminal (the probe can tell)" \
+	"$(grep -c '^ctty=yes stdin=/dev/pts/[0-9]* tiocsti=ok' $T/root-tty.out)" 1
+/uct/bin/uct-pty 80x24 "" -- $UCT check --user alice -- $PROBE > $T/tty.out 2>&1
+expect "check --user alice on a pty exits 0" "$?" 0
+expect "check --user alice: CMD has no controlling terminal, reads /dev/null, TIOCSTI fails" \
+	"$(grep -c '^ctty=no stdin=/dev/null tiocsti=' $T/tty.out) $(grep -c 'tiocsti=ok' $T/tty.out)" "1 0"
+expect "check --user alice on a terminal: CMD's escape sequences and carriage return come out as '?'" \
+	"$(grep -c "$(printf '\033')" $T/tty.out) $(grep -c '^?\]0;pwned??\[2J?tail' $T/tty.out)" "0 1"
+$UCT check --user alice -- $PROBE > $T/file.out 2>&1
+expect "check --user alice into a file: CMD's bytes as they are" \
+	"$(grep -c "$(printf '\033]0;pwned')" $T/file.out)" 1
 
 $UCT check --user no-such-user -- true > $T/bad.out 2>&1
 expect "check --user no-such-user: usage error (2), naming it" \
