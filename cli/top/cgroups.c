@@ -43,19 +43,17 @@ bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1]
 	id[0] = 0;
 	if (!path)
 		return false;
-	/* every component; the deepest one with an id wins. One pass over
-	 * the path (a loop, not strchrnul(): ASan's strict string checks
-	 * measure the whole rest of the string on every call) */
-	for (; *s; s = *end ? end + 1 : end) {
-		const char *hit;
-
+	/* the first component with an id wins: what the engine made; below
+	 * it, the container's own root may make directories (root-owned,
+	 * so trusted) named after another container. A loop, not
+	 * strchrnul(): ASan's strict string checks measure the whole rest
+	 * of the string on every call */
+	for (; *s && !found; s = *end ? end + 1 : end) {
 		for (end = s; *end && *end != '/'; end++)
 			;
 		if ((size_t)(end - path) > trusted)
 			break;
-		hit = component_id(s, (size_t)(end - s));
-		if (hit)
-			found = hit;
+		found = component_id(s, (size_t)(end - s));
 	}
 	if (!found)
 		return false;

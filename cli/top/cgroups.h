@@ -21,8 +21,10 @@
 #define UCT_CID_SHORT	12
 
 /*
- * The container id in a cgroup v2 path, from the deepest component that
- * carries one (a container inside a container is the inner one):
+ * The container id in a cgroup v2 path, from the first component that
+ * carries one (the outermost: a container inside a container is the
+ * outer one, which the engine on the host made; its root could make
+ * the inner directories, named after any container):
  *   docker-<id>.scope           docker, systemd cgroup driver
  *   libpod-<id>[.scope]         podman (libpod-conmon-<id> is not one)
  *   cri-containerd-<id>[.scope] containerd under kubernetes, systemd driver

@@ -10,7 +10,9 @@
 #  C is moved into docker-<VICTIM>.scope, which alice made in a cgroup
 #    subtree delegated to her (owned by her): never shown, exported or
 #    selected as container VICTIM, while D, in a docker-<REAL>.scope that
-#    root made, is container REAL.
+#    root made, is container REAL;
+#  E is moved into docker-REAL.scope/docker-<VICTIM>.scope, as a rootful
+#    container's root can make (root-owned): container REAL, the outer.
 . /uct/tests/lib/ktap.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 T=/tmp/t5g
@@ -32,13 +34,14 @@ cleanup() {
 	# every process of the tenants' namespaces (B's loop is not one of $pids)
 	for d in /proc/[0-9]*; do
 		i=$(readlink $d/ns/user 2> /dev/null | tr -dc 0-9)
-		for t in $NA $NB $NC $ND; do
+		for t in $NA $NB $NC $ND $NE; do
 			[ "$i" = "$t" ] && kill "${d#/proc/}" 2> /dev/null
 		done
 	done
 	for p in $pids; do kill "$p" 2> /dev/null; done
 	for p in $pids; do wait "$p" 2> /dev/null; done
-	rmdir $CG/t5g-tenant/docker-$VICTIM.scope $CG/t5g-tenant $CG/t5g-root/docker-$REAL.scope \
+	rmdir $CG/t5g-tenant/docker-$VICTIM.scope $CG/t5g-tenant \
+		$CG/t5g-root/docker-$REAL.scope/docker-$VICTIM.scope $CG/t5g-root/docker-$REAL.scope \
 		$CG/t5g-root 2> /dev/null
 }
 trap cleanup EXIT
@@ -65,13 +68,13 @@ echo "mount --bind $T/secret /etc/passwd && echo \$\$ > $T/tenant/A.pid && exec 
 	echo 'while [ "$(cat /proc/$k/comm)" != p:x:0:0::: ] && [ $i -lt 300 ]; do usleep 100000; i=$((i + 1)); done'
 	echo "mount --bind /proc/\$k/comm /etc/passwd && echo \$\$ > $T/tenant/B.pid && exec sleep 600"
 } > $T/B.sh
-for k in C D; do
+for k in C D E; do
 	echo "echo \$\$ > $T/tenant/$k.pid && exec sleep 600" > $T/$k.sh
 done
 chmod 0644 $T/*.sh
-for k in A B C D; do tenant $k; done
-expect "four tenant namespaces, each its own" \
-	"$(echo "$NA $NB $NC $ND" | tr ' ' '\n' | sort -u | grep -c .)" 4
+for k in A B C D E; do tenant $k; done
+expect "five tenant namespaces, each its own" \
+	"$(echo "$NA $NB $NC $ND $NE" | tr ' ' '\n' | sort -u | grep -c .)" 5
 expect "A's /etc/passwd is root's secret, which A cannot read" \
 	"$(cat /proc/$PA/root/etc/passwd) $(su alice -s /bin/sh -c "cat /proc/$PA/root/etc/passwd" 2>&1 | grep -c 'Permission denied')" \
 	"topsecret:x:0:0::/:/bin/sh 1"
@@ -85,6 +88,8 @@ su alice -s /bin/sh -c "mkdir $CG/t5g-tenant/docker-$VICTIM.scope"
 mkdir $CG/t5g-root/docker-$REAL.scope
 echo "$PC" > $CG/t5g-tenant/docker-$VICTIM.scope/cgroup.procs
 echo "$PD" > $CG/t5g-root/docker-$REAL.scope/cgroup.procs
+mkdir $CG/t5g-root/docker-$REAL.scope/docker-$VICTIM.scope
+echo "$PE" > $CG/t5g-root/docker-$REAL.scope/docker-$VICTIM.scope/cgroup.procs
 expect "C is in alice's docker-VICTIM.scope (hers), D in root's docker-REAL.scope" \
 	"$(cut -d: -f3 /proc/$PC/cgroup) $(stat -c %u $CG/t5g-tenant/docker-$VICTIM.scope) $(cut -d: -f3 /proc/$PD/cgroup) $(stat -c %u $CG/t5g-root/docker-$REAL.scope)" \
 	"/t5g-tenant/docker-$VICTIM.scope 1000 /t5g-root/docker-$REAL.scope 0"
@@ -101,6 +106,8 @@ expect "A: the secret is nowhere in the document" "$(grep -c topsecret $T/j.json
 expect "B: the procfs file is not read (uid 0 has no name)" "$(user $NB)" null
 expect "C: not container VICTIM (alice made that cgroup)" "$(cid $NC)" null
 expect "D: container REAL (root made that cgroup)" "$(cid $ND)" "\"$REAL\""
+expect "E: container REAL, the outer (root-owned docker-VICTIM.scope inside it or not)" \
+	"$(cid $NE)" "\"$REAL\""
 
 $UCT --openmetrics -n 1 > $T/om.txt 2>&1
 expect "OpenMetrics: VICTIM's id in no label, REAL's on D" \

@@ -49,13 +49,16 @@ static void test_five_forms(void **state)
 	assert_string_equal(cid("/system.slice/docker-" ID1 ".scope/init.scope"), ID1);
 }
 
-static void test_deepest_wins(void **state)
+static void test_outermost_wins(void **state)
 {
-	/* docker in docker: the inner container */
-	assert_string_equal(cid("/docker/" ID1 "/docker/" ID2), ID2);
-	assert_string_equal(cid("/system.slice/docker-" ID1 ".scope/libpod-" ID2 ".scope/x"), ID2);
-	/* an outer id stays when nothing deeper is one */
-	assert_string_equal(cid("/docker/" ID1 "/not-an-id"), ID1);
+	/* docker in docker: the outer container, the one the host's engine
+	 * made; a rootful container's root can make the inner directory
+	 * (root-owned) named after any other container */
+	assert_string_equal(cid("/docker/" ID1 "/docker/" ID2), ID1);
+	assert_string_equal(cid("/system.slice/docker-" ID1 ".scope/libpod-" ID2 ".scope/x"), ID1);
+	assert_string_equal(cid("/system.slice/docker-" ID1 ".scope/docker-" ID2 ".scope"), ID1);
+	/* a deeper id counts when nothing above it is one */
+	assert_string_equal(cid("/user.slice/x/docker-" ID2 ".scope"), ID2);
 }
 
 static void test_not_ids(void **state)
@@ -113,12 +116,13 @@ static void test_untrusted_components(void **state)
 	/* one byte short of the component is not the component */
 	assert_string_equal(cid_trusted(spoof, strlen(spoof) - 1), "");
 	assert_string_equal(cid_trusted(spoof, strlen(spoof)), ID1);
-	/* the outer container's own, the inner one made by its tenant */
+	/* the outer container's own, the inner one made by its root (trusted,
+	 * root-owned): the outer one either way */
 	assert_string_equal(cid_trusted(inner, strlen("/system.slice/docker-" ID1 ".scope")), ID1);
-	assert_string_equal(cid_trusted(inner, strlen(inner)), ID2);
+	assert_string_equal(cid_trusted(inner, strlen(inner)), ID1);
 	assert_string_equal(cid_trusted(inner, 0), "");
 	/* trusted past the end (a lookup's bound, not the path's) */
-	assert_string_equal(cid_trusted(inner, 4096), ID2);
+	assert_string_equal(cid_trusted(inner, 4096), ID1);
 }
 
 /* Very long input: whole hex runs, long components, many slashes */
@@ -305,7 +309,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_five_forms),
-		cmocka_unit_test(test_deepest_wins),
+		cmocka_unit_test(test_outermost_wins),
 		cmocka_unit_test(test_not_ids),
 		cmocka_unit_test(test_untrusted_components),
 		cmocka_unit_test(test_hostile),
