@@ -80,10 +80,10 @@ static int render_to_file(const struct uct_opts *o, struct uct_model *m,
 			  struct uct_view_ctx *c)
 {
 	struct uct_outfile out;
+	char msg[256];
 
-	if (uct_outfile_open(&out, o->output_file)) {
-		fprintf(stderr, "ucounttop: -o %s: cannot create a temporary file in its "
-			"directory: %s\n", o->output_file, strerror(errno));
+	if (uct_outfile_open(&out, o->output_file, msg, sizeof(msg))) {
+		fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, msg);
 		return -1;
 	}
 	render(out.f, o, m, c);

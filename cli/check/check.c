@@ -28,10 +28,11 @@ static int write_report(const struct uct_opts *o, const struct judge_result *res
 {
 	struct uct_outfile of;
 	FILE *out = stdout;
+	char msg[256];
 
 	if (o->output_file) {
-		if (uct_outfile_open(&of, o->output_file)) {
-			fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, strerror(errno));
+		if (uct_outfile_open(&of, o->output_file, msg, sizeof(msg))) {
+			fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, msg);
 			return UCT_EXIT_TOOL;
 		}
 		out = of.f;

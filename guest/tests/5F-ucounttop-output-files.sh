@@ -3,7 +3,9 @@
 # its report: a CMD that plants a symlink at FILE (to a file it wants
 # root to overwrite) gets the link replaced, its target untouched. Both
 # check's and the live view's -o honour the umask (077: 0600), as a
-# shell's redirection would.
+# shell's redirection would. A directory on the way that a tenant turned
+# into a symlink is not followed, and a directory others may write
+# without the sticky bit is refused, both saying why (exit 1).
 UCT=${UCT:-/uct/bin/ucounttop}
 T=/tmp/t5f
 rm -rf $T
@@ -23,6 +25,25 @@ check "check -o: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "... a symlink CMD planted at FILE: its target untouched" [ "$(cat $T/victim)" = untouched ]
 check "... FILE is the report, a regular file" [ -f $T/report -a ! -L $T/report ]
 check "... the report says so" grep -q 'ucounttop check' $T/report
+
+# alice owns a directory on root's path and points "out" at root's own
+mkdir -p $T/alice $T/rootdir
+chown 1000:1000 $T/alice
+su alice -s /bin/sh -c "ln -s $T/rootdir $T/alice/out"
+$UCT -b -n 1 -o $T/alice/out/report > /dev/null 2> $T/link.err
+rc=$?
+check "-o through alice's symlinked directory: exit 1, naming the link (got $rc)" \
+	[ $rc -eq 1 -a -n "$(grep 'a component of its directory is a symbolic link' $T/link.err)" ]
+check "... nothing written where the link pointed" [ -z "$(ls -A $T/rootdir)" ]
+mkdir -m 0777 $T/open
+chmod 0777 $T/open
+$UCT check -o $T/open/report -- true > /dev/null 2> $T/open.err
+rc=$?
+check "check -o into a world-writable directory without the sticky bit: exit 6, saying why (got $rc)" \
+	[ $rc -eq 6 -a -n "$(grep 'others may write its directory, which has no sticky bit' $T/open.err)" ]
+chmod 01777 $T/open
+$UCT check -o $T/open/report -- true > /dev/null 2>&1
+check "... with the sticky bit (as /tmp): exit 0 (got $?)" [ -f $T/open/report ]
 
 (umask 077; $UCT check -o $T/report077 -- true > /dev/null 2>&1)
 check "check -o under umask 077: mode 600 (got $(mode $T/report077))" [ "$(mode $T/report077)" = 600 ]
