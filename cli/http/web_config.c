@@ -361,9 +361,23 @@ static int parse_line(struct parser *p, char *s)
 	return p->sec == SEC_TLS ? tls_key(p, key, value) : user_key(p, key, value);
 }
 
-/* Read path whole (at most UCT_WEB_FILE_MAX bytes), NUL-terminated; 0 or
- * an errno-like reason in *why */
-static char *read_whole(const char *path, size_t *n, const char **why)
+/* Whether st is a file someone other than root or us could have
+ * written (or, for a key, can read): the reason, or NULL */
+static const char *others_reach(const struct stat *st, bool key)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return "owned by another user, who could change it (chown root)";
+	if ((st->st_mode & S_IWOTH) || ((st->st_mode & S_IWGRP) && st->st_gid != getegid()))
+		return "writable by others (chmod go-w)";
+	if (key && (st->st_mode & S_IROTH))
+		return "readable by others (chmod o-r; the key is a secret)";
+	return NULL;
+}
+
+/* Read path whole (at most UCT_WEB_FILE_MAX bytes), NUL-terminated, if
+ * only root or we could have written it (key: and others cannot read
+ * it); else NULL and an errno-like reason in *why */
+static char *read_whole(const char *path, size_t *n, const char **why, bool key)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -381,6 +395,8 @@ static char *read_whole(const char *path, size_t *n, const char **why)
 		*why = strerror(errno);
 	} else if (!S_ISREG(st.st_mode)) {
 		*why = "not a regular file";
+	} else if ((*why = others_reach(&st, key))) {
+		;
 	} else if (st.st_size > UCT_WEB_FILE_MAX) {
 		*why = "larger than 1 MiB";
 	} else {
@@ -437,7 +453,7 @@ static int read_pem(struct parser *p, int line, const char *what, char **file, c
 		return bad_at(p, line, "out of memory");
 	free(*file);
 	*file = path;
-	*out = read_whole(path, &n, &why);
+	*out = read_whole(path, &n, &why, out == &p->w->key);
 	if (!*out)
 		return bad_at(p, line, "%s %s: %s", what, path, why);
 	/* MHD takes C strings; a key is never printed, whatever it holds */
@@ -494,7 +510,7 @@ int uct_web_config_load(struct uct_web_config *w, const char *path, char *msg, s
 	int err;
 
 	memset(w, 0, sizeof(*w));
-	text = read_whole(path, &n, &why);
+	text = read_whole(path, &n, &why, false);
 	if (!text) {
 		snprintf(msg, len, "--web.config.file %s: %s", path, why);
 		return UCT_EXIT_USAGE;

@@ -674,7 +674,7 @@ static int make_tls_fixtures(void **state)
 		 "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -days 2 "
 		 "-keyout server.key -out server.crt 2>openssl.err && "
 		 "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out other.key "
-		 "2>>openssl.err", tls_dir);
+		 "2>>openssl.err && chmod 600 server.key other.key", tls_dir);
 	if (system(cmd)) {
 		fprintf(stderr, "# openssl failed (see %s/openssl.err)\n", tls_dir);
 		return -1;

@@ -76,6 +76,21 @@ static int load(const char *text, struct uct_web_config *w, char *msg, size_t le
 	return uct_web_config_load(w, path, msg, len);
 }
 
+/* A configuration others could have written is not taken */
+static void test_config_others_write(void **state)
+{
+	struct uct_web_config w;
+	char path[256], msg[512], want[512];
+
+	put("web.yml", "basic_auth_users:\n");
+	snprintf(path, sizeof(path), "%s/web.yml", dir);
+	assert_int_equal(chmod(path, 0646), 0);
+	assert_int_equal(uct_web_config_load(&w, path, msg, sizeof(msg)), UCT_EXIT_USAGE);
+	snprintf(want, sizeof(want), "--web.config.file %s: writable by others (chmod go-w)", path);
+	assert_string_equal(msg, want);
+	assert_int_equal(chmod(path, 0644), 0);
+}
+
 static void test_full(void **state)
 {
 	struct uct_web_config w;
@@ -212,12 +227,18 @@ static void test_errors(void **state)
 		  ":2: cert_file DIR/sub: not a regular file" },
 		{ "tls_server_config:\n  cert_file: big.crt\n  key_file: server.key\n",
 		  ":2: cert_file DIR/big.crt: larger than 1 MiB" },
+		{ "tls_server_config:\n  cert_file: server.crt\n  key_file: open.key\n",
+		  ":3: key_file DIR/open.key: readable by others (chmod o-r; the key is a secret)" },
+		{ "tls_server_config:\n  cert_file: anyone.crt\n  key_file: server.key\n",
+		  ":2: cert_file DIR/anyone.crt: writable by others (chmod go-w)" },
 	};
 	struct uct_web_config w;
 	char text[512], msg[512], want[512], *big, *p;
 	size_t i;
 
 	put("plain.txt", "no PEM here\n");
+	snprintf(want, sizeof(want), "%s/plain.txt", dir);
+	assert_int_equal(chmod(want, 0600), 0);	/* named as a key */
 	snprintf(want, sizeof(want), "%s/sub", dir);
 	assert_int_equal(mkdir(want, 0700), 0);
 	big = malloc(UCT_WEB_FILE_MAX + 2);
@@ -226,6 +247,12 @@ static void test_errors(void **state)
 	big[UCT_WEB_FILE_MAX + 1] = 0;
 	put("big.crt", big);
 	free(big);
+	put("open.key", KEY);
+	snprintf(want, sizeof(want), "%s/open.key", dir);
+	assert_int_equal(chmod(want, 0644), 0);
+	put("anyone.crt", CERT);
+	snprintf(want, sizeof(want), "%s/anyone.crt", dir);
+	assert_int_equal(chmod(want, 0666), 0);
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		/* DIR: the test's folder */
@@ -352,6 +379,7 @@ static void test_allow(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_others_write),
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_errors),
