@@ -45,6 +45,14 @@ static void on_winch(int sig)
 	winch = 1;
 }
 
+/* --listen: SIGHUP reads the web configuration again */
+static volatile sig_atomic_t reload;
+
+static void on_reload(int sig)
+{
+	reload = 1;
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa = { 0 };
@@ -327,7 +335,9 @@ static int run_listen(struct uct_loader *l, const struct uct_opts *o, struct uct
 		uct_listen_close(srv);
 		return UCT_EXIT_FAIL;
 	}
-	rc = uct_listen_run(srv, &m, &c, scrape_snapshot, &x, o->delay, o->verbose, &stop);
+	sigaction(SIGHUP, &(struct sigaction){ .sa_handler = on_reload }, NULL);
+	rc = uct_listen_run(srv, &m, &c, scrape_snapshot, &x, o->delay, o->verbose, &stop,
+			    &reload);
 	uct_listen_close(srv);
 	uct_model_free(&m);
 	uct_pwreader_free(&pr);

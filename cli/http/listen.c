@@ -178,6 +178,7 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, const
 	snprintf(s->name, sizeof(s->name), v6 ? "[%s]:%u" : "%s:%u", host, a->port);
 	/* before the socket: a bad configuration leaves nothing bound */
 	if (web_config) {
+		snprintf(s->web_path, sizeof(s->web_path), "%s", web_config);
 		err = web_open(s, web_config, msg, len);
 		if (err) {
 			uct_web_config_free(&s->web);
@@ -455,37 +456,16 @@ static struct MHD_Response *text_response(const char *text, const char *name, co
 	return r;
 }
 
-int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct uct_view_ctx *c,
-		   uct_snapshot_fn snapshot, void *ctx, double interval, bool verbose,
-		   volatile sig_atomic_t *stop)
+/* The server on s->fd with s->web's TLS, if any (s->daemon: NULL when it
+ * did not start) */
+static void start_server(struct uct_listen *s)
 {
-	const union MHD_DaemonInfo *info;
-	sigset_t block, old;
-	int rc = UCT_EXIT_OK;
-	char mode[128] = "";
 	struct MHD_OptionItem tls[4];
 
 	tls_options(&s->web, tls);
-	s->m = m;
-	s->c = c;
-	for (int i = 0; i < UCT_LISTEN_MAX_CONN; i++)
-		s->conn[i].fd = -1;
-	s->snapshot = snapshot;
-	s->ctx = ctx;
-	s->interval = interval;
-	s->not_found = text_response("not found: ucounttop serves /metrics only\n", NULL, NULL);
-	s->not_allowed = text_response("method not allowed: GET or HEAD /metrics\n",
-				       MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	s->failed = text_response("no snapshot: see ucounttop's standard error\n", NULL, NULL);
-	s->unauthorized = text_response("unauthorized: a user and password are needed\n",
-					MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Basic realm=\"ucounttop\"");
-	if (!s->not_found || !s->not_allowed || !s->failed || !s->unauthorized) {
-		fprintf(stderr, "ucounttop: --listen %s: out of memory\n", s->name);
-		return UCT_EXIT_FAIL;
-	}
 	/* MHD_USE_EPOLL without MHD_USE_INTERNAL_POLLING_THREAD: no thread,
 	 * see the top of this file. The logger goes first, as MHD asks. */
-	s->daemon = uct_mhd.start_daemon(MHD_USE_EPOLL | (verbose ? MHD_USE_ERROR_LOG : 0) |
+	s->daemon = uct_mhd.start_daemon(MHD_USE_EPOLL | (s->verbose ? MHD_USE_ERROR_LOG : 0) |
 					 (s->web.cert ? MHD_USE_TLS : 0), 0, NULL, NULL,
 				     on_request, s,
 				     MHD_OPTION_EXTERNAL_LOGGER, on_log, NULL,
@@ -503,6 +483,87 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 	/* the server closes the socket when it stops; whether it did when it
 	 * failed to start is not said: the exit that follows closes it */
 	s->fd = -1;
+}
+
+/*
+ * SIGHUP: the configuration, certificate and key read again and checked
+ * as at the start; if good, the server started again on the same socket
+ * with them (the connections open are closed). 0, or -1 when the server
+ * could not be started again (said on stderr); a bad configuration keeps
+ * the one in use, said on stderr.
+ */
+static int reload_web(struct uct_listen *s)
+{
+	struct uct_web_config old = s->web;
+	char msg[PATH_MAX + 256];
+	int err;
+
+	memset(&s->web, 0, sizeof(s->web));
+	err = web_open(s, s->web_path, msg, sizeof(msg));
+	if (!err && !s->web.cert != !old.cert) {
+		snprintf(msg, sizeof(msg), "--web.config.file %s: a reload cannot turn TLS %s "
+			 "(restart ucounttop)", s->web_path, old.cert ? "off" : "on");
+		err = UCT_EXIT_USAGE;
+	}
+	if (err) {
+		uct_web_config_free(&s->web);
+		s->web = old;
+		fprintf(stderr, "ucounttop: SIGHUP: %s; the configuration in use stays\n", msg);
+		return 0;
+	}
+	uct_web_config_free(&old);
+	/* a new certificate or key needs a new server: same socket */
+	if (s->web.cert) {
+		s->fd = (int)uct_mhd.quiesce_daemon(s->daemon);
+		uct_mhd.stop_daemon(s->daemon);
+		s->daemon = NULL;
+		for (int i = 0; i < UCT_LISTEN_MAX_CONN; i++)
+			s->conn[i].fd = -1;
+		if (s->fd < 0) {
+			fprintf(stderr, "ucounttop: --listen %s: SIGHUP: libmicrohttpd gave no "
+				"socket back\n", s->name);
+			return -1;
+		}
+		start_server(s);
+		if (!s->daemon) {
+			fprintf(stderr, "ucounttop: --listen %s: SIGHUP: libmicrohttpd did not "
+				"start again\n", s->name);
+			return -1;
+		}
+	}
+	fprintf(stderr, "ucounttop: SIGHUP: %s read again (%s%zu user%s)\n", s->web_path,
+		s->web.cert ? "TLS, " : "", s->web.nusers, s->web.nusers == 1 ? "" : "s");
+	return 0;
+}
+
+int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct uct_view_ctx *c,
+		   uct_snapshot_fn snapshot, void *ctx, double interval, bool verbose,
+		   volatile sig_atomic_t *stop, volatile sig_atomic_t *reload)
+{
+	const union MHD_DaemonInfo *info;
+	sigset_t block, old;
+	int rc = UCT_EXIT_OK;
+	char mode[128] = "";
+
+	s->m = m;
+	s->c = c;
+	for (int i = 0; i < UCT_LISTEN_MAX_CONN; i++)
+		s->conn[i].fd = -1;
+	s->snapshot = snapshot;
+	s->ctx = ctx;
+	s->interval = interval;
+	s->not_found = text_response("not found: ucounttop serves /metrics only\n", NULL, NULL);
+	s->not_allowed = text_response("method not allowed: GET or HEAD /metrics\n",
+				       MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	s->failed = text_response("no snapshot: see ucounttop's standard error\n", NULL, NULL);
+	s->unauthorized = text_response("unauthorized: a user and password are needed\n",
+					MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Basic realm=\"ucounttop\"");
+	if (!s->not_found || !s->not_allowed || !s->failed || !s->unauthorized) {
+		fprintf(stderr, "ucounttop: --listen %s: out of memory\n", s->name);
+		return UCT_EXIT_FAIL;
+	}
+	s->verbose = verbose;
+	start_server(s);
 	if (!s->daemon) {
 		fprintf(stderr, "ucounttop: --listen %s: libmicrohttpd did not start%s\n", s->name,
 			verbose ? "" : " (-v says why)");
@@ -555,6 +616,19 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 		}
 		if (*stop)
 			break;
+		if (reload && *reload) {
+			*reload = 0;
+			if (s->web_on && reload_web(s)) {
+				rc = UCT_EXIT_FAIL;
+				break;
+			}
+			info = uct_mhd.get_daemon_info(s->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+			if (!info) {
+				rc = UCT_EXIT_FAIL;
+				break;
+			}
+			continue;
+		}
 		if (uct_mhd.run(s->daemon) != MHD_YES) {
 			fprintf(stderr, "ucounttop: --listen %s: libmicrohttpd failed\n", s->name);
 			rc = UCT_EXIT_FAIL;

@@ -6,6 +6,7 @@
 #ifndef UCT_LISTEN_H
 #define UCT_LISTEN_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,9 +59,12 @@ struct uct_listen {
 	unsigned long long errors;	/* scrapes answered 500 */
 	struct MHD_Response *doc[UCT_METRICS_NFMT];	/* rendered from it */
 	struct MHD_Response *not_found, *not_allowed, *failed, *unauthorized;
-	/* --web.config.file: TLS when web.cert, basic auth when web.nusers */
+	/* --web.config.file: TLS when web.cert, basic auth when web.nusers;
+	 * read again on SIGHUP */
 	bool web_on;
 	struct uct_web_config web;
+	char web_path[PATH_MAX];
+	bool verbose;
 };
 
 /*
@@ -80,11 +84,15 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, const
  * Serve /metrics until *stop, in the calling thread: a scrape renders m
  * (after calling snapshot, at most once per interval seconds). Blocks
  * SIGINT, SIGTERM and SIGHUP except while waiting, so a signal ends the
- * wait, never a snapshot. UCT_EXIT_OK, or UCT_EXIT_FAIL said on stderr.
+ * wait, never a snapshot. When *reload is set (SIGHUP), the web
+ * configuration, certificate and key are read again and, if they are
+ * good, served from then on (the connections open are closed; TLS cannot
+ * be turned on or off so); if not, the ones in use stay, said on
+ * stderr. UCT_EXIT_OK, or UCT_EXIT_FAIL said on stderr.
  */
 int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct uct_view_ctx *c,
 		   uct_snapshot_fn snapshot, void *ctx, double interval, bool verbose,
-		   volatile sig_atomic_t *stop);
+		   volatile sig_atomic_t *stop, volatile sig_atomic_t *reload);
 
 /* Stop serving and close everything (also after a failed open). */
 void uct_listen_close(struct uct_listen *s);

@@ -44,7 +44,12 @@
 static struct uct_model model;
 static int snapshots, fail_at;
 static unsigned snapshot_us;	/* how long each snapshot takes */
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, hup;
+
+static void on_hup(int sig)
+{
+	hup = 1;
+}
 
 /* The base tree, with root's nproc counting the snapshots: 10 + n */
 static int fake_snapshot(void *ctx)
@@ -129,14 +134,17 @@ static void start(struct server *sv, double interval, unsigned timeout, int fail
 		if (getppid() != parent)
 			_exit(1);
 		if (start_web)
-			if (!freopen(server_log, "w", stderr))
+			if (!freopen(server_log, "w", stderr) ||
+			    setvbuf(stderr, NULL, _IONBF, 0))	/* read as it runs */
 				_exit(1);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 		sigaction(SIGTERM, &sa, NULL);
 		fail_at = fail;
 		snapshots = 0;
 		uct_model_init(&model);
-		rc = uct_listen_run(&s, &model, &c, fake_snapshot, NULL, interval, true, &stop);
+		sigaction(SIGHUP, &(struct sigaction){ .sa_handler = on_hup }, NULL);
+		rc = uct_listen_run(&s, &model, &c, fake_snapshot, NULL, interval, true, &stop,
+				    &hup);
 		uct_listen_close(&s);
 		uct_model_free(&model);
 		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
@@ -663,7 +671,7 @@ static void put(const char *name, const char *text)
 
 static int make_tls_fixtures(void **state)
 {
-	char setting[CRYPT_GENSALT_OUTPUT_SIZE], cmd[1024], yml[512];
+	char setting[CRYPT_GENSALT_OUTPUT_SIZE], cmd[2048], yml[512];
 	struct crypt_data cd = { 0 };
 	const char *hash;
 
@@ -674,7 +682,11 @@ static int make_tls_fixtures(void **state)
 		 "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -days 2 "
 		 "-keyout server.key -out server.crt 2>openssl.err && "
 		 "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out other.key "
-		 "2>>openssl.err && chmod 600 server.key other.key", tls_dir);
+		 "2>>openssl.err && "
+		 "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes "
+		 "-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -days 2 "
+		 "-keyout new.key -out new.crt 2>>openssl.err && "
+		 "chmod 600 server.key other.key new.key", tls_dir);
 	if (system(cmd)) {
 		fprintf(stderr, "# openssl failed (see %s/openssl.err)\n", tls_dir);
 		return -1;
@@ -855,6 +867,90 @@ static void test_tls_auth(void **state)
 	free(text);
 }
 
+/* How many times the server's log says needle, waiting (at most 10 s)
+ * for it to say so want times */
+static int log_says(const char *needle, int want)
+{
+	char log[8192], *p;
+	int i, n = 0;
+
+	for (i = 0; i < 1000; i++) {
+		FILE *f = fopen(server_log, "r");
+		size_t len = f ? fread(log, 1, sizeof(log) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		log[len] = 0;
+		for (n = 0, p = log; (p = strstr(p, needle)); p++)
+			n++;
+		if (n >= want)
+			break;
+		usleep(10000);
+	}
+	return n;
+}
+
+/* SIGHUP reads the configuration, certificate and key again: served from
+ * then on; a bad configuration, or one turning TLS off, keeps the one in
+ * use */
+static void test_tls_reload(void **state)
+{
+	char setting[CRYPT_GENSALT_OUTPUT_SIZE], yml[512], path[300], url[128], new_crt[300];
+	struct crypt_data cd = { 0 };
+	struct server sv;
+	struct response r;
+	const char *bob;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/reload.yml", tls_dir);
+	snprintf(new_crt, sizeof(new_crt), "%s/new.crt", tls_dir);
+	assert_non_null(crypt_gensalt_rn("$2b$", 4, NULL, 0, setting, sizeof(setting)));
+	bob = crypt_rn("b0b", setting, &cd, sizeof(cd));
+	assert_non_null(bob);
+	f = fopen(web_yml, "r");
+	assert_non_null(f);
+	yml[fread(yml, 1, sizeof(yml) - 1, f)] = 0;
+	fclose(f);
+	put("reload.yml", yml);
+	start_web = path;
+	start(&sv, 3600, UCT_LISTEN_TIMEOUT, 0);
+	start_web = NULL;
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/metrics", sv.port);
+	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "alice:s3cret"), 0);
+	assert_int_equal(r.status, 200);
+	release(&r);
+
+	/* a new pair and a new user */
+	snprintf(yml, sizeof(yml), "tls_server_config:\n  cert_file: new.crt\n"
+		 "  key_file: new.key\nbasic_auth_users:\n  bob: %s\n", bob);
+	put("reload.yml", yml);
+	kill(sv.pid, SIGHUP);
+	assert_int_equal(log_says("read again (TLS, 1 user)", 1), 1);
+	assert_int_equal(curl(&r, url, "--cacert", new_crt, "-u", "bob:b0b"), 0);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	assert_int_equal(curl(&r, url, "--cacert", new_crt, "-u", "alice:s3cret"), 0);
+	assert_int_equal(r.status, 401);
+	release(&r);
+	/* the old certificate is no longer the server's */
+	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "bob:b0b"), 60);
+	release(&r);
+
+	/* a bad one, then one without TLS: the new pair and bob stay */
+	put("reload.yml", "foo: 1\n");
+	kill(sv.pid, SIGHUP);
+	assert_int_equal(log_says("the configuration in use stays", 1), 1);
+	snprintf(yml, sizeof(yml), "basic_auth_users:\n  bob: %s\n", bob);
+	put("reload.yml", yml);
+	kill(sv.pid, SIGHUP);
+	assert_int_equal(log_says("a reload cannot turn TLS off (restart ucounttop)", 1), 1);
+	assert_int_equal(log_says("the configuration in use stays", 2), 2);
+	assert_int_equal(curl(&r, url, "--cacert", new_crt, "-u", "bob:b0b"), 0);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	assert_int_equal(stop_server(&sv), 0);
+}
+
 /* A client that connects and never starts its TLS handshake is cut at the
  * header deadline (1 s), long before the idle timeout (10 s) */
 static void test_tls_header_deadline(void **state)
@@ -946,6 +1042,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_idle_and_sigterm, teardown),
 		cmocka_unit_test_teardown(test_bind_errors, teardown),
 		cmocka_unit_test_teardown(test_tls_auth, teardown),
+		cmocka_unit_test_teardown(test_tls_reload, teardown),
 		cmocka_unit_test_teardown(test_tls_header_deadline, teardown),
 		cmocka_unit_test_teardown(test_tls_per_address_limit, teardown),
 		cmocka_unit_test_teardown(test_web_config_refused, teardown),
