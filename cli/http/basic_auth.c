@@ -147,7 +147,8 @@ static void remember(struct uct_web_user *u, const char *pass, size_t n)
 	u->good_len = n;
 }
 
-bool uct_basic_auth_allow(struct uct_web_config *w, const char *authorization)
+bool uct_basic_auth_allow(struct uct_web_config *w, const char *authorization, bool may_hash,
+			  bool *hashed)
 {
 	char buf[UCT_BASIC_AUTH_MAX];
 	struct uct_web_user *u = NULL;
@@ -155,6 +156,7 @@ bool uct_basic_auth_allow(struct uct_web_config *w, const char *authorization)
 	size_t n, i;
 	bool ok;
 
+	*hashed = false;
 	if (!w->nusers)
 		return true;
 	if (!authorization || !crypt_fn ||
@@ -165,7 +167,10 @@ bool uct_basic_auth_allow(struct uct_web_config *w, const char *authorization)
 			u = &w->users[i];
 	if (u && u->good && u->good_len == n && same_bytes(u->good, pass, n)) {
 		ok = true;
+	} else if (!may_hash) {
+		ok = false;
 	} else {
+		*hashed = true;
 		hash = u ? u->hash : w->users[0].hash;
 		h = crypt_fn(pass, hash, scratch, sizeof(*scratch));
 		ok = u && h && strlen(h) == UCT_WEB_BCRYPT_LEN &&

@@ -33,7 +33,10 @@ bool uct_basic_auth_decode(const char *header, char *buf, size_t cap, const char
  * May a request with this Authorization header (NULL: none) be answered?
  * Always without users. A password is verified by bcrypt once; until
  * another one verifies for that user, it is let in by comparing bytes.
+ * Without may_hash (a client in its backoff) no bcrypt is run: only that
+ * comparison. *hashed: a bcrypt was run.
  */
-bool uct_basic_auth_allow(struct uct_web_config *w, const char *authorization);
+bool uct_basic_auth_allow(struct uct_web_config *w, const char *authorization, bool may_hash,
+			  bool *hashed);
 
 #endif /* UCT_BASIC_AUTH_H */

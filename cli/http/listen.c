@@ -22,9 +22,14 @@
  * document is older than -d when it is sent.
  *
  * Bounds: at most UCT_LISTEN_MAX_CONN connections at once, and
- * UCT_LISTEN_PER_ADDR from one client address (more wait in the listen
- * backlog, or, past the per-address bound, are shut down as they come:
- * on_connection()); UCT_LISTEN_CONN_MEM bytes
+ * UCT_LISTEN_PER_ADDR from one client, an IPv4 address or an IPv6 /64
+ * (more wait in the listen backlog, where the keep-alive connection idle
+ * the longest makes room for them, or, past the per-client bound, are
+ * shut down as they come: on_connection()); a connection ends after a
+ * 401, 404 or 405, after UCT_LISTEN_REQUESTS requests or
+ * UCT_LISTEN_LIFETIME seconds, or when its answer is not taken within
+ * UCT_LISTEN_SEND_DEADLINE; failed logins put their client in a backoff
+ * without bcrypt (backoff_fail()); UCT_LISTEN_CONN_MEM bytes
  * per connection for its request line and headers (MHD answers a larger
  * request 431 or 414); no request body is read (GET and HEAD have none,
  * other methods are answered at once, and MHD closes the connection
@@ -173,6 +178,7 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, const
 	s->fd = -1;
 	s->timeout = UCT_LISTEN_TIMEOUT;
 	s->deadline = UCT_LISTEN_DEADLINE;
+	s->backoff_first = 1;
 	memcpy(v6 ? (void *)&in6.sin6_addr : (void *)&in.sin_addr, a->addr, v6 ? 16 : 4);
 	inet_ntop(a->family, a->addr, host, sizeof(host));
 	snprintf(s->name, sizeof(s->name), v6 ? "[%s]:%u" : "%s:%u", host, a->port);
@@ -305,19 +311,81 @@ static struct uct_listen_conn *conn_of(struct MHD_Connection *conn)
 	return ci ? ci->socket_context : NULL;
 }
 
-/* The client's address of a connection, as 16 bytes (IPv4 in the first 4) */
-static void client_addr(struct MHD_Connection *conn, unsigned char out[16])
+/* The client of a connection: its IPv4 address, or its IPv6 /64 (an
+ * IPv4-mapped address is IPv4) */
+static void client_of(struct MHD_Connection *conn, struct uct_listen_client *c)
 {
+	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	const union MHD_ConnectionInfo *ci;
 	const struct sockaddr *sa;
+	const unsigned char *a6;
 
-	memset(out, 0, 16);
+	memset(c, 0, sizeof(*c));
 	ci = uct_mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	sa = ci ? ci->client_addr : NULL;
-	if (sa && sa->sa_family == AF_INET)
-		memcpy(out, &((const struct sockaddr_in *)sa)->sin_addr, 4);
-	else if (sa && sa->sa_family == AF_INET6)
-		memcpy(out, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+	if (sa && sa->sa_family == AF_INET) {
+		memcpy(c->key, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+	} else if (sa && sa->sa_family == AF_INET6) {
+		a6 = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+		if (!memcmp(a6, mapped, sizeof(mapped))) {
+			memcpy(c->key, a6 + 12, 4);
+		} else {
+			memcpy(c->key, a6, 8);
+			c->v6 = true;
+		}
+	}
+}
+
+static bool same_client(const struct uct_listen_client *a, const struct uct_listen_client *b)
+{
+	return a->v6 == b->v6 && !memcmp(a->key, b->key, sizeof(a->key));
+}
+
+/* c's backoff entry, or NULL */
+static struct uct_listen_backoff *backoff_of(struct uct_listen *s,
+					     const struct uct_listen_client *c)
+{
+	for (int i = 0; i < UCT_LISTEN_BACKOFF_SLOTS; i++)
+		if (s->backoff[i].fails && same_client(&s->backoff[i].client, c))
+			return &s->backoff[i];
+	return NULL;
+}
+
+/* A failed login of c (a bcrypt ran): no other for 1 s, twice as long
+ * after each further one, UCT_LISTEN_BACKOFF_MAX at most. A full table
+ * forgets the client whose wait ends first. */
+static void backoff_fail(struct uct_listen *s, const struct uct_listen_client *c, double now)
+{
+	struct uct_listen_backoff *b = backoff_of(s, c);
+	char who[INET6_ADDRSTRLEN + 4] = "?";
+	double wait;
+
+	if (!b) {
+		b = &s->backoff[0];
+		for (int i = 1; i < UCT_LISTEN_BACKOFF_SLOTS && b->fails; i++)
+			if (!s->backoff[i].fails || s->backoff[i].until < b->until)
+				b = &s->backoff[i];
+		*b = (struct uct_listen_backoff){ .client = *c };
+	}
+	b->fails++;
+	wait = b->fails > 5 ? UCT_LISTEN_BACKOFF_MAX :
+			      s->backoff_first * (double)(1u << (b->fails - 1));
+	if (wait > UCT_LISTEN_BACKOFF_MAX)
+		wait = UCT_LISTEN_BACKOFF_MAX;
+	b->until = now + wait;
+	if (s->verbose) {
+		inet_ntop(c->v6 ? AF_INET6 : AF_INET, c->key, who, sizeof(who));
+		fprintf(stderr, "ucounttop: http: failed login %u from %s%s: no bcrypt for it "
+			"for %g s\n", b->fails, who, c->v6 ? "/64" : "", wait);
+	}
+}
+
+/* Shut a connection down (MHD reads the end of its stream and closes it) */
+static void shut(struct uct_listen_conn *lc)
+{
+	if (lc->fd >= 0 && !lc->shut)
+		shutdown(lc->fd, SHUT_RDWR);
+	lc->shut = true;
 }
 
 /*
@@ -331,7 +399,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 	struct uct_listen *s = cls;
 	struct uct_listen_conn *lc = *socket_context, *free_slot = NULL;
 	const union MHD_ConnectionInfo *ci;
-	unsigned char addr[16];
+	struct uct_listen_client client;
 	int i, same = 0;
 
 	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
@@ -343,12 +411,12 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 	ci = uct_mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
 	if (!ci)
 		return;
-	client_addr(conn, addr);
+	client_of(conn, &client);
 	for (i = 0; i < UCT_LISTEN_MAX_CONN; i++) {
 		if (s->conn[i].fd < 0) {
 			if (!free_slot)
 				free_slot = &s->conn[i];
-		} else if (!memcmp(s->conn[i].addr, addr, sizeof(addr))) {
+		} else if (same_client(&s->conn[i].client, &client)) {
 			same++;
 		}
 	}
@@ -356,25 +424,31 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 		shutdown(ci->connect_fd, SHUT_RDWR);
 		return;
 	}
-	*free_slot = (struct uct_listen_conn){ .fd = ci->connect_fd, .since = uct_now_s() };
-	memcpy(free_slot->addr, addr, sizeof(addr));
+	*free_slot = (struct uct_listen_conn){ .fd = ci->connect_fd, .since = uct_now_s(),
+					       .client = client };
+	free_slot->accepted = free_slot->since;
 	*socket_context = free_slot;
 }
 
-/* A request answered: the next one on this connection has its own deadline */
+/* A request answered: the next one on this connection has its own
+ * deadline, unless this was the last it may send */
 static void on_completed(void *cls, struct MHD_Connection *conn, void **req,
 			 enum MHD_RequestTerminationCode code)
 {
 	struct uct_listen_conn *lc = conn_of(conn);
 
-	if (lc) {
-		lc->since = uct_now_s();
-		lc->in_request = false;
-	}
+	if (!lc)
+		return;
+	lc->since = uct_now_s();
+	lc->in_request = false;
+	lc->requests++;
+	if (lc->close_after || lc->requests >= UCT_LISTEN_REQUESTS ||
+	    lc->since - lc->accepted >= UCT_LISTEN_LIFETIME)
+		shut(lc);
 }
 
-/* Shut down the connections past their deadline; the seconds until the
- * next one's, or -1 when none is waiting for headers. */
+/* Shut down the connections past their deadline (headers, or sending
+ * the answer); the seconds until the next one's, or -1 when none. */
 static double enforce_deadlines(struct uct_listen *s)
 {
 	double now = uct_now_s(), next = -1, left;
@@ -383,19 +457,40 @@ static double enforce_deadlines(struct uct_listen *s)
 	for (i = 0; i < UCT_LISTEN_MAX_CONN; i++) {
 		struct uct_listen_conn *lc = &s->conn[i];
 
-		if (lc->fd < 0 || lc->in_request)
+		if (lc->fd < 0 || lc->shut)
 			continue;
-		left = lc->since + s->deadline - now;
+		left = lc->in_request ? lc->req_since + UCT_LISTEN_SEND_DEADLINE - now :
+					lc->since + s->deadline - now;
 		if (left <= 0) {
-			/* MHD reads the end of the stream and closes it */
-			shutdown(lc->fd, SHUT_RDWR);
-			lc->in_request = true;
+			shut(lc);
 			continue;
 		}
 		if (next < 0 || left < next)
 			next = left;
 	}
 	return next;
+}
+
+/* With every slot taken (*full), the keep-alive connection idle the
+ * longest after its answer, or NULL: it makes room for a client waiting
+ * to be accepted (a scraper comes back; a client that holds connections
+ * open does not keep others out) */
+static struct uct_listen_conn *room_maker(struct uct_listen *s, bool *full)
+{
+	struct uct_listen_conn *idle = NULL;
+	int i;
+
+	*full = false;
+	for (i = 0; i < UCT_LISTEN_MAX_CONN; i++) {
+		struct uct_listen_conn *lc = &s->conn[i];
+
+		if (lc->fd < 0 || lc->shut)
+			return NULL;	/* a slot is or will be free */
+		if (!lc->in_request && lc->requests && (!idle || lc->since < idle->since))
+			idle = lc;
+	}
+	*full = true;
+	return idle;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -407,20 +502,46 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	struct MHD_Response *r;
 	const char *accept;
 
-	/* its headers are in: the deadline is met */
-	if (lc)
+	/* its headers are in: the deadline is met, the send deadline starts */
+	if (lc) {
 		lc->in_request = true;
-	/* before anything else: a stranger learns no more than that */
-	if (s->web.nusers &&
-	    !uct_basic_auth_allow(&s->web, uct_mhd.lookup_connection_value(conn, MHD_HEADER_KIND,
-						MHD_HTTP_HEADER_AUTHORIZATION)))
-		return uct_mhd.queue_response(conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized);
+		lc->req_since = uct_now_s();
+	}
+	/* before anything else: a stranger learns no more than that. A
+	 * client in its backoff after failed logins gets no bcrypt: only a
+	 * password that verified before gets in */
+	if (s->web.nusers) {
+		struct uct_listen_client client;
+		struct uct_listen_backoff *b;
+		bool hashed, may;
+
+		client_of(conn, &client);
+		b = backoff_of(s, &client);
+		may = !b || b->until <= uct_now_s();
+		if (!uct_basic_auth_allow(&s->web,
+					  uct_mhd.lookup_connection_value(conn, MHD_HEADER_KIND,
+						MHD_HTTP_HEADER_AUTHORIZATION), may, &hashed)) {
+			if (hashed)
+				backoff_fail(s, &client, uct_now_s());
+			else if (!may)
+				s->backoff_refusals++;
+			if (lc)
+				lc->close_after = true;
+			return uct_mhd.queue_response(conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized);
+		}
+		if (hashed && b)
+			b->fails = 0;	/* a login that verified ends its backoff */
+	}
 	/* answered at once, body or not: MHD then closes the connection
-	 * rather than read a body nobody wants */
-	if (strcmp(url, "/metrics"))
-		return uct_mhd.queue_response(conn, MHD_HTTP_NOT_FOUND, s->not_found);
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+	 * rather than read a body nobody wants; so do we, after a 404 or 405 */
+	if (strcmp(url, "/metrics") ||
+	    (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))) {
+		if (lc)
+			lc->close_after = true;
+		if (strcmp(url, "/metrics"))
+			return uct_mhd.queue_response(conn, MHD_HTTP_NOT_FOUND, s->not_found);
 		return uct_mhd.queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
+	}
 	accept = uct_mhd.lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	/* HEAD: the same document, MHD sends its headers only */
 	r = document(s, uct_negotiate_metrics(accept));
@@ -441,7 +562,8 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 		fputc('\n', stderr);
 }
 
-/* text, with a header name: value more (name NULL: none) */
+/* text, with a header name: value more (name NULL: none), saying the
+ * connection is closed after it (every one of these is) */
 static struct MHD_Response *text_response(const char *text, const char *name, const char *value)
 {
 	struct MHD_Response *r;
@@ -449,6 +571,7 @@ static struct MHD_Response *text_response(const char *text, const char *name, co
 	r = uct_mhd.create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
 	if (r && (uct_mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 					  "text/plain; charset=utf-8") != MHD_YES ||
+		  uct_mhd.add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES ||
 		  (name && uct_mhd.add_response_header(r, name, value) != MHD_YES))) {
 		uct_mhd.destroy_response(r);
 		r = NULL;
@@ -591,9 +714,24 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	bool was_full = false;
 	while (!*stop) {
-		struct pollfd pfd = { .fd = info->epoll_fd, .events = POLLIN };
+		const union MHD_DaemonInfo *li = uct_mhd.get_daemon_info(s->daemon,
+									MHD_DAEMON_INFO_LISTEN_FD);
 		double next = enforce_deadlines(s);
+		bool full;
+		struct uct_listen_conn *idle = room_maker(s, &full);
+
+		/* a slot freed since MHD was at its limit: MHD watches the
+		 * listening socket again only from its next run */
+		if (was_full && !full)
+			next = 0;
+		was_full = full;
+		/* at its limit, MHD no longer watches the listening socket:
+		 * we do, while a connection could make room */
+		struct pollfd pfd[2] = { { .fd = info->epoll_fd, .events = POLLIN },
+					 { .fd = idle && li ? li->listen_fd : -1,
+					   .events = POLLIN } };
 		MHD_UNSIGNED_LONG_LONG ms;
 		struct timespec ts, *tsp = NULL;
 
@@ -602,13 +740,17 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 			ts.tv_nsec = (long)(ms % 1000) * 1000000;
 			tsp = &ts;
 		}
-		/* wake for the next header deadline too */
+		/* full with none idle yet: MHD may end an answer only on its
+		 * next run, which nothing else would wake for */
+		if (full && !idle && (next < 0 || next > 0.1))
+			next = 0.1;
+		/* wake for the next deadline too */
 		if (next >= 0 && (!tsp || next < ts.tv_sec + ts.tv_nsec / 1e9)) {
 			ts.tv_sec = (time_t)next;
 			ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
 			tsp = &ts;
 		}
-		if (ppoll(&pfd, 1, tsp, &old) < 0 && errno != EINTR) {
+		if (ppoll(pfd, 2, tsp, &old) < 0 && errno != EINTR) {
 			fprintf(stderr, "ucounttop: --listen %s: waiting for connections: %s\n",
 				s->name, strerror(errno));
 			rc = UCT_EXIT_FAIL;
@@ -616,6 +758,8 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 		}
 		if (*stop)
 			break;
+		if (idle && (pfd[1].revents & POLLIN))
+			shut(idle);
 		if (reload && *reload) {
 			*reload = 0;
 			if (s->web_on && reload_web(s)) {

@@ -21,18 +21,44 @@
 #define UCT_LISTEN_CONN_MEM	16384	/* bytes per connection for its request */
 #define UCT_LISTEN_TIMEOUT	10	/* seconds a connection may stay idle */
 #define UCT_LISTEN_DEADLINE	5	/* seconds to send a request's headers */
+#define UCT_LISTEN_SEND_DEADLINE 30	/* seconds to take a response */
+#define UCT_LISTEN_LIFETIME	120	/* seconds a connection is kept... */
+#define UCT_LISTEN_REQUESTS	100	/* ...or requests: then closed after its answer */
+#define UCT_LISTEN_BACKOFF_MAX	30	/* seconds a client waits after failed logins */
+#define UCT_LISTEN_BACKOFF_SLOTS 64	/* clients (addresses, /64s) remembered */
 
 struct MHD_Daemon;
 struct MHD_Response;
 struct MHD_Connection;
 
-/* A connection, from its accept (or its last answer) to its request's
- * headers: shut down when that takes longer than the deadline. */
+/* A client as the bounds count it: an IPv4 address, or an IPv6 /64 (one
+ * host's, or one site's: a /64 is what one gets) */
+struct uct_listen_client {
+	unsigned char key[16];		/* IPv4: 4 bytes; IPv6: the first 8 */
+	bool v6;
+};
+
+/* A connection: shut down when its request's headers take longer than
+ * the deadline after its accept or its last answer, when its answer
+ * takes longer than the send deadline, and after the answer that ends
+ * its lifetime or request count, or after a 401, 404 or 405. */
 struct uct_listen_conn {
 	int fd;				/* -1: a free slot */
+	double accepted;
 	double since;			/* accepted, or its last request answered */
+	double req_since;		/* its request's headers came in */
+	unsigned requests;		/* answered */
 	bool in_request;		/* its request's headers are in */
-	unsigned char addr[16];		/* the client's address (IPv4: 4 bytes) */
+	bool close_after;		/* shut down once this answer is sent */
+	bool shut;			/* shut down: MHD closes it */
+	struct uct_listen_client client;
+};
+
+/* Failed logins from a client: no bcrypt for it until `until` */
+struct uct_listen_backoff {
+	struct uct_listen_client client;
+	unsigned fails;
+	double until;
 };
 
 /* Take a new snapshot into the model the views read: 0, or not 0 after
@@ -44,6 +70,7 @@ struct uct_listen {
 	char name[64];			/* "127.0.0.1:9465", "[::1]:9465" */
 	unsigned timeout;		/* idle seconds (UCT_LISTEN_TIMEOUT; tests) */
 	unsigned deadline;		/* header seconds (UCT_LISTEN_DEADLINE) */
+	double backoff_first;		/* seconds after a first failed login (1; tests) */
 	struct uct_listen_conn conn[UCT_LISTEN_MAX_CONN];
 	struct MHD_Daemon *daemon;
 	/* what a scrape is answered from */
@@ -65,6 +92,8 @@ struct uct_listen {
 	struct uct_web_config web;
 	char web_path[PATH_MAX];
 	bool verbose;
+	struct uct_listen_backoff backoff[UCT_LISTEN_BACKOFF_SLOTS];
+	unsigned long backoff_refusals;	/* requests refused without a bcrypt */
 };
 
 /*

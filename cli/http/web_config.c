@@ -270,7 +270,8 @@ static int tls_key(struct parser *p, const char *key, const char *value)
 }
 
 /* What crypt(3) writes for bcrypt: $2a$, $2b$ or $2y$, a cost of 04..31,
- * $, 22 characters of salt and 31 of hash in bcrypt's base64 */
+ * $, 22 characters of salt and 31 of hash in bcrypt's base64 (the cost is
+ * checked apart: UCT_WEB_BCRYPT_MAX_COST) */
 static bool bcrypt_hash(const char *h)
 {
 	static const char b64[] = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -307,6 +308,10 @@ static int user_key(struct parser *p, const char *name, const char *hash)
 		return bad(p, "basic_auth_users: %s's password is not a bcrypt hash ($2y$, $2b$ or "
 			   "$2a$, a cost of 04 to 31, 60 characters in all: htpasswd -nBC 10 USER "
 			   "or mkpasswd -m bcrypt makes one)", name);
+	if ((hash[4] - '0') * 10 + hash[5] - '0' > UCT_WEB_BCRYPT_MAX_COST)
+		return bad(p, "basic_auth_users: %s's bcrypt cost %.2s is above %d: every wrong "
+			   "password would cost the server that much time (htpasswd -nBC 10 %s)",
+			   name, hash + 4, UCT_WEB_BCRYPT_MAX_COST, name);
 	if (w->nusers == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 4;
 

@@ -15,6 +15,9 @@
 #define UCT_WEB_FILE_MAX	(1 << 20)
 /* "$2y$10$" + 22 characters of salt + 31 of hash */
 #define UCT_WEB_BCRYPT_LEN	60
+/* Each wrong password costs the server one bcrypt of the user's cost
+ * (2^cost rounds: about 60 ms at 10 on a server core): no more than 12 */
+#define UCT_WEB_BCRYPT_MAX_COST	12
 
 struct uct_web_user {
 	char *name;

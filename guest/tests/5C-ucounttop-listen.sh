@@ -275,12 +275,19 @@ rc=$?
 check "SIGINT: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "... programs detached" detached
 
-# ---- SIGHUP stops it too (a server started from a terminal that closes)
+# ---- SIGHUP reads a web configuration again (ucounttop(8)); without one
+# it does nothing: the server goes on, SIGTERM ends it
 if serve hup --listen 127.0.0.1:$PORT; then
 	kill -HUP $u
+	sleep 1
+	get $T/hup.doc
+	rc=$?
+	check "SIGHUP without a web configuration: still serving (wget $rc)" \
+		[ $rc -eq 0 -a -s $T/hup.doc ]
+	kill -TERM $u
 	wait $u
 	rc=$?
-	check "SIGHUP: exit 0 (got $rc)" [ $rc -eq 0 ]
+	check "... then SIGTERM: exit 0 (got $rc)" [ $rc -eq 0 ]
 	check "... programs detached" detached
 else
 	nok "ucounttop --listen 127.0.0.1:$PORT serves (for SIGHUP)"

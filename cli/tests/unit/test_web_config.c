@@ -214,6 +214,8 @@ static void test_errors(void **state)
 		{ "basic_auth_users:\n  alice: $1$abcdefgh$abcdefghijklmnopqrstuv\n",
 		  ":2: basic_auth_users: alice's password is not a bcrypt hash" },
 		{ "basic_auth_users:\n  'a:b': x\n", ":2: basic_auth_users: user a:b: a name with ':'" },
+		{ "basic_auth_users:\n  alice: $2y$13$abcdefghijklmnopqrstuuabcdefghijklmnopqrstuvwxyz"
+		  "01234\n", ":2: basic_auth_users: alice's bcrypt cost 13 is above 12" },
 		{ "  cert_file: server.crt\n", ":1: 'cert_file' is indented, but under no section" },
 		{ "tls_server_config\n", ":1: expected KEY: VALUE" },
 		{ "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
@@ -335,6 +337,14 @@ static const char *header_for(const char *user, const char *pass)
 	return out;
 }
 
+static bool hashed;
+
+/* allowed, a bcrypt allowed too */
+static bool allow(struct uct_web_config *w, const char *header)
+{
+	return uct_basic_auth_allow(w, header, true, &hashed);
+}
+
 static void test_allow(void **state)
 {
 	struct uct_web_config w;
@@ -342,37 +352,47 @@ static void test_allow(void **state)
 
 	/* no users: everyone */
 	assert_int_equal(load("", &w, msg, sizeof(msg)), 0);
-	assert_true(uct_basic_auth_allow(&w, NULL));
+	assert_true(allow(&w, NULL));
 	uct_web_config_free(&w);
 
 	snprintf(text, sizeof(text), "basic_auth_users:\n  alice: %s\n  bob: %s\n", hash_secret,
 		 hash_other);
 	assert_int_equal(load(text, &w, msg, sizeof(msg)), 0);
 	assert_int_equal(uct_basic_auth_load(msg, sizeof(msg)), 0);
-	assert_false(uct_basic_auth_allow(&w, NULL));
-	assert_false(uct_basic_auth_allow(&w, "Basic"));
-	assert_false(uct_basic_auth_allow(&w, header_for("alice", "other")));
-	assert_false(uct_basic_auth_allow(&w, header_for("alice", "secre")));
-	assert_false(uct_basic_auth_allow(&w, header_for("alice", "secret!")));
-	assert_false(uct_basic_auth_allow(&w, header_for("carol", "secret")));
-	assert_false(uct_basic_auth_allow(&w, header_for("Alice", "secret")));
+	assert_false(allow(&w, NULL));
+	assert_false(allow(&w, "Basic"));
+	assert_false(allow(&w, header_for("alice", "other")));
+	assert_false(allow(&w, header_for("alice", "secre")));
+	assert_false(allow(&w, header_for("alice", "secret!")));
+	assert_false(allow(&w, header_for("carol", "secret")));
+	assert_false(allow(&w, header_for("Alice", "secret")));
 	assert_null(w.users[0].good);
-	assert_true(uct_basic_auth_allow(&w, header_for("alice", "secret")));
-	assert_true(uct_basic_auth_allow(&w, header_for("bob", "other")));
+	assert_true(allow(&w, header_for("alice", "secret")));
+	assert_true(allow(&w, header_for("bob", "other")));
 	/* remembered: alice's hash changed under it, her last password is
 	 * still let in without a bcrypt... */
 	assert_non_null(w.users[0].good);
 	assert_string_equal(w.users[0].good, "secret");
 	memcpy(w.users[0].hash, hash_other, sizeof(w.users[0].hash));
-	assert_true(uct_basic_auth_allow(&w, header_for("alice", "secret")));
+	assert_true(allow(&w, header_for("alice", "secret")));
 	/* ...until another password verifies: it replaces the one kept */
-	assert_true(uct_basic_auth_allow(&w, header_for("alice", "other")));
+	assert_true(allow(&w, header_for("alice", "other")));
 	assert_string_equal(w.users[0].good, "other");
-	assert_false(uct_basic_auth_allow(&w, header_for("alice", "secret")));
+	assert_false(allow(&w, header_for("alice", "secret")));
 	/* a wrong password leaves the kept one */
 	assert_string_equal(w.users[0].good, "other");
-	assert_false(uct_basic_auth_allow(&w, header_for("bob", "secret")));
-	assert_true(uct_basic_auth_allow(&w, header_for("bob", "other")));
+	assert_false(allow(&w, header_for("bob", "secret")));
+	assert_true(allow(&w, header_for("bob", "other")));
+	/* in a backoff (may_hash false): the kept password still gets in,
+	 * anything else is refused without a bcrypt */
+	assert_true(uct_basic_auth_allow(&w, header_for("bob", "other"), false, &hashed));
+	assert_false(hashed);
+	assert_false(uct_basic_auth_allow(&w, header_for("bob", "wrong"), false, &hashed));
+	assert_false(hashed);
+	assert_false(uct_basic_auth_allow(&w, header_for("alice", "secret"), false, &hashed));
+	assert_false(hashed);
+	assert_false(uct_basic_auth_allow(&w, header_for("bob", "wrong"), true, &hashed));
+	assert_true(hashed);
 	uct_web_config_free(&w);
 }
 
