@@ -19,8 +19,15 @@ grep -q "^<!-- $name:begin -->\$" "$doc" && grep -q "^<!-- $name:end -->\$" "$do
 [ -s "$dir/times" ] || die "no sweep results in $dir (run make sweep)"
 
 count() { awk -v r="$2" '$1 == r { n++ } END { print n + 0 }' "$1"; }
-commit=$(git -C "$UCT_ROOT" rev-parse --short HEAD)
-git -C "$UCT_ROOT" diff --quiet HEAD -- . ":!docs/testing.md" || commit="$commit with local changes"
+# the commit the sweep ran (its guests' ucounttop), and the one judging
+# it now when that differs (the lists changed since, SWEEP_REJUDGE)
+now=$(git -C "$UCT_ROOT" rev-parse --short HEAD)
+git -C "$UCT_ROOT" diff --quiet HEAD -- . ":!docs/testing.md" || now="$now with local changes"
+commit=$now
+if [ -s "$dir/commit" ]; then
+	commit=$(cat "$dir/commit")
+	[ "$commit" = "$now" ] || commit="$commit (judged again at $now)"
+fi
 kernel=unknown cpus=?
 [ -s "$dir/kernel" ] && read -r kernel cpus < "$dir/kernel"
 cmd="make sweep"
@@ -52,6 +59,12 @@ trap 'rm -f "$block" "$block.doc"' EXIT
 	[ -s "$dir/wall" ] && read -r guests secs < "$dir/wall" &&
 		wall=" Wall time $((secs / 60)) min $((secs % 60)) s, $guests guest$([ "$guests" = 1 ] && echo " alone" || echo "s side by side")."
 	echo "$(wc -l < "$dir/times") collections, $tot_t tests, $tot_f findings.$wall"
+	# the tests whose own results varied between the two runs
+	varied=$(cat "$dir"/*.varied 2> /dev/null | paste -sd';' || true)
+	if [ -n "$varied" ]; then
+		echo
+		echo "Results that differed between the two runs, of tests whose own results vary from run to run (guest/sweep-nondeterministic.txt says why): $varied."
+	fi
 	# a guest that ran out of time: what it did not reach
 	left=$(cut -d' ' -f1 "$dir/times" | grep -vxF -f - "$dir/planned" 2> /dev/null | paste -sd' ' || true)
 	if [ -n "$left" ]; then
