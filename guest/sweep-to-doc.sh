@@ -60,7 +60,7 @@ trap 'rm -f "$block" "$block.doc"' EXIT
 		wall=" Wall time $((secs / 60)) min $((secs % 60)) s, $guests guest$([ "$guests" = 1 ] && echo " alone" || echo "s side by side")."
 	echo "$(wc -l < "$dir/times") collections, $tot_t tests, $tot_f findings.$wall"
 	# the tests whose own results varied between the two runs
-	varied=$(cat "$dir"/*.varied 2> /dev/null | paste -sd';' || true)
+	varied=$(cat "$dir"/*.varied 2> /dev/null | paste -sd';' | sed 's/;/; /g' || true)
 	if [ -n "$varied" ]; then
 		echo
 		echo "Results that differed between the two runs, of tests whose own results vary from run to run (guest/sweep-nondeterministic.txt says why): $varied."
