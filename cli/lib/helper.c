@@ -28,13 +28,14 @@ void uct_helper_init(struct uct_helper *h, uct_helper_serve_fn serve, void *arg,
 	h->fd = -1;
 }
 
-static bool read_full(int fd, void *buf, size_t n)
+/* All n bytes in (out false: read) or out (sent, no SIGPIPE) */
+static bool transfer(int fd, void *buf, size_t n, bool out)
 {
 	char *p = buf;
 	ssize_t r;
 
 	while (n) {
-		r = read(fd, p, n);
+		r = out ? send(fd, p, n, MSG_NOSIGNAL) : read(fd, p, n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -45,21 +46,14 @@ static bool read_full(int fd, void *buf, size_t n)
 	return true;
 }
 
+static bool read_full(int fd, void *buf, size_t n)
+{
+	return transfer(fd, buf, n, false);
+}
+
 static bool write_full(int fd, const void *buf, size_t n)
 {
-	const char *p = buf;
-	ssize_t r;
-
-	while (n) {
-		r = send(fd, p, n, MSG_NOSIGNAL);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		p += r;
-		n -= (size_t)r;
-	}
-	return true;
+	return transfer(fd, (void *)buf, n, true);
 }
 
 /* The helper: nothing of the caller's but the socket; answers until the

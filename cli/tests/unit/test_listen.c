@@ -158,6 +158,20 @@ static void start(struct server *sv, double interval, unsigned timeout, int fail
 	uct_listen_close(&s);		/* the socket and the configuration: the child's now */
 }
 
+/* start() with a web configuration (NULL: none), a header deadline and a
+ * first failed login's backoff (0: the defaults) */
+static void start_with(struct server *sv, const char *web, unsigned deadline, double backoff,
+		       double interval, unsigned timeout)
+{
+	start_web = web;
+	start_deadline = deadline;
+	start_backoff = backoff;
+	start(sv, interval, timeout, 0);
+	start_web = NULL;
+	start_deadline = 0;
+	start_backoff = 0;
+}
+
 /* SIGTERM, then the exit status (-1 if it did not end within 10 s) */
 static int stop_server(struct server *sv)
 {
@@ -809,9 +823,7 @@ static void test_tls_auth(void **state)
 	struct response r;
 	int rc;
 
-	start_web = web_yml;
-	start(&sv, 3600, UCT_LISTEN_TIMEOUT, 0);
-	start_web = NULL;
+	start_with(&sv, web_yml, 0, 0, 3600, UCT_LISTEN_TIMEOUT);
 	snprintf(url, sizeof(url), "https://127.0.0.1:%d/metrics", sv.port);
 
 	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "alice:s3cret"), 0);
@@ -942,9 +954,7 @@ static void test_tls_reload(void **state)
 	yml[fread(yml, 1, sizeof(yml) - 1, f)] = 0;
 	fclose(f);
 	put("reload.yml", yml);
-	start_web = path;
-	start(&sv, 3600, UCT_LISTEN_TIMEOUT, 0);
-	start_web = NULL;
+	start_with(&sv, path, 0, 0, 3600, UCT_LISTEN_TIMEOUT);
 	snprintf(url, sizeof(url), "https://127.0.0.1:%d/metrics", sv.port);
 	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "alice:s3cret"), 0);
 	assert_int_equal(r.status, 200);
@@ -991,11 +1001,7 @@ static void test_login_backoff(void **state)
 	char url[128];
 	int i;
 
-	start_web = web_yml;
-	start_backoff = 30;
-	start(&sv, 3600, UCT_LISTEN_TIMEOUT, 0);
-	start_web = NULL;
-	start_backoff = 0;
+	start_with(&sv, web_yml, 0, 30, 3600, UCT_LISTEN_TIMEOUT);
 	snprintf(url, sizeof(url), "https://127.0.0.1:%d/metrics", sv.port);
 	assert_int_equal(curl(&r, url, "--cacert", crt, "-u", "alice:s3cret"), 0);
 	assert_int_equal(r.status, 200);
@@ -1025,11 +1031,7 @@ static void test_tls_header_deadline(void **state)
 	char url[128];
 	int fd;
 
-	start_web = web_yml;
-	start_deadline = 1;
-	start(&sv, 0, 10, 0);
-	start_deadline = 0;
-	start_web = NULL;
+	start_with(&sv, web_yml, 1, 0, 0, 10);
 	fd = connect_to(sv.port);
 	assert_true(closed_within(fd, 5000));
 	close(fd);
