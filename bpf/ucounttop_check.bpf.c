@@ -57,13 +57,15 @@ struct {
 	__type(value, __u32);		/* their index in stacks */
 } stack_index SEC(".maps");
 
-/* Where a stack is taken before it is looked up: one slot per nesting
- * level (an interrupt's charge can run inside a task's on the same CPU). */
-#define UCK_STACK_NEST	4
+/* Where a stack is taken before it is looked up: a slot each for the
+ * programs running on a CPU at once (an interrupt's charge can run inside
+ * a task's; on PREEMPT_RT a task can be preempted inside the program by
+ * another), claimed and released with atomics, in any order. */
+#define UCK_STACK_SLOTS	4
 struct stack_scratch {
-	__u32 depth;
+	__u32 busy;			/* bit i: slot i is taken */
 	__u32 pad;
-	struct uck_stack s[UCK_STACK_NEST];
+	struct uck_stack s[UCK_STACK_SLOTS];
 };
 
 struct {
@@ -254,17 +256,18 @@ static __always_inline __s32 stack_id(void *ctx)
 	__s32 id = -1;
 
 	sc = bpf_map_lookup_elem(&stack_scratch, &zero);
-	if (sc) {
-		d = sc->depth++;
-		if (d < UCK_STACK_NEST) {
-			struct uck_stack *s = &sc->s[d & (UCK_STACK_NEST - 1)];
+	for (d = 0; sc && d < UCK_STACK_SLOTS; d++) {
+		struct uck_stack *s;
 
-			/* the kernel writes only the frames there are */
-			__builtin_memset(s, 0, sizeof(*s));
-			if (bpf_get_stack(ctx, s->ip, sizeof(s->ip), 0) > 0)
-				id = stack_store(s);
-		}
-		sc->depth--;
+		if (__sync_fetch_and_or(&sc->busy, 1u << d) & (1u << d))
+			continue;	/* another program's */
+		s = &sc->s[d & (UCK_STACK_SLOTS - 1)];
+		/* the kernel writes only the frames there are */
+		__builtin_memset(s, 0, sizeof(*s));
+		if (bpf_get_stack(ctx, s->ip, sizeof(s->ip), 0) > 0)
+			id = stack_store(s);
+		__sync_fetch_and_and(&sc->busy, ~(1u << d));
+		break;
 	}
 	if (id < 0)
 		count(UCK_CNT_STACK_ERR);
