@@ -81,7 +81,8 @@ static void parse(const uint8_t *data, size_t size, char *buf, char **argv, stru
 		const struct uct_opts *o = &r->o;
 
 		CHECK(o->cmd == UCT_CMD_TOP || o->cmd == UCT_CMD_TRACE || o->cmd == UCT_CMD_CHECK);
-		CHECK(o->output >= UCT_OUT_TTY && o->output <= UCT_OUT_OPENMETRICS);
+		CHECK(o->output >= UCT_OUT_TTY && o->output <= UCT_OUT_KTAP);
+		CHECK(o->output != UCT_OUT_KTAP || o->cmd == UCT_CMD_CHECK);
 		CHECK(isfinite(o->delay) && o->delay >= 0.01 && o->delay <= 86400.0 * 365);
 		CHECK(o->iterations == -1 || o->iterations >= 1);
 		CHECK(o->ns_filter >= 0 && o->ns_filter <= 0xffffffffLL);
@@ -112,7 +113,11 @@ static void parse(const uint8_t *data, size_t size, char *buf, char **argv, stru
 		if (o->cmd == UCT_CMD_CHECK) {
 			CHECK(o->cmd_argv && o->cmd_argv[0]);
 			CHECK(o->cmd_argv > argv && o->cmd_argv < argv + argc);
-			CHECK(o->output == UCT_OUT_TTY || o->output == UCT_OUT_JSON);
+			CHECK(o->output == UCT_OUT_TTY || o->output == UCT_OUT_JSON ||
+			      o->output == UCT_OUT_KTAP);
+			/* --kselftest writes KTAP, --ktap only to standard output */
+			CHECK(!o->kselftest || o->output == UCT_OUT_KTAP);
+			CHECK(o->output != UCT_OUT_KTAP || !o->output_file);
 			CHECK(!o->stack && !o->duration && !o->count && !o->events && !o->pin_dir);
 			CHECK(!o->kuid);
 			CHECK(o->ns_filter == 0 && o->uid_filter == -1 && o->type_filter == -1);
