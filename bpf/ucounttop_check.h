@@ -233,7 +233,7 @@ struct uck_inv_key {
 #define UCK_CNT_FIFO_FULL	4
 #define UCK_CNT_ITEM_FULL	5
 #define UCK_CNT_TALLY_FULL	6
-#define UCK_CNT_STACK_ERR	7	/* no stack: stacks full, or 4 programs at once on a CPU */
+#define UCK_CNT_STACK_ERR	7	/* no stack: stacks full, or no scratch slot free */
 #define UCK_CNT_OVER_FULL	8
 #define UCK_CNT_PEND_FULL	9
 #define UCK_CNT_FREE_FULL	10
