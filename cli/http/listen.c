@@ -523,8 +523,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 						MHD_HTTP_HEADER_AUTHORIZATION), may, &hashed)) {
 			if (hashed)
 				backoff_fail(s, &client, uct_now_s());
-			else if (!may)
-				s->backoff_refusals++;
 			if (lc)
 				lc->close_after = true;
 			return uct_mhd.queue_response(conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized);
@@ -577,6 +575,13 @@ static struct MHD_Response *text_response(const char *text, const char *name, co
 		r = NULL;
 	}
 	return r;
+}
+
+/* No connection held: every slot free (a new server's) */
+static void forget_connections(struct uct_listen *s)
+{
+	for (int i = 0; i < UCT_LISTEN_MAX_CONN; i++)
+		s->conn[i].fd = -1;
 }
 
 /* The server on s->fd with s->web's TLS, if any (s->daemon: NULL when it
@@ -640,8 +645,7 @@ static int reload_web(struct uct_listen *s)
 		s->fd = (int)uct_mhd.quiesce_daemon(s->daemon);
 		uct_mhd.stop_daemon(s->daemon);
 		s->daemon = NULL;
-		for (int i = 0; i < UCT_LISTEN_MAX_CONN; i++)
-			s->conn[i].fd = -1;
+		forget_connections(s);
 		if (s->fd < 0) {
 			fprintf(stderr, "ucounttop: --listen %s: SIGHUP: libmicrohttpd gave no "
 				"socket back\n", s->name);
@@ -670,8 +674,7 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 
 	s->m = m;
 	s->c = c;
-	for (int i = 0; i < UCT_LISTEN_MAX_CONN; i++)
-		s->conn[i].fd = -1;
+	forget_connections(s);
 	s->snapshot = snapshot;
 	s->ctx = ctx;
 	s->interval = interval;

@@ -93,7 +93,6 @@ struct uct_listen {
 	char web_path[PATH_MAX];
 	bool verbose;
 	struct uct_listen_backoff backoff[UCT_LISTEN_BACKOFF_SLOTS];
-	unsigned long backoff_refusals;	/* requests refused without a bcrypt */
 };
 
 /*

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "common.h"
+#include "outfile.h"
 #include "web_config.h"
 
 enum section { SEC_NONE, SEC_TLS, SEC_USERS };
@@ -372,7 +373,7 @@ static const char *others_reach(const struct stat *st, bool key)
 {
 	if (st->st_uid != 0 && st->st_uid != geteuid())
 		return "owned by another user, who could change it (chown root)";
-	if ((st->st_mode & S_IWOTH) || ((st->st_mode & S_IWGRP) && st->st_gid != getegid()))
+	if (uct_others_may_write(st))
 		return "writable by others (chmod go-w)";
 	if (key && (st->st_mode & S_IROTH))
 		return "readable by others (chmod o-r; the key is a secret)";

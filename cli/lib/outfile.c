@@ -51,12 +51,8 @@ static int open_dir(const char *path, size_t dirlen, bool slash, char *msg, size
 	return fd;
 }
 
-/* Users other than the directory's owner and our group may write it,
- * and it has no sticky bit: they could replace FILE */
-static bool others_write(const struct stat *st)
+bool uct_others_may_write(const struct stat *st)
 {
-	if (st->st_mode & S_ISVTX)
-		return false;
 	return (st->st_mode & S_IWOTH) || ((st->st_mode & S_IWGRP) && st->st_gid != getegid());
 }
 
@@ -88,7 +84,8 @@ int uct_outfile_open(struct uct_outfile *o, const char *path, char *msg, size_t 
 		o->dirfd = -1;
 		return fail(msg, len, err, strerror(err));
 	}
-	if (others_write(&st)) {
+	/* others could replace FILE, unless the directory is sticky */
+	if (!(st.st_mode & S_ISVTX) && uct_others_may_write(&st)) {
 		close(o->dirfd);
 		o->dirfd = -1;
 		return fail(msg, len, EPERM, "others may write its directory, which has no "

@@ -16,8 +16,10 @@
 #define UCT_OUTFILE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 struct uct_outfile {
 	FILE *f;			/* write here, then uct_outfile_commit() */
@@ -31,6 +33,11 @@ struct uct_outfile {
  * a directory others may write without the sticky bit; ENAMETOOLONG: no
  * room for the temporary's name; EISDIR: FILE names a directory). */
 int uct_outfile_open(struct uct_outfile *o, const char *path, char *msg, size_t len);
+
+/* Whether users other than st's owner and our group may write it (its
+ * mode's o+w, or g+w for another group than ours); the sticky bit is the
+ * caller's to weigh */
+bool uct_others_may_write(const struct stat *st);
 
 /* Close the temporary and rename it over FILE (or, with ok false, remove
  * it): 0, or -1 with errno; the temporary is gone either way. */

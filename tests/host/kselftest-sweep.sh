@@ -61,10 +61,6 @@ out=${SWEEP_OUT:-$out}
 if [ -n "${SWEEP_REJUDGE:-}" ]; then
 	# the last sweep's results judged again (after a list changed)
 	[ -s "$out/results" ] || { echo "Bail out! SWEEP_REJUDGE: no sweep results in $out"; exit 1; }
-	rc=0
-	for r in "$out"/guest-*/rc; do
-		[ "$(cat "$r")" -eq 0 ] || rc=$(cat "$r")
-	done
 	rm -rf "$out/alone" "$out/check" "$out/times" "$out"/*.varied
 else
 	# shellcheck disable=SC2086 # the collections, one word each
@@ -136,15 +132,18 @@ else
 	done
 	wait
 	echo "$(ls "$out"/share-* | wc -l) $(($(date +%s) - start))" > "$out/wall"
-	rc=0
 	for g in $(seq "$guests"); do
 		[ -s "$out/share-$g" ] || continue
-		r=$(cat "$out/guest-$g/rc")
-		[ "$r" -eq 0 ] || { rc=$r; echo "# sweep: guest $g of $guests exited $r (console: $out/guest-$g/console)"; }
 		cat "$out/guest-$g/results" >> "$out/results" 2> /dev/null
 		cat "$out/guest-$g/console" >> "$out/console" 2> /dev/null
 	done
 fi
+# how the guests ended (this run's, or the judged run's)
+rc=0
+for f in "$out"/guest-*/rc; do
+	r=$(cat "$f")
+	[ "$r" -eq 0 ] || { rc=$r; echo "# sweep: ${f%/rc} exited $r (console: ${f%/rc}/console)"; }
+done
 # each collection's two runs, and its times, from the results stream
 mkdir -p "$out/alone" "$out/check"
 awk -v out="$out" '
@@ -182,8 +181,9 @@ results() {
 		print r, t
 	}' "$1"
 }
-explained() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$EXPLAINED" 2> /dev/null | awk '{ print $1 }'; }
-nondeterministic() { sed -e 's/^#.*//' -e '/^[[:space:]]*$/d' "$NONDET" 2> /dev/null | awk '{ print $1 }'; }
+# listed FILE: the COLLECTION:TEST keys of a list (its lines' first
+# words; '#' starts a comment line)
+listed() { sed -e 's/^[[:space:]]*#.*//' -e '/^[[:space:]]*$/d' "$1" 2> /dev/null | awk '{ print $1 }'; }
 
 n=0
 fails=0
@@ -196,8 +196,8 @@ while read -r c alone_s check_s check_rc; do
 	while read -r r t; do
 		a=$(awk -v t="$t" '$2 == t { print $1 }' "$out/$f.alone")
 		if [ "$r" = finding ]; then
-			explained | grep -qxF "$c:$t" || bad="$bad $t(finding)"
-		elif [ "$r" != "$a" ] && nondeterministic | grep -qxF "$c:$t"; then
+			listed "$EXPLAINED" | grep -qxF "$c:$t" || bad="$bad $t(finding)"
+		elif [ "$r" != "$a" ] && listed "$NONDET" | grep -qxF "$c:$t"; then
 			varied="$varied $t($a alone, $r under check)"
 		elif [ "$r" != "$a" ]; then
 			bad="$bad $t($a alone, $r under check)"
