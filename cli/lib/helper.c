@@ -26,6 +26,15 @@ void uct_helper_init(struct uct_helper *h, uct_helper_serve_fn serve, void *arg,
 	h->req_max = req_max;
 	h->reply_max = reply_max;
 	h->fd = -1;
+	h->pidfd = -1;
+}
+
+void uct_helper_use_spawner(struct uct_helper *h, uct_helper_start_fn start,
+			    uct_helper_kill_fn kill, void *arg)
+{
+	h->start = start;
+	h->kill = kill;
+	h->spawner = arg;
 }
 
 /* All n bytes in (out false: read) or out (sent, no SIGPIPE) */
@@ -57,11 +66,12 @@ static bool write_full(int fd, const void *buf, size_t n)
 }
 
 /* The helper: nothing of the caller's but the socket; answers until the
- * caller closes it, ends with the caller. */
-static void __attribute__((noreturn)) helper_main(struct uct_helper *h, int fd, pid_t parent)
+ * caller closes it, ends with its parent. */
+void uct_helper_child(uct_helper_serve_fn serve, void *arg, size_t req_max, size_t reply_max,
+		      int fd, pid_t parent)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD, SIGALRM, SIGWINCH };
-	char *req = malloc(h->req_max ? h->req_max : 1), *reply = malloc(h->reply_max + 1);
+	char *req = malloc(req_max ? req_max : 1), *reply = malloc(reply_max + 1);
 	sigset_t none;
 	uint32_t n;
 	size_t i;
@@ -85,10 +95,10 @@ static void __attribute__((noreturn)) helper_main(struct uct_helper *h, int fd, 
 		_exit(1);
 	/* a stuck helper must hold no port, pipe or file of the caller's */
 	syscall(SYS_close_range, HELPER_FD + 1, ~0U, 0);
-	while (read_full(HELPER_FD, &n, sizeof(n)) && n <= h->req_max &&
+	while (read_full(HELPER_FD, &n, sizeof(n)) && n <= req_max &&
 	       read_full(HELPER_FD, req, n)) {
-		size_t len = h->serve(h->arg, req, n, reply, h->reply_max);
-		uint32_t rn = (uint32_t)(len < h->reply_max ? len : h->reply_max);
+		size_t len = serve(arg, req, n, reply, reply_max);
+		uint32_t rn = (uint32_t)(len < reply_max ? len : reply_max);
 
 		if (!write_full(HELPER_FD, &rn, sizeof(rn)) || !write_full(HELPER_FD, reply, rn))
 			break;
@@ -96,30 +106,63 @@ static void __attribute__((noreturn)) helper_main(struct uct_helper *h, int fd, 
 	_exit(0);
 }
 
-static int start(struct uct_helper *h)
+pid_t uct_fork_socket(int *fd)
 {
-	int sv[2];
-	pid_t parent = getpid(), pid;
+	int sv[2], err;
+	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
 	pid = fork();
+	err = -errno;
+	close(sv[pid ? 1 : 0]);
 	if (pid < 0) {
-		int err = -errno;
-
 		close(sv[0]);
-		close(sv[1]);
 		return err;
 	}
-	if (!pid) {
-		close(sv[0]);
-		helper_main(h, sv[1], parent);
+	*fd = sv[pid ? 0 : 1];
+	return pid;
+}
+
+static int start(struct uct_helper *h)
+{
+	int fd;
+	pid_t parent = getpid(), pid;
+
+	if (h->start) {
+		int err = h->start(h->spawner, &h->fd, &h->pid, &h->pidfd);
+
+		if (err) {
+			h->fd = -1;
+			h->pid = 0;
+			h->pidfd = -1;
+			return err;
+		}
+		h->started++;
+		return 0;
 	}
-	close(sv[1]);
-	h->fd = sv[0];
+	pid = uct_fork_socket(&fd);
+	if (pid < 0)
+		return (int)pid;
+	if (!pid)
+		uct_helper_child(h->serve, h->arg, h->req_max, h->reply_max, fd, parent);
+	h->fd = fd;
 	h->pid = pid;
 	h->started++;
 	return 0;
+}
+
+/* Whether helper pid (pidfd, when not our child) has ended, reaped if
+ * it is our child */
+static bool ended(pid_t pid, int pidfd)
+{
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	pid_t r;
+
+	if (pidfd >= 0)
+		return poll(&pfd, 1, 0) > 0;	/* readable once it exited */
+	r = waitpid(pid, NULL, WNOHANG);
+	return r == pid || (r < 0 && errno == ECHILD);
 }
 
 /* Reap the stuck helpers that ended. */
@@ -128,25 +171,38 @@ size_t uct_helper_stuck(struct uct_helper *h)
 	size_t i = 0;
 
 	while (i < h->nstuck) {
-		pid_t r = waitpid(h->stuck[i], NULL, WNOHANG);
-
-		if (r == h->stuck[i] || (r < 0 && errno == ECHILD))
-			h->stuck[i] = h->stuck[--h->nstuck];
-		else
+		if (ended(h->stuck[i], h->stuck_pidfd[i])) {
+			if (h->stuck_pidfd[i] >= 0)
+				close(h->stuck_pidfd[i]);
+			h->nstuck--;
+			h->stuck[i] = h->stuck[h->nstuck];
+			h->stuck_pidfd[i] = h->stuck_pidfd[h->nstuck];
+		} else {
 			i++;
+		}
 	}
 	return h->nstuck;
 }
 
-/* Walk away from the live helper: SIGKILL, taken when it can be. */
+/* Walk away from the live helper: SIGKILL, taken when it can be; kept
+ * among the stuck until it ends (forgotten if no room is left: its
+ * parent reaps it) */
 static void abandon(struct uct_helper *h)
 {
-	kill(h->pid, SIGKILL);
+	if (h->kill)
+		h->kill(h->spawner, h->pid);
+	else
+		kill(h->pid, SIGKILL);
 	close(h->fd);
-	if (waitpid(h->pid, NULL, WNOHANG) == 0 && h->nstuck < UCT_HELPER_MAX_STUCK)
-		h->stuck[h->nstuck++] = h->pid;
+	if (!ended(h->pid, h->pidfd) && h->nstuck < UCT_HELPER_MAX_STUCK) {
+		h->stuck[h->nstuck] = h->pid;
+		h->stuck_pidfd[h->nstuck++] = h->pidfd;
+	} else if (h->pidfd >= 0) {
+		close(h->pidfd);
+	}
 	h->fd = -1;
 	h->pid = 0;
+	h->pidfd = -1;
 }
 
 /* Read n bytes from the helper before end; -ETIMEDOUT past it. */
@@ -218,14 +274,8 @@ int uct_helper_call(struct uct_helper *h, const void *req, size_t req_len, void 
 
 void uct_helper_close(struct uct_helper *h)
 {
-	if (h->pid) {
-		/* EOF ends an idle helper: then it is reaped at once */
-		close(h->fd);
-		kill(h->pid, SIGKILL);
-		if (waitpid(h->pid, NULL, WNOHANG) == 0 && h->nstuck < UCT_HELPER_MAX_STUCK)
-			h->stuck[h->nstuck++] = h->pid;
-		h->fd = -1;
-		h->pid = 0;
-	}
+	/* EOF ends an idle helper: then it is reaped at once */
+	if (h->pid)
+		abandon(h);
 	uct_helper_stuck(h);
 }

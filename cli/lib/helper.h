@@ -19,7 +19,9 @@
  * The helper is a fork of the caller made on its first request (it has
  * the caller's credentials) holding no descriptor but its end of the
  * socket (a stuck helper must not keep a listening port or an output
- * file open), ending when the caller closes it or dies.
+ * file open), ending when the caller closes it or dies. A caller that
+ * has given up its privileges has its helpers made by a process that
+ * kept them (spawner.h): uct_helper_use_spawner().
  */
 #ifndef UCT_HELPER_H
 #define UCT_HELPER_H
@@ -35,13 +37,23 @@
 typedef size_t (*uct_helper_serve_fn)(void *arg, const void *req, size_t req_len, void *reply,
 				      size_t reply_max);
 
+/* Helpers made elsewhere: start one (its socket, pid and a pidfd, which
+ * says when it ended: it is not the caller's child), and end one */
+typedef int (*uct_helper_start_fn)(void *arg, int *fd, pid_t *pid, int *pidfd);
+typedef void (*uct_helper_kill_fn)(void *arg, pid_t pid);
+
 struct uct_helper {
 	uct_helper_serve_fn serve;
 	void *arg;
 	size_t req_max, reply_max;
 	int fd;				/* the live helper's socket, -1: none */
 	pid_t pid;			/* the live helper, 0: none */
+	int pidfd;			/* the live helper's, -1: a child of ours */
 	pid_t stuck[UCT_HELPER_MAX_STUCK];	/* abandoned, not yet ended */
+	int stuck_pidfd[UCT_HELPER_MAX_STUCK];
+	uct_helper_start_fn start;	/* NULL: fork() */
+	uct_helper_kill_fn kill;
+	void *spawner;
 	size_t nstuck;
 	unsigned long started;		/* helpers started so far */
 	unsigned long abandoned;	/* requests given up at their deadline */
@@ -49,6 +61,21 @@ struct uct_helper {
 
 void uct_helper_init(struct uct_helper *h, uct_helper_serve_fn serve, void *arg, size_t req_max,
 		     size_t reply_max);
+
+/* Have helpers made by start and ended by kill (arg: theirs) */
+void uct_helper_use_spawner(struct uct_helper *h, uct_helper_start_fn start,
+			    uct_helper_kill_fn kill, void *arg);
+
+/* fork() with a socket pair between the two: the child's pid (or
+ * -errno) and our end in *fd; in the child, 0 and its end */
+pid_t uct_fork_socket(int *fd);
+
+/* A helper's life, in a process just forked by parent: answer requests
+ * on fd with serve until it closes (fd is moved out of the way and every
+ * other descriptor closed; 0-2 become /dev/null). */
+void __attribute__((noreturn)) uct_helper_child(uct_helper_serve_fn serve, void *arg,
+						 size_t req_max, size_t reply_max, int fd,
+						 pid_t parent);
 
 /*
  * Ask: req to the helper (started if none is live), its answer into
