@@ -131,7 +131,8 @@ static int web_open(struct uct_listen *s, const char *path, char *msg, size_t le
 	struct log_buf lb = { why, sizeof(why) };
 	int err;
 
-	err = uct_web_config_load(w, path, msg, len);
+	err = s->load ? s->load(s->load_arg, w, path, msg, len) :
+			uct_web_config_load(w, path, msg, len);
 	if (err)
 		return err;
 	s->web_on = true;

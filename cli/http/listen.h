@@ -65,6 +65,11 @@ struct uct_listen_backoff {
  * saying why on stderr. */
 typedef int (*uct_snapshot_fn)(void *ctx);
 
+/* Reads the web configuration at path into w: 0, or an exit code with
+ * msg, as uct_web_config_load() */
+typedef int (*uct_web_load_fn)(void *arg, struct uct_web_config *w, const char *path,
+			       char *msg, size_t len);
+
 struct uct_listen {
 	int fd;				/* listening socket until the server owns it */
 	char name[64];			/* "127.0.0.1:9465", "[::1]:9465" */
@@ -91,6 +96,9 @@ struct uct_listen {
 	bool web_on;
 	struct uct_web_config web;
 	char web_path[PATH_MAX];
+	/* how SIGHUP reads it again (NULL: uct_web_config_load()) */
+	uct_web_load_fn load;
+	void *load_arg;
 	bool verbose;
 	struct uct_listen_backoff backoff[UCT_LISTEN_BACKOFF_SLOTS];
 };

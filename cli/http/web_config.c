@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -524,6 +525,96 @@ int uct_web_config_load(struct uct_web_config *w, const char *path, char *msg, s
 	err = uct_web_config_parse(w, path, text, n, msg, len);
 	free(text);
 	return err;
+}
+
+/* ---- as bytes: a string is its length (NO_STRING: none) and its bytes -- */
+#define NO_STRING	0xffffffffu
+
+static bool put(char *buf, size_t max, size_t *at, const void *p, size_t n)
+{
+	if (n > max - *at)
+		return false;
+	memcpy(buf + *at, p, n);
+	*at += n;
+	return true;
+}
+
+static bool put_str(char *buf, size_t max, size_t *at, const char *str)
+{
+	uint32_t n = str ? (uint32_t)strlen(str) : NO_STRING;
+
+	return put(buf, max, at, &n, sizeof(n)) && (!str || put(buf, max, at, str, n));
+}
+
+size_t uct_web_config_pack(const struct uct_web_config *w, char *buf, size_t max)
+{
+	uint32_t nusers = (uint32_t)w->nusers;
+	size_t at = 0, i;
+
+	if (!put_str(buf, max, &at, w->cert) || !put_str(buf, max, &at, w->key) ||
+	    !put_str(buf, max, &at, w->cert_file) || !put_str(buf, max, &at, w->key_file) ||
+	    !put(buf, max, &at, &nusers, sizeof(nusers)))
+		return 0;
+	for (i = 0; i < w->nusers; i++)
+		if (!put_str(buf, max, &at, w->users[i].name) ||
+		    !put_str(buf, max, &at, w->users[i].hash))
+			return 0;
+	return at;
+}
+
+/* The next string of buf into *out (malloc()ed; NULL for none): false
+ * when buf ends first */
+static bool get_str(const char *buf, size_t n, size_t *at, char **out)
+{
+	uint32_t len;
+
+	*out = NULL;
+	if (n - *at < sizeof(len))
+		return false;
+	memcpy(&len, buf + *at, sizeof(len));
+	*at += sizeof(len);
+	if (len == NO_STRING)
+		return true;
+	if (len > n - *at || !(*out = strndup(buf + *at, len)) || strlen(*out) != len)
+		return false;
+	*at += len;
+	return true;
+}
+
+int uct_web_config_unpack(struct uct_web_config *w, const char *buf, size_t n)
+{
+	uint32_t nusers;
+	size_t at = 0, i;
+	char *hash;
+
+	memset(w, 0, sizeof(*w));
+	if (!get_str(buf, n, &at, &w->cert) || !get_str(buf, n, &at, &w->key) ||
+	    !get_str(buf, n, &at, &w->cert_file) || !get_str(buf, n, &at, &w->key_file) ||
+	    n - at < sizeof(nusers))
+		goto bad;
+	memcpy(&nusers, buf + at, sizeof(nusers));
+	at += sizeof(nusers);
+	if (nusers > (n - at) / (2 * sizeof(uint32_t)))
+		goto bad;
+	if (nusers && !(w->users = calloc(nusers, sizeof(*w->users))))
+		goto bad;
+	for (i = 0; i < nusers; i++) {
+		w->nusers = i + 1;
+		hash = NULL;
+		if (!get_str(buf, n, &at, &w->users[i].name) || !w->users[i].name ||
+		    !get_str(buf, n, &at, &hash) || !hash || strlen(hash) != UCT_WEB_BCRYPT_LEN) {
+			free(hash);
+			goto bad;
+		}
+		memcpy(w->users[i].hash, hash, UCT_WEB_BCRYPT_LEN + 1);
+		free(hash);
+	}
+	if (at != n || !w->cert != !w->key)
+		goto bad;
+	return 0;
+bad:
+	uct_web_config_free(w);
+	return -1;
 }
 
 void uct_web_config_drop_key(struct uct_web_config *w)

@@ -47,6 +47,16 @@ int uct_web_config_parse(struct uct_web_config *w, const char *path, const char 
 			 char *msg, size_t len);
 
 /* Wipe the key's bytes (also the ones the server no longer needs) */
+/*
+ * w as bytes, for a process that may read the files to hand to one that
+ * may not (the reader to the main process: ucounttop(8), SECURITY):
+ * their length, or 0 when max is too small. Unpacked: 0, or -1 when buf
+ * is not a packed configuration. A user's last good password is not
+ * packed.
+ */
+size_t uct_web_config_pack(const struct uct_web_config *w, char *buf, size_t max);
+int uct_web_config_unpack(struct uct_web_config *w, const char *buf, size_t n);
+
 void uct_web_config_drop_key(struct uct_web_config *w);
 
 void uct_web_config_free(struct uct_web_config *w);

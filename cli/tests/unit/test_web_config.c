@@ -131,6 +131,52 @@ static void test_full(void **state)
 	assert_null(w.cert);
 }
 
+/* Packed by the reader, unpacked by the main process: the same
+ * configuration; a buffer too small packs nothing; every truncation and
+ * a corrupted length or hash is refused */
+static void test_pack(void **state)
+{
+	struct uct_web_config w, u;
+	char text[1024], msg[512], buf[8192], bad[8192];
+	size_t n, cut;
+
+	snprintf(text, sizeof(text),
+		 "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+		 "basic_auth_users:\n  alice: %s\n  bob: %s\n", hash_secret, hash_other);
+	assert_int_equal(load(text, &w, msg, sizeof(msg)), 0);
+	n = uct_web_config_pack(&w, buf, sizeof(buf));
+	assert_true(n > strlen(CERT) + strlen(KEY));
+	assert_int_equal(uct_web_config_pack(&w, buf, n - 1), 0);
+	assert_int_equal(uct_web_config_unpack(&u, buf, n), 0);
+	assert_string_equal(u.cert, CERT);
+	assert_string_equal(u.key, KEY);
+	assert_string_equal(u.cert_file, w.cert_file);
+	assert_string_equal(u.key_file, w.key_file);
+	assert_int_equal(u.nusers, 2);
+	assert_string_equal(u.users[1].name, "bob");
+	assert_string_equal(u.users[1].hash, hash_other);
+	assert_null(u.users[0].good);
+	uct_web_config_free(&u);
+	for (cut = 0; cut < n; cut++)
+		assert_int_equal(uct_web_config_unpack(&u, buf, cut), -1);
+	/* the first length made larger than what follows */
+	memcpy(bad, buf, n);
+	bad[3] = 0x7f;
+	assert_int_equal(uct_web_config_unpack(&u, bad, n), -1);
+	/* a NUL inside the certificate */
+	memcpy(bad, buf, n);
+	bad[4 + 3] = 0;
+	assert_int_equal(uct_web_config_unpack(&u, bad, n), -1);
+	uct_web_config_free(&w);
+	/* nothing configured packs and unpacks to nothing */
+	memset(&w, 0, sizeof(w));
+	n = uct_web_config_pack(&w, buf, sizeof(buf));
+	assert_int_equal(uct_web_config_unpack(&u, buf, n), 0);
+	assert_null(u.cert);
+	assert_int_equal(u.nusers, 0);
+	uct_web_config_free(&u);
+}
+
 /* TLS alone, users alone, nothing at all (plain HTTP, as without the
  * option); an absolute path is taken as it is */
 static void test_parts(void **state)
@@ -401,6 +447,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_others_write),
 		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_pack),
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_decode),
