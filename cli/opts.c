@@ -76,6 +76,9 @@ void uct_usage(FILE *f, const char *prog)
 "      --no-tenant-labels leave out of OpenMetrics (--openmetrics, --listen) the\n"
 "                         names tenants choose: user names from their passwd\n"
 "                         files, hostnames, container ids from their cgroups\n"
+"      --run-as USER      the user the parts that face tenants and the network\n"
+"                         run as, with no capability (default: ucounttop, else\n"
+"                         nobody); root's part only reads (ucounttop(8), SECURITY)\n"
 "      --kuid             show global uids (kuids) in the table, as the kernel\n"
 "                         and trace name them, instead of uids as each row's\n"
 "                         namespace maps them (JSON has both: uid, ns_uid),\n"
@@ -171,7 +174,7 @@ enum {
 	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_NOTENANT, OPT_STACK, OPT_DURATION, OPT_COUNT,
 	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_USER, OPT_KUID, OPT_PID, OPT_LISTEN, OPT_CONTAINER,
-	OPT_WEBCONFIG, OPT_KTAP, OPT_KSELFTEST,
+	OPT_WEBCONFIG, OPT_KTAP, OPT_KSELFTEST, OPT_RUNAS,
 };
 
 static const struct option longopts[] = {
@@ -206,6 +209,7 @@ static const struct option longopts[] = {
 	{ "settle", required_argument, NULL, OPT_SETTLE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "user", required_argument, NULL, OPT_USER },
+	{ "run-as", required_argument, NULL, OPT_RUNAS },
 	{ "fail-outstanding", no_argument, NULL, OPT_FAILOUT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -267,6 +271,7 @@ static const struct {
 	{ OPT_FAILOUT, "--fail-outstanding", IN_CHECK },
 	{ OPT_TIMEOUT, "--timeout", IN_CHECK },
 	{ OPT_USER, "--user", IN_CHECK },
+	{ OPT_RUNAS, "--run-as", IN_TOP },
 };
 
 static const char *cmd_title(enum uct_cmd cmd)
@@ -574,6 +579,12 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 				BAD("--settle needs seconds in 0..3600, got '%s'", optarg);
 			break;
 		case OPT_FAILOUT: o->fail_outstanding = true; break;
+		case OPT_RUNAS:
+			/* looked up before anything is loaded (uct_run_as_lookup()) */
+			if (!*optarg)
+				BAD("--run-as needs a user name");
+			o->run_as = optarg;
+			break;
 		case OPT_USER:
 			/* looked up when check starts (check_cmd_user()) */
 			if (!*optarg || strlen(optarg) > 64 || strchr(optarg, '\n'))

@@ -46,6 +46,7 @@ struct uct_opts {
 	bool force_task_iter;		/* --task-iter */
 	bool no_tracepoints;		/* --no-tracepoints */
 	bool no_tenant_labels;		/* --no-tenant-labels */
+	const char *run_as;		/* --run-as USER, NULL: the default */
 	bool verbose;			/* -v: libbpf messages */
 	/* check */
 	char **cmd_argv;		/* CMD [ARGS...] (NULL-terminated, in argv);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@
 #include "privs.h"
 #include "proc_limits.h"
 #include "pwreader.h"
+#include "reader.h"
 #include "opts.h"
 #include "sleep.h"
 #include "trace.h"
@@ -83,75 +85,51 @@ static void render(FILE *f, const struct uct_opts *o, struct uct_model *m,
 	}
 }
 
-/* -o FILE: the view rendered into a new file renamed over FILE (outfile.h) */
-static int render_to_file(const struct uct_opts *o, struct uct_model *m,
-			  struct uct_view_ctx *c)
-{
-	struct uct_outfile out;
-	char msg[256];
-
-	if (uct_outfile_open(&out, o->output_file, msg, sizeof(msg))) {
-		fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, msg);
-		return -1;
-	}
-	render(out.f, o, m, c);
-	if (uct_outfile_commit(&out, 1)) {
-		fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Where a namespace's oldest process is: the cgroup v2 path in
- * /proc/PID/cgroup, read once per cgroup id (the model caches it). The
- * process may have moved, or exited and its pid gone to another, since
- * the iterator saw it: with cgroup2 mounted whole, the path must be the
- * directory of that cgroup id (a kernfs id is the directory's inode
- * number), or it is not taken.
- */
-struct cgroup_lookup {
-	char mnt[PATH_MAX];
-	bool have_mnt;
+/* The live view's two halves (reader.h): the main process's helpers
+ * come from the reader, which writes -o's file */
+struct top_env {
+	struct uct_loader *l;
+	struct uct_reader *reader;
+	struct uct_privread pr;
 };
 
-static int cgroup_of(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted)
+/* -o FILE: the view rendered into a memfd, which the reader writes into
+ * a new file renamed over FILE (outfile.h) */
+static int render_to_file(const struct uct_opts *o, struct top_env *env, struct uct_model *m,
+			  struct uct_view_ctx *c)
 {
-	const struct cgroup_lookup *cl = arg;
-	char full[2 * PATH_MAX];
-	struct stat st;
+	char msg[1024];
+	int fd = memfd_create("ucounttop-o", MFD_CLOEXEC), copy = fd < 0 ? -1 : dup(fd);
+	FILE *f = copy < 0 ? NULL : fdopen(copy, "w");
+	int err = 0;
 
-	*trusted = 0;
-	if (uct_read_task_cgroup("/proc", (int)pid, path, len))
-		return -1;
-	if (cl->have_mnt) {
-		snprintf(full, sizeof(full), "%s%s", cl->mnt, path);
-		if (stat(full, &st) || (__u64)st.st_ino != id)
-			return -1;
-		*trusted = uct_cgroup_owned_prefix(cl->mnt, path, 0);
+	if (!f) {
+		snprintf(msg, sizeof(msg), "a memfd for the document: %s", strerror(errno));
+		err = -1;
+	} else {
+		render(f, o, m, c);
+		if (fclose(f)) {
+			snprintf(msg, sizeof(msg), "rendering: %s", strerror(errno));
+			err = -1;
+		}
+		f = NULL;
+		copy = -1;
 	}
-	return 0;
-}
-
-static void cgroup_lookup_init(struct cgroup_lookup *cl)
-{
-	char *text = NULL;
-	size_t cap = 0;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-
-	cl->have_mnt = false;
-	if (!f)
-		return;
-	/* the whole file: one line per mount */
-	if (getdelim(&text, &cap, 0, f) > 0)
-		cl->have_mnt = !uct_parse_cgroup2_mount(text, cl->mnt, sizeof(cl->mnt));
-	free(text);
-	fclose(f);
+	if (!err)
+		err = uct_reader_write_output(env->reader, fd, msg, sizeof(msg));
+	if (copy >= 0)
+		close(copy);
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		fprintf(stderr, "ucounttop: -o %s: %s\n", o->output_file, msg);
+	return err;
 }
 
 /* One refresh: snapshot + stats into the model. */
-static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ctx *c)
+static int refresh(struct top_env *env, struct uct_model *m, struct uct_view_ctx *c)
 {
+	struct uct_loader *l = env->l;
 	const struct uct_rec *recs;
 	const struct uct_stat_kv *kv;
 	size_t nrec, nkv;
@@ -170,7 +148,7 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 	uct_loader_counters(l, m->counters);
 	clock_gettime(CLOCK_REALTIME, &c->wall);
 	/* --pid: where the process is now (it may have changed its uid) */
-	if (m->pid_filter && uct_read_task_row("/proc", m->pid_filter, &m->pid_ns, &m->pid_uid))
+	if (m->pid_filter && uct_privread_task_row(&env->pr, m->pid_filter, &m->pid_ns, &m->pid_uid))
 		m->pid_ns = 0;
 	err = uct_model_update(m, recs, nrec, kv, nkv, c->wall.tv_sec + c->wall.tv_nsec / 1e9);
 	if (!err) {
@@ -196,7 +174,7 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 		if (uct_loader_task_limits(l, &iter_tl, &ntl) == 0) {
 			uct_model_set_caller_limits_by_id(m, iter_tl, ntl);
 			err = uct_model_set_tasks(m, iter_tl, ntl);
-		} else if (uct_read_task_limits("/proc", &proc_tl, &ntl) == 0) {
+		} else if (uct_privread_task_limits(&env->pr, &proc_tl, &ntl) == 0) {
 			uct_model_set_caller_limits(m, proc_tl, ntl);
 		}
 		free(proc_tl);
@@ -211,11 +189,14 @@ static int refresh(struct uct_loader *l, struct uct_model *m, struct uct_view_ct
 }
 
 /* The model and the views' context, as the options set them; a
- * namespace's passwd file through its process's root (by a helper, with
- * a deadline: pwreader.h), or ours. -ENOMEM or 0. */
-static int setup_model(struct uct_model *m, struct uct_view_ctx *c, const struct uct_loader *l,
-		       const struct uct_opts *o, struct cgroup_lookup *cl, struct uct_pwreader *pr)
+ * namespace's passwd file through its process's root and a cgroup path
+ * through /proc (by a helper, with a deadline: privread.h, pwreader.h),
+ * or ours. -ENOMEM or 0. */
+static int setup_model(struct uct_model *m, struct uct_view_ctx *c, struct top_env *env,
+		       const struct uct_opts *o, struct uct_pwreader *pr)
 {
+	const struct uct_loader *l = env->l;
+
 	*c = (struct uct_view_ctx){ .snapshot_src = l->snapshot_src, .hooks = l->hooks,
 				    .degraded = l->degraded, .events = o->events,
 				    .no_tenant_labels = o->no_tenant_labels,
@@ -228,34 +209,28 @@ static int setup_model(struct uct_model *m, struct uct_view_ctx *c, const struct
 	m->show_kuid = o->kuid;
 	m->pid_filter = o->pid_filter;
 	memcpy(m->container_filter, o->container, sizeof(m->container_filter));
-	cgroup_lookup_init(cl);
-	m->cgroup_fn = cgroup_of;
-	m->cgroup_arg = cl;
+	m->cgroup_fn = uct_privread_cgroup;
+	m->cgroup_arg = &env->pr;
 	m->passwd_fn = uct_pwreader_read;
 	m->passwd_arg = pr;
 	/* MEMLOCK is counted in pages of this size; the table shows bytes */
 	m->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
-	if (uct_pwreader_init(pr, "/proc", "/etc/passwd", &m->passwd)) {
-		fprintf(stderr, "ucounttop: out of memory\n");
-		uct_model_free(m);
-		return -ENOMEM;
-	}
+	uct_pwreader_init(pr, "/proc", "/etc/passwd", &env->pr, &m->passwd);
 	return 0;
 }
 
-static int run_top(struct uct_loader *l, const struct uct_opts *o)
+static int run_top(struct top_env *env, const struct uct_opts *o)
 {
 	struct uct_view_ctx c;
 	struct uct_model m;
 	struct uct_tty tty;
-	struct cgroup_lookup cl;
 	struct uct_pwreader pr;
 	bool tty_mode = o->output == UCT_OUT_TTY;
 	double t0, render_s = 0;
 	long i;
 	int rc = UCT_EXIT_OK;
 
-	if (setup_model(&m, &c, l, o, &cl, &pr))
+	if (setup_model(&m, &c, env, o, &pr))
 		return UCT_EXIT_FAIL;
 	if (tty_mode) {
 		c.tty = true;
@@ -265,7 +240,7 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 	for (i = 0; !stop && (o->iterations < 0 || i < o->iterations); i++) {
 		t0 = uct_now_s();
 		/* a failed refresh ends the loop: c.scrape_errors stays 0 */
-		if (refresh(l, &m, &c)) {
+		if (refresh(env, &m, &c)) {
 			rc = UCT_EXIT_FAIL;
 			break;
 		}
@@ -275,7 +250,7 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 		if (tty_mode) {
 			uct_tty_render(&tty, &m, &c);
 		} else if (o->output_file) {
-			if (render_to_file(o, &m, &c)) {
+			if (render_to_file(o, env, &m, &c)) {
 				rc = UCT_EXIT_FAIL;
 				break;
 			}
@@ -304,12 +279,11 @@ static int run_top(struct uct_loader *l, const struct uct_opts *o)
 	if (tty_mode)
 		uct_tty_close(&tty);
 	uct_model_free(&m);
-	uct_pwreader_free(&pr);
 	return rc;
 }
 
 struct scrape {
-	struct uct_loader *l;
+	struct top_env *env;
 	struct uct_model *m;
 	struct uct_view_ctx *c;
 };
@@ -318,29 +292,30 @@ static int scrape_snapshot(void *arg)
 {
 	struct scrape *x = arg;
 
-	return refresh(x->l, x->m, x->c);
+	return refresh(x->env, x->m, x->c);
 }
 
-/* --listen: the model is refreshed by the scrapes (listen.c) */
-static int run_listen(struct uct_loader *l, const struct uct_opts *o, struct uct_listen *srv)
+/* --listen: the model is refreshed by the scrapes (listen.c); SIGHUP's
+ * configuration comes from the reader */
+static int run_listen(struct top_env *env, const struct uct_opts *o, struct uct_listen *srv)
 {
 	struct uct_view_ctx c;
 	struct uct_model m;
-	struct cgroup_lookup cl;
 	struct uct_pwreader pr;
-	struct scrape x = { l, &m, &c };
+	struct scrape x = { env, &m, &c };
 	int rc;
 
-	if (setup_model(&m, &c, l, o, &cl, &pr)) {
+	if (setup_model(&m, &c, env, o, &pr)) {
 		uct_listen_close(srv);
 		return UCT_EXIT_FAIL;
 	}
+	srv->load = uct_reader_load_web;
+	srv->load_arg = env->reader;
 	sigaction(SIGHUP, &(struct sigaction){ .sa_handler = on_reload }, NULL);
 	rc = uct_listen_run(srv, &m, &c, scrape_snapshot, &x, o->delay, o->verbose, &stop,
 			    &reload);
 	uct_listen_close(srv);
 	uct_model_free(&m);
-	uct_pwreader_free(&pr);
 	return rc;
 }
 
@@ -365,6 +340,52 @@ static struct uct_loader_config loader_config(const struct uct_opts *o)
 	};
 }
 
+/*
+ * The live view and --listen, split (privs.h, reader.h): the reader
+ * forked with root's reading privileges, then this process becomes
+ * uid:gid with none, under its seccomp allowlist, and runs the view.
+ */
+static int run_view(struct uct_loader *l, const struct uct_opts *o, struct uct_listen *srv,
+		    uid_t uid, gid_t gid)
+{
+	static struct uct_privread_cfg prc;	/* the reader's copy is its fork's */
+	struct uct_reader reader;
+	struct top_env env = { .l = l, .reader = &reader };
+	struct uct_reader_cfg rcfg = { .privread = &prc, .output_file = o->output_file,
+				       .web_config = o->web_config, .loader = l };
+	char msg[1024];
+	int rc;
+
+	uct_privread_cfg_init(&prc);
+	if (uct_reader_start(&reader, &rcfg, msg, sizeof(msg))) {
+		fprintf(stderr, "ucounttop: %s\n", msg);
+		uct_listen_close(srv);
+		return UCT_EXIT_FAIL;
+	}
+	/* --pin's pins are the reader's to remove: bpffs is root's */
+	l->pinned = false;
+	if (uct_become_user(uid, gid, msg, sizeof(msg)) ||
+	    uct_sandbox(UCT_ROLE_MAIN, msg, sizeof(msg))) {
+		fprintf(stderr, "ucounttop: giving up root: %s\n", msg);
+		uct_listen_close(srv);
+		uct_reader_stop(&reader);
+		return UCT_EXIT_FAIL;
+	}
+	if (uct_privread_init(&env.pr, &prc)) {
+		fprintf(stderr, "ucounttop: out of memory\n");
+		uct_listen_close(srv);
+		uct_reader_stop(&reader);
+		return UCT_EXIT_FAIL;
+	}
+	uct_helper_use_spawner(&env.pr.helper, uct_spawner_spawn, uct_spawner_kill, &reader.sp);
+	rc = o->listen ? run_listen(&env, o, srv) : run_top(&env, o);
+	uct_privread_free(&env.pr);
+	/* detached first; then the reader removes the pins and ends */
+	uct_loader_close(l);
+	uct_reader_stop(&reader);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct uct_loader_config lc;
@@ -372,6 +393,8 @@ int main(int argc, char **argv)
 	struct uct_loader l;
 	struct uct_listen srv = { .fd = -1 };
 	char msg[1024] = "";
+	uid_t uid = 0;
+	gid_t gid = 0;
 	int rc;
 
 #ifdef M_MMAP_THRESHOLD
@@ -401,6 +424,12 @@ int main(int argc, char **argv)
 	}
 	if (o.cmd == UCT_CMD_CHECK)
 		return check_main(&o);
+	/* who the view runs as: an unknown user fails before anything loads */
+	if (o.cmd == UCT_CMD_TOP &&
+	    (rc = uct_run_as_lookup(o.run_as, &uid, &gid, msg, sizeof(msg)))) {
+		fprintf(stderr, "ucounttop: %s\n", msg);
+		return rc;
+	}
 	/* before anything is loaded: a port in use fails at once */
 	if (o.listen && (rc = uct_listen_open(&srv, &o.listen_addr, o.web_config, msg, sizeof(msg)))) {
 		fprintf(stderr, "ucounttop: %s\n", msg);
@@ -418,20 +447,12 @@ int main(int argc, char **argv)
 	if (o.pin_dir)
 		fprintf(stderr, "ucounttop: pinned maps and links under %s%s\n", o.pin_dir,
 			o.keep_pinned ? " (kept on exit)" : "");
-	/* loaded and attached: keep only what reading needs (trace drops
-	 * its own once its ring buffer is open) */
-	if (o.cmd == UCT_CMD_TOP && uct_drop_privileges(uct_keep_top, msg, sizeof(msg))) {
-		fprintf(stderr, "ucounttop: dropping privileges: %s\n", msg);
-		uct_loader_close(&l);
-		uct_listen_close(&srv);
-		return UCT_EXIT_FAIL;
-	}
-	if (o.cmd == UCT_CMD_TRACE)
+	/* loaded and attached: trace drops its privileges once its ring
+	 * buffer is open, the view splits in two */
+	if (o.cmd == UCT_CMD_TRACE) {
 		rc = uct_run_trace(&l, &o, &stop);
-	else if (o.listen)
-		rc = run_listen(&l, &o, &srv);
-	else
-		rc = run_top(&l, &o);
-	uct_loader_close(&l);
-	return rc;
+		uct_loader_close(&l);
+		return rc;
+	}
+	return run_view(&l, &o, &srv, uid, gid);
 }

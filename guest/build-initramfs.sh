@@ -22,10 +22,13 @@ install -m 0755 "$UCT_ROOT/guest/init" "$ROOT/init"
 install -m 0755 "$UCT_ROOT/guest/run-tests.sh" "$ROOT/uct/run-tests"
 # uids 1000 and 2000 have names: the tests' workloads run as kuid 1000,
 # which a namespace of 5A maps to 2000 and names otherwise in a root of
-# its own (ucounttop names each uid as its namespace's passwd file does)
+# its own (ucounttop names each uid as its namespace's passwd file does);
+# the live view's main process runs as ucounttop (--run-as), as a
+# package's system user would be
 printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' 'alice:x:1000:1000:uct test user:/tmp:/bin/sh' \
-	'bob:x:2000:2000:uct test user:/tmp:/bin/sh' > "$ROOT/etc/passwd"
-printf '%s\n' 'root:x:0:' 'alice:x:1000:' 'bob:x:2000:' > "$ROOT/etc/group"
+	'bob:x:2000:2000:uct test user:/tmp:/bin/sh' \
+	'ucounttop:x:999:999:ucounttop:/nonexistent:/bin/false' > "$ROOT/etc/passwd"
+printf '%s\n' 'root:x:0:' 'alice:x:1000:' 'bob:x:2000:' 'ucounttop:x:999:' > "$ROOT/etc/group"
 
 # Debian's bpftool and ucounttop, with the shared libraries they link and
 # the loader, at the host's paths (ldd lists both; a static binary, none).

@@ -12,7 +12,7 @@
 
 _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
 	-o --output --listen --web.config.file --ns --uid --pid --container --kuid -t --type -s --sort --events --pin --keep-pinned
-	--max-entries --task-iter --no-tracepoints --no-tenant-labels -v --verbose -h --help
+	--max-entries --task-iter --no-tracepoints --no-tenant-labels --run-as -v --verbose -h --help
 	-V --version'
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration
 	--ringbuf-kb --pin --keep-pinned --max-entries --no-tracepoints
@@ -21,7 +21,7 @@ _ucounttop_opts_check='--json --ktap --kselftest -o --output --settle --timeout 
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version --'
 # options that take a value (the next word, or --opt=value)
-_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--web.config.file|--ns|--uid|--pid|--container|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout|--user'
+_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--web.config.file|--ns|--uid|--pid|--container|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout|--user|--run-as'
 
 # _ucounttop_reply WORDS...: COMPREPLY = the WORDS that start with $cur
 _ucounttop_reply() {
@@ -175,7 +175,7 @@ _ucounttop() {
 	-d|--delay|-n|--iterations|--max-entries|--count|--duration|--settle|--timeout)
 		return 0	# a number
 		;;
-	--user)
+	--user|--run-as)
 		mapfile -t COMPREPLY < <(compgen -u -- "$cur")
 		return 0
 		;;

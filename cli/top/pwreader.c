@@ -6,63 +6,15 @@
 #include "clock.h"
 #include "pwreader.h"
 
-struct pw_request {
-	struct uct_pwsrc src;
-	__u32 have_known;
-	struct uct_file_id known;
-};
-
-struct pw_answer {
-	__s32 rc;			/* uct_passwd_read()'s */
-	__u32 whole;
-	struct uct_file_id id;
-	__u64 len;			/* text bytes that follow */
-};
-
-#define PW_REPLY_MAX	(sizeof(struct pw_answer) + UCT_PASSWD_MAX_SIZE)
-
-/* In the helper: one file read as uct_passwd_read() does in the caller */
-static size_t serve(void *arg, const void *req, size_t req_len, void *reply, size_t reply_max)
-{
-	const struct uct_pwreader *r = arg;
-	struct pw_request q;
-	struct pw_answer a = { .rc = -1 };
-	char *text = NULL;
-	size_t len = 0;
-	bool whole = false;
-
-	if (req_len != sizeof(q)) {
-		memcpy(reply, &a, sizeof(a));
-		return sizeof(a);
-	}
-	memcpy(&q, req, sizeof(q));
-	a.rc = uct_passwd_read(r->proc, r->own, &q.src, q.have_known ? &q.known : NULL, &a.id,
-			       &text, &len, &whole);
-	if (a.rc == 0) {
-		if (len > reply_max - sizeof(a))
-			len = reply_max - sizeof(a);
-		a.len = len;
-		a.whole = whole;
-		memcpy((char *)reply + sizeof(a), text, len);
-	}
-	free(text);
-	memcpy(reply, &a, sizeof(a));
-	return sizeof(a) + (size_t)a.len;
-}
-
-int uct_pwreader_init(struct uct_pwreader *r, const char *proc, const char *own,
-		      struct uct_pwbudget *stats)
+void uct_pwreader_init(struct uct_pwreader *r, const char *proc, const char *own,
+		       struct uct_privread *pr, struct uct_pwbudget *stats)
 {
 	memset(r, 0, sizeof(*r));
+	r->pr = pr;
 	r->proc = proc;
 	r->own = own;
 	r->deadline = UCT_PWREAD_DEADLINE;
 	r->stats = stats;
-	r->reply = malloc(PW_REPLY_MAX);
-	if (!r->reply)
-		return -ENOMEM;
-	uct_helper_init(&r->helper, serve, r, sizeof(struct pw_request), PW_REPLY_MAX);
-	return 0;
 }
 
 static struct uct_pwquarantine *quarantine_of(struct uct_pwreader *r, const struct uct_pwsrc *src)
@@ -105,16 +57,16 @@ static void report(struct uct_pwreader *r, double now)
 	for (i = 0; i < r->nq; i++)
 		n += r->q[i].until > now;
 	r->stats->quarantined = n;
-	r->stats->stuck = uct_helper_stuck(&r->helper);
+	r->stats->stuck = uct_helper_stuck(&r->pr->helper);
 }
 
 int uct_pwreader_read(void *arg, const struct uct_pwsrc *src, const struct uct_file_id *known,
 		      struct uct_file_id *id, char **text, size_t *len, bool *whole)
 {
 	struct uct_pwreader *r = arg;
-	struct pw_request q = { .src = *src };
+	struct uct_privread_req q = { .op = UCT_PR_PASSWD, .src = *src };
 	struct uct_pwquarantine *e;
-	struct pw_answer a;
+	struct uct_privread_passwd a;
 	double now = uct_now_s();
 	size_t n;
 	int err;
@@ -131,7 +83,7 @@ int uct_pwreader_read(void *arg, const struct uct_pwsrc *src, const struct uct_f
 		q.have_known = 1;
 		q.known = *known;
 	}
-	err = uct_helper_call(&r->helper, &q, sizeof(q), r->reply, &n, r->deadline);
+	err = uct_privread_call(r->pr, &q, &n, r->deadline);
 	now = uct_now_s();
 	if (err == -ETIMEDOUT) {
 		r->stats->timeouts++;
@@ -144,7 +96,7 @@ int uct_pwreader_read(void *arg, const struct uct_pwsrc *src, const struct uct_f
 		return err == -ETIMEDOUT || err == -EAGAIN ? UCT_PASSWD_LATER : -1;
 	if (e)	/* answered again: its wait starts over */
 		*e = r->q[--r->nq];
-	memcpy(&a, r->reply, sizeof(a));
+	memcpy(&a, r->pr->reply, sizeof(a));
 	if (n < sizeof(a) || a.len > n - sizeof(a))
 		return -1;
 	if (a.rc != 0)
@@ -152,17 +104,10 @@ int uct_pwreader_read(void *arg, const struct uct_pwsrc *src, const struct uct_f
 	*text = malloc(a.len + 1);
 	if (!*text)
 		return -1;
-	memcpy(*text, r->reply + sizeof(a), a.len);
+	memcpy(*text, r->pr->reply + sizeof(a), a.len);
 	(*text)[a.len] = 0;
 	*len = a.len;
 	*whole = a.whole;
 	*id = a.id;
 	return 0;
-}
-
-void uct_pwreader_free(struct uct_pwreader *r)
-{
-	uct_helper_close(&r->helper);
-	free(r->reply);
-	r->reply = NULL;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pwreader.h - tenants' passwd files read by a helper process (helper.h)
- * with a deadline, so that a file system a tenant serves cannot stop a
- * refresh.
+ * pwreader.h - tenants' passwd files read by a helper process (helper.h,
+ * privread.h) with a deadline, so that a file system a tenant serves
+ * cannot stop a refresh.
  *
  * A tenant can put a FUSE file system that never answers (or an overlay
  * with such a layer) under its /etc: resolving etc/passwd there waits in
@@ -18,7 +18,7 @@
 #ifndef UCT_PWREADER_H
 #define UCT_PWREADER_H
 
-#include "helper.h"
+#include "privread.h"
 #include "users.h"
 
 #define UCT_PWREAD_DEADLINE	0.25
@@ -32,22 +32,20 @@ struct uct_pwquarantine {
 };
 
 struct uct_pwreader {
-	struct uct_helper helper;
+	struct uct_privread *pr;	/* the helpers, shared */
 	const char *proc, *own;
 	double deadline;
 	struct uct_pwquarantine q[UCT_PWREAD_QUARANTINE_MAX];
 	size_t nq;
-	char *reply;			/* the helper's answer */
 	struct uct_pwbudget *stats;	/* where timeouts and the rest are counted */
 };
 
-/* proc and own as for uct_passwd_read(); stats: the model's (m->passwd).
- * -ENOMEM or 0. */
-int uct_pwreader_init(struct uct_pwreader *r, const char *proc, const char *own,
-		      struct uct_pwbudget *stats);
+/* proc and own as for uct_passwd_read(), for our own file; pr: the
+ * helpers that read tenants'; stats: the model's (m->passwd). */
+void uct_pwreader_init(struct uct_pwreader *r, const char *proc, const char *own,
+		       struct uct_privread *pr, struct uct_pwbudget *stats);
 /* A uct_passwd_fn (arg: the reader) */
 int uct_pwreader_read(void *arg, const struct uct_pwsrc *src, const struct uct_file_id *known,
 		      struct uct_file_id *id, char **text, size_t *len, bool *whole);
-void uct_pwreader_free(struct uct_pwreader *r);
 
 #endif /* UCT_PWREADER_H */

@@ -1,9 +1,12 @@
 #!/bin/sh
 # 5H: what ucounttop keeps of root's privileges once it has loaded and
-# attached, read from /proc/PID/status of the running process in each
-# mode (KTAP): the live view and --listen keep CAP_DAC_READ_SEARCH and
-# CAP_SYS_PTRACE (bounding set too), trace nothing, check CAP_KILL and
-# CAP_SYSLOG while CMD runs with root's; all with NoNewPrivs. And check
+# attached, read from /proc/PID/status of each of its processes in each
+# mode (KTAP): the live view and --listen are two, the main process as
+# user ucounttop (--run-as) with no capability in any set, NoNewPrivs and
+# a seccomp filter, and its reader (and the reader's helpers) as root
+# with CAP_DAC_READ_SEARCH and CAP_SYS_PTRACE alone (bounding set too),
+# NoNewPrivs and a filter of its own; trace keeps nothing, check CAP_KILL
+# and CAP_SYSLOG while CMD runs with root's; all with NoNewPrivs. And check
 # --user: CMD as another user, with none of root's capabilities, still
 # ended by --timeout, and unable to reach root's terminal (no TIOCSTI,
 # no escape sequences); an unknown user is a usage error before
@@ -36,8 +39,32 @@ NONE=0000000000000000
 ROOT=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
 want() { echo "CapInh:=$NONE CapPrm:=$1 CapEff:=$1 CapBnd:=$2 CapAmb:=$NONE NoNewPrivs:=1"; }
 
+# who PID: its Uid, Gid, capability sets, NoNewPrivs and Seccomp, one line
+who() {
+	awk '/^(Uid|Gid|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):/ {
+		v = $2; for (i = 3; i <= NF; i++) v = v "," $i
+		printf "%s%s=%s", n++ ? " " : "", $1, v }
+	     END { print "" }' /proc/$1/status
+}
+# whose ID PID...: "who" of each, as ID=... lines
+whose() {
+	id=$1
+	shift
+	for p in "$@"; do echo "$id: $(who $p)"; done
+}
+kids() {	# kids PPID COMM
+	for d in /proc/[0-9]*; do
+		[ "$(awk '/^PPid:/ { print $2 }' $d/status 2> /dev/null)" = "$1" ] &&
+			[ "$(cat $d/comm 2> /dev/null)" = "$2" ] && echo "${d#/proc/}"
+	done
+}
+MAIN_WHO="Uid:=999,999,999,999 Gid:=999,999,999,999 CapInh:=$NONE CapPrm:=$NONE CapEff:=$NONE CapBnd:=$NONE CapAmb:=$NONE NoNewPrivs:=1 Seccomp:=2"
+READER_WHO="Uid:=0,0,0,0 Gid:=0,0,0,0 CapInh:=$NONE CapPrm:=$KEEP_TOP CapEff:=$KEEP_TOP CapBnd:=$KEEP_TOP CapAmb:=$NONE NoNewPrivs:=1 Seccomp:=2"
+
 # run NAME WAITFOR-PATTERN ARGS...: start ucounttop, wait until its
-# stderr or stdout says PATTERN, then its status; stopped with SIGTERM
+# stderr or stdout says PATTERN, then its status (and, for the live view
+# and --listen, its reader's and the reader's helpers'); stopped with
+# SIGTERM
 run() {
 	name=$1 pat=$2
 	shift 2
@@ -45,6 +72,10 @@ run() {
 	u=$!
 	if waitfor 600 grep -q "$pat" $T/$name.out $T/$name.err; then
 		caps $u > $T/$name.caps
+		whose main $u > $T/$name.who
+		r=$(kids $u ucounttop-read)
+		[ -n "$r" ] && whose reader $r >> $T/$name.who &&
+			whose helper $(kids $r ucounttop-help) >> $T/$name.who
 	else
 		echo "(never said '$pat')" > $T/$name.caps
 		sed 's/^/# /' $T/$name.err
@@ -56,13 +87,36 @@ run() {
 expect "we start as root, with all of root's capabilities" \
 	"$(caps $$ | sed 's/CapBnd.*//')" "CapInh:=$NONE CapPrm:=$ROOT CapEff:=$ROOT "
 
+# namespaces of other users: the views read their passwd files and
+# cgroups, through helpers
+/uct/bin/uct-workload > $T/wl.out 2>&1 &
+wl=$!
+waitfor 600 grep -q '^READY' $T/wl.out || echo "# uct-workload never said READY"
 run top 'NPROC' -b -d 1 -n 600
-expect "live view (-b), after its first refresh: CAP_DAC_READ_SEARCH and CAP_SYS_PTRACE, NoNewPrivs" \
-	"$(cat $T/top.caps)" "$(want $KEEP_TOP $KEEP_TOP)"
-expect "live view: SIGTERM still ends it with 0" "$(cat $T/top.rc)" 0
+expect "live view (-b), after its first refresh: the main process is ucounttop (999) with no capability, NoNewPrivs, a seccomp filter" \
+	"$(grep '^main:' $T/top.who)" "main: $MAIN_WHO"
+expect "live view: its reader is root with CAP_DAC_READ_SEARCH and CAP_SYS_PTRACE alone, NoNewPrivs, a seccomp filter" \
+	"$(grep '^reader:' $T/top.who)" "reader: $READER_WHO"
+expect "live view: the reader's helper (it read passwd files) the same" \
+	"$(grep '^helper:' $T/top.who | sort -u)" "helper: $READER_WHO"
+expect "live view: nothing else of ucounttop's runs" "$(wc -l < $T/top.who)" 3
+expect "live view: SIGTERM still ends it with 0, reader and helpers gone" \
+	"$(cat $T/top.rc) $(grep -l '^ucounttop-' /proc/[0-9]*/comm 2> /dev/null | wc -l)" "0 0"
 
 run listen '^ucounttop: serving' --listen 127.0.0.1:9467
-expect "--listen, serving: the same" "$(cat $T/listen.caps)" "$(want $KEEP_TOP $KEEP_TOP)"
+expect "--listen, serving: the main process as the live view's" \
+	"$(grep '^main:' $T/listen.who)" "main: $MAIN_WHO"
+expect "--listen: its reader as the live view's" \
+	"$(grep '^reader:' $T/listen.who)" "reader: $READER_WHO"
+
+run alice '^ucounttop: serving' --listen 127.0.0.1:9469 --run-as alice
+expect "--run-as alice: the main process is uid and gid 1000" \
+	"$(grep '^main:' $T/alice.who | cut -d' ' -f2-3)" "Uid:=1000,1000,1000,1000 Gid:=1000,1000,1000,1000"
+for bad in no-such-user root; do
+	$UCT --run-as $bad -b -n 1 > $T/runas.out 2>&1
+	expect "--run-as $bad: usage error (2) before loading, naming it" \
+		"$? $(grep -c "^ucounttop: --run-as $bad: " $T/runas.out) $(grep -c 'NPROC' $T/runas.out)" "2 1 0"
+done
 # and it still answers, naming what it reads through /proc
 $UCT --listen 127.0.0.1:9468 2> $T/listen2.err &
 u=$!
@@ -74,8 +128,11 @@ expect "--listen without its privileges: a scrape answered, pid 1 named" \
 	"$(grep -c '^ucounttop_nproc_processes{' $T/scrape | sed 's/^[1-9][0-9]*$/some/') $(grep -c '^ucounttop_namespace_info{ns=' $T/scrape | sed 's/^[1-9][0-9]*$/some/')" \
 	"some some"
 
+kill $wl
+wait $wl 2> /dev/null
+
 run pinned 'NPROC' -b -d 1 -n 600 --pin /sys/fs/bpf/uct5h
-expect "--pin: unpinned on exit without CAP_DAC_OVERRIDE" \
+expect "--pin: unpinned on exit by the reader (the main process is not root)" \
 	"$(cat $T/pinned.rc) $(ls /sys/fs/bpf/uct5h 2> /dev/null | wc -l)" "0 0"
 
 run trace '^ucounttop: tracing' trace --duration 60

@@ -42,7 +42,7 @@ ucpid=
 # ucounttop) waiting in the kernel (state D)
 readers() {
 	for d in /proc/[0-9]*; do
-		[ "$(cut -d' ' -f2,3 $d/stat 2> /dev/null)" = "(ucounttop) D" ] && echo "${d#/proc/}"
+		[ "$(cut -d' ' -f2,3 $d/stat 2> /dev/null)" = "(ucounttop-help) D" ] && echo "${d#/proc/}"
 	done
 }
 no_readers() { [ -z "$(readers)" ]; }

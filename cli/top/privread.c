@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/* privread.c - other users' processes read by a helper (privread.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "privread.h"
+
+struct cgroup_answer {
+	__s32 rc;
+	__u32 trusted;			/* bytes of the path root made */
+	char path[PATH_MAX];
+};
+
+struct row_answer {
+	__s32 rc;
+	__u32 ns_inum, uid;
+};
+
+void uct_privread_cfg_init(struct uct_privread_cfg *cfg)
+{
+	char *text = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->proc = "/proc";
+	cfg->own = "/etc/passwd";
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return;
+	/* the whole file: one line per mount */
+	if (getdelim(&text, &cap, 0, f) > 0)
+		cfg->have_mnt = !uct_parse_cgroup2_mount(text, cfg->cgroup_mnt,
+							 sizeof(cfg->cgroup_mnt));
+	free(text);
+	fclose(f);
+}
+
+static size_t serve_passwd(const struct uct_privread_cfg *cfg, const struct uct_privread_req *q,
+			   char *reply, size_t max)
+{
+	struct uct_privread_passwd a = { .rc = -1 };
+	char *text = NULL;
+	size_t len = 0;
+	bool whole = false;
+
+	a.rc = uct_passwd_read(cfg->proc, cfg->own, &q->src, q->have_known ? &q->known : NULL,
+			       &a.id, &text, &len, &whole);
+	if (a.rc == 0) {
+		if (len > max - sizeof(a))
+			len = max - sizeof(a);
+		a.len = len;
+		a.whole = whole;
+		memcpy(reply + sizeof(a), text, len);
+	}
+	free(text);
+	memcpy(reply, &a, sizeof(a));
+	return sizeof(a) + (size_t)a.len;
+}
+
+/*
+ * Where a namespace's oldest process is: the cgroup v2 path in
+ * /proc/PID/cgroup. The process may have moved, or exited and its pid
+ * gone to another, since the iterator saw it: with cgroup2 mounted
+ * whole, the path must be the directory of that cgroup id (a kernfs id
+ * is the directory's inode number), or it is not taken.
+ */
+static size_t serve_cgroup(const struct uct_privread_cfg *cfg, const struct uct_privread_req *q,
+			   char *reply)
+{
+	struct cgroup_answer *a = (struct cgroup_answer *)reply;
+	char full[2 * PATH_MAX];
+	struct stat st;
+
+	memset(a, 0, sizeof(*a));
+	a->rc = -1;
+	if (uct_read_task_cgroup(cfg->proc, (int)q->pid, a->path, sizeof(a->path)))
+		return sizeof(*a);
+	if (cfg->have_mnt) {
+		snprintf(full, sizeof(full), "%s%s", cfg->cgroup_mnt, a->path);
+		if (stat(full, &st) || (__u64)st.st_ino != q->cgroup_id)
+			return sizeof(*a);
+		a->trusted = (__u32)uct_cgroup_owned_prefix(cfg->cgroup_mnt, a->path, 0);
+	}
+	a->rc = 0;
+	return sizeof(*a);
+}
+
+static size_t serve_task_limits(const struct uct_privread_cfg *cfg, char *reply, size_t max)
+{
+	struct uct_task_limits *tl = NULL;
+	__s32 rc;
+	size_t n = 0;
+
+	rc = uct_read_task_limits(cfg->proc, &tl, &n);
+	if (rc)
+		n = 0;
+	/* the first ones that fit: the rest show "-" this time */
+	if (n > (max - sizeof(rc)) / sizeof(*tl))
+		n = (max - sizeof(rc)) / sizeof(*tl);
+	memcpy(reply, &rc, sizeof(rc));
+	if (n)
+		memcpy(reply + sizeof(rc), tl, n * sizeof(*tl));
+	free(tl);
+	return sizeof(rc) + n * sizeof(*tl);
+}
+
+size_t uct_privread_serve(void *arg, const void *req, size_t len, void *reply, size_t max)
+{
+	const struct uct_privread_cfg *cfg = arg;
+	struct uct_privread_req q;
+	struct row_answer *ra = reply;
+	__s32 bad = -1;
+
+	if (len != sizeof(q) || max < sizeof(struct cgroup_answer) ||
+	    max < sizeof(struct uct_privread_passwd) + UCT_PASSWD_MAX_SIZE) {
+		memcpy(reply, &bad, sizeof(bad));
+		return sizeof(bad);
+	}
+	memcpy(&q, req, sizeof(q));
+	switch (q.op) {
+	case UCT_PR_PASSWD:
+		return serve_passwd(cfg, &q, reply, max);
+	case UCT_PR_CGROUP:
+		return serve_cgroup(cfg, &q, reply);
+	case UCT_PR_TASK_ROW:
+		memset(ra, 0, sizeof(*ra));
+		ra->rc = uct_read_task_row(cfg->proc, (int)q.pid, &ra->ns_inum, &ra->uid);
+		return sizeof(*ra);
+	case UCT_PR_TASK_LIMITS:
+		return serve_task_limits(cfg, reply, max);
+	}
+	memcpy(reply, &bad, sizeof(bad));
+	return sizeof(bad);
+}
+
+int uct_privread_init(struct uct_privread *p, const struct uct_privread_cfg *cfg)
+{
+	memset(p, 0, sizeof(*p));
+	p->reply = malloc(UCT_PRIVREAD_REPLY_MAX);
+	if (!p->reply)
+		return -ENOMEM;
+	uct_helper_init(&p->helper, uct_privread_serve, (void *)cfg,
+			sizeof(struct uct_privread_req), UCT_PRIVREAD_REPLY_MAX);
+	return 0;
+}
+
+void uct_privread_free(struct uct_privread *p)
+{
+	uct_helper_close(&p->helper);
+	free(p->reply);
+	p->reply = NULL;
+}
+
+int uct_privread_call(struct uct_privread *p, const struct uct_privread_req *q, size_t *n,
+		      double deadline_s)
+{
+	return uct_helper_call(&p->helper, q, sizeof(*q), p->reply, n, deadline_s);
+}
+
+int uct_privread_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted)
+{
+	struct uct_privread *p = arg;
+	struct uct_privread_req q = { .op = UCT_PR_CGROUP, .pid = pid, .cgroup_id = id };
+	struct cgroup_answer a;
+	size_t n, plen;
+
+	*trusted = 0;
+	if (uct_privread_call(p, &q, &n, UCT_PRIVREAD_DEADLINE) || n != sizeof(a))
+		return -1;
+	memcpy(&a, p->reply, sizeof(a));
+	plen = strnlen(a.path, sizeof(a.path));
+	if (a.rc || plen == sizeof(a.path) || plen >= len)
+		return -1;
+	memcpy(path, a.path, plen + 1);
+	*trusted = a.trusted <= plen ? a.trusted : 0;
+	return 0;
+}
+
+int uct_privread_task_row(struct uct_privread *p, int pid, __u32 *ns_inum, __u32 *uid)
+{
+	struct uct_privread_req q = { .op = UCT_PR_TASK_ROW, .pid = (__u32)pid };
+	struct row_answer a;
+	size_t n;
+
+	if (uct_privread_call(p, &q, &n, UCT_PRIVREAD_DEADLINE) || n != sizeof(a))
+		return -1;
+	memcpy(&a, p->reply, sizeof(a));
+	if (a.rc)
+		return -1;
+	*ns_inum = a.ns_inum;
+	*uid = a.uid;
+	return 0;
+}
+
+int uct_privread_task_limits(struct uct_privread *p, struct uct_task_limits **out, size_t *n)
+{
+	struct uct_privread_req q = { .op = UCT_PR_TASK_LIMITS };
+	size_t len, k;
+	__s32 rc;
+	int err;
+
+	*out = NULL;
+	*n = 0;
+	err = uct_privread_call(p, &q, &len, UCT_PRIVREAD_SCAN_DEADLINE);
+	if (err)
+		return err;
+	if (len < sizeof(rc) || (len - sizeof(rc)) % sizeof(**out))
+		return -EPROTO;
+	memcpy(&rc, p->reply, sizeof(rc));
+	if (rc)
+		return rc < 0 ? rc : -EIO;
+	k = (len - sizeof(rc)) / sizeof(**out);
+	*out = malloc(k ? k * sizeof(**out) : 1);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, p->reply + sizeof(rc), k * sizeof(**out));
+	*n = k;
+	return 0;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * privread.h - what the live view and --listen read about other users'
+ * processes, read by a helper process (helper.h) with a deadline.
+ *
+ * Each read takes privilege (CAP_SYS_PTRACE for /proc/PID/ns/ and root/,
+ * CAP_DAC_READ_SEARCH for tenants' directories and a /proc that hides
+ * others' processes) and some can wait forever (a tenant's FUSE under
+ * its /etc). The helper does the reading and no parsing of what tenants
+ * wrote: a passwd file comes back as its bytes, a cgroup path as the
+ * kernel wrote it; the caller parses them. Where the caller gave up its
+ * privileges, the helpers are made by the spawner (spawner.h), which
+ * kept them: uct_helper_use_spawner() on p->helper.
+ *
+ * The requests: a passwd file (uct_passwd_read()); the cgroup v2 path
+ * of a process, checked against the cgroup id the iterator saw, and how
+ * much of it root made; the row a process charges (--pid); every
+ * process's rlimits (when the task iterator is missing).
+ */
+#ifndef UCT_PRIVREAD_H
+#define UCT_PRIVREAD_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include "helper.h"
+#include "proc_limits.h"
+#include "users.h"
+
+enum uct_privread_op {
+	UCT_PR_PASSWD = 1,
+	UCT_PR_CGROUP,
+	UCT_PR_TASK_ROW,
+	UCT_PR_TASK_LIMITS,
+};
+
+/* What every helper reads with: set before the first helper is made */
+struct uct_privread_cfg {
+	const char *proc, *own;		/* as for uct_passwd_read() */
+	char cgroup_mnt[PATH_MAX];	/* where cgroup2 is mounted whole */
+	bool have_mnt;
+};
+
+struct uct_privread_req {
+	__u32 op, pid;
+	__u64 cgroup_id;
+	struct uct_pwsrc src;		/* UCT_PR_PASSWD */
+	__u32 have_known;
+	struct uct_file_id known;
+};
+
+/* UCT_PR_PASSWD's answer, the text's bytes after it */
+struct uct_privread_passwd {
+	__s32 rc;			/* uct_passwd_read()'s */
+	__u32 whole;
+	struct uct_file_id id;
+	__u64 len;
+};
+
+#define UCT_PRIVREAD_REPLY_MAX	(4u << 20)	/* 100,000 processes' rlimits */
+#define UCT_PRIVREAD_DEADLINE	0.25		/* what a tenant may cost a read */
+#define UCT_PRIVREAD_SCAN_DEADLINE 5.0		/* every process's rlimits */
+
+/* cfg for the tool: /proc, /etc/passwd, cgroup2's mount point */
+void uct_privread_cfg_init(struct uct_privread_cfg *cfg);
+
+/* The helpers' side (a uct_helper_serve_fn; arg: the cfg) */
+size_t uct_privread_serve(void *arg, const void *req, size_t len, void *reply, size_t max);
+
+/* The caller's side */
+struct uct_privread {
+	struct uct_helper helper;
+	char *reply;			/* the last answer, UCT_PRIVREAD_REPLY_MAX bytes */
+};
+
+/* Helpers forked from the caller, serving cfg. -ENOMEM or 0. */
+int uct_privread_init(struct uct_privread *p, const struct uct_privread_cfg *cfg);
+void uct_privread_free(struct uct_privread *p);
+
+/* One request; the answer in p->reply, *n bytes. uct_helper_call()'s
+ * codes. */
+int uct_privread_call(struct uct_privread *p, const struct uct_privread_req *q, size_t *n,
+		      double deadline_s);
+
+/* The model's cgroup_fn (arg: the struct uct_privread) */
+int uct_privread_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len,
+			size_t *trusted);
+/* uct_read_task_row() and uct_read_task_limits() through the helper */
+int uct_privread_task_row(struct uct_privread *p, int pid, __u32 *ns_inum, __u32 *uid);
+int uct_privread_task_limits(struct uct_privread *p, struct uct_task_limits **out, size_t *n);
+
+#endif /* UCT_PRIVREAD_H */
