@@ -147,38 +147,84 @@ static void remember(struct uct_web_user *u, const char *pass, size_t n)
 	u->good_len = n;
 }
 
-bool uct_basic_auth_allow(struct uct_web_config *w, const char *authorization, bool may_hash,
-			  bool *hashed)
+enum uct_auth uct_basic_auth_check(struct uct_web_config *w, const char *authorization,
+				  bool may_hash, struct uct_auth_job *job)
 {
 	char buf[UCT_BASIC_AUTH_MAX];
 	struct uct_web_user *u = NULL;
-	const char *name, *pass, *hash, *h;
+	const char *name, *pass;
 	size_t n, i;
-	bool ok;
+	enum uct_auth r;
 
-	*hashed = false;
 	if (!w->nusers)
-		return true;
+		return UCT_AUTH_OK;
 	if (!authorization || !crypt_fn ||
 	    !uct_basic_auth_decode(authorization, buf, sizeof(buf), &name, &pass, &n))
-		return false;
+		return UCT_AUTH_DENY;
 	for (i = 0; i < w->nusers && !u; i++)
 		if (!strcmp(w->users[i].name, name))
 			u = &w->users[i];
 	if (u && u->good && u->good_len == n && same_bytes(u->good, pass, n)) {
-		ok = true;
+		r = UCT_AUTH_OK;
 	} else if (!may_hash) {
-		ok = false;
+		r = UCT_AUTH_DENY;
 	} else {
-		*hashed = true;
-		hash = u ? u->hash : w->users[0].hash;
-		h = crypt_fn(pass, hash, scratch, sizeof(*scratch));
-		ok = u && h && strlen(h) == UCT_WEB_BCRYPT_LEN &&
-		     same_bytes(h, hash, UCT_WEB_BCRYPT_LEN);
-		explicit_bzero(scratch, sizeof(*scratch));
-		if (ok)
-			remember(u, pass, n);
+		/* an unknown user costs a bcrypt too, against the first hash */
+		memset(job, 0, sizeof(*job));
+		memcpy(job->pass, pass, n + 1);
+		job->pass_len = n;
+		memcpy(job->hash, u ? u->hash : w->users[0].hash, sizeof(job->hash));
+		job->user = u ? (int)(u - w->users) : -1;
+		r = UCT_AUTH_HASH;
 	}
 	explicit_bzero(buf, sizeof(buf));
+	return r;
+}
+
+bool uct_basic_auth_hash(struct uct_auth_job *job, void *scratch_space)
+{
+	struct crypt_data *cd = scratch_space;
+	const char *h = crypt_fn(job->pass, job->hash, cd, sizeof(*cd));
+
+	job->ok = job->user >= 0 && h && strlen(h) == UCT_WEB_BCRYPT_LEN &&
+		  same_bytes(h, job->hash, UCT_WEB_BCRYPT_LEN);
+	explicit_bzero(cd, sizeof(*cd));
+	return job->ok;
+}
+
+size_t uct_basic_auth_scratch_size(void)
+{
+	return sizeof(struct crypt_data);
+}
+
+void uct_basic_auth_remember(struct uct_web_config *w, struct uct_auth_job *job)
+{
+	struct uct_web_user *u = job->user >= 0 && (size_t)job->user < w->nusers ?
+				 &w->users[job->user] : NULL;
+
+	/* the configuration may have changed since: the same hash or nothing */
+	if (job->ok && u && !strcmp(u->hash, job->hash))
+		remember(u, job->pass, job->pass_len);
+	explicit_bzero(job->pass, sizeof(job->pass));
+}
+
+bool uct_basic_auth_allow(struct uct_web_config *w, const char *authorization, bool may_hash,
+			  bool *hashed)
+{
+	struct uct_auth_job job;
+	bool ok;
+
+	*hashed = false;
+	switch (uct_basic_auth_check(w, authorization, may_hash, &job)) {
+	case UCT_AUTH_OK:
+		return true;
+	case UCT_AUTH_DENY:
+		return false;
+	default:
+		break;
+	}
+	*hashed = true;
+	ok = uct_basic_auth_hash(&job, scratch);
+	uct_basic_auth_remember(w, &job);
 	return ok;
 }

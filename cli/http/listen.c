@@ -5,7 +5,8 @@
  * Prometheus text format 0.0.4 as the scraper's Accept header asks
  * (negotiate.c); other paths get 404, other methods 405.
  *
- * One thread. libmicrohttpd runs without threads of its own (MHD_USE_EPOLL
+ * One serving thread (and the hasher's, which run bcrypt alone and touch
+ * nothing else). libmicrohttpd runs without threads of its own (MHD_USE_EPOLL
  * alone, no internal polling thread): uct_listen_run() waits on MHD's
  * epoll descriptor and calls MHD_run(), which calls on_request(), which
  * takes the snapshot and renders it. The model, the loader's read buffers
@@ -28,8 +29,10 @@
  * shut down as they come: on_connection()); a connection ends after a
  * 401, 404 or 405, after UCT_LISTEN_REQUESTS requests or
  * UCT_LISTEN_LIFETIME seconds, or when its answer is not taken within
- * UCT_LISTEN_SEND_DEADLINE; failed logins put their client in a backoff
- * without bcrypt (backoff_fail()); UCT_LISTEN_CONN_MEM bytes
+ * UCT_LISTEN_SEND_DEADLINE; a login's bcrypt runs in the hasher's
+ * threads (hasher.h) while its connection is suspended, one per client,
+ * UCT_HASHER_JOBS at most (503 past that); failed logins put their client
+ * in a backoff without bcrypt (backoff_fail()); UCT_LISTEN_CONN_MEM bytes
  * per connection for its request line and headers (MHD answers a larger
  * request 431 or 414); no request body is read (GET and HEAD have none,
  * other methods are answered at once, and MHD closes the connection
@@ -433,10 +436,24 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 
 /* A request answered: the next one on this connection has its own
  * deadline, unless this was the last it may send */
+/* A login waiting for its bcrypt: MHD's request context (*req) */
+struct uct_listen_login {
+	struct uct_hash_req hr;
+	struct uct_listen_client client;
+	struct MHD_Connection *conn;
+};
+
 static void on_completed(void *cls, struct MHD_Connection *conn, void **req,
 			 enum MHD_RequestTerminationCode code)
 {
 	struct uct_listen_conn *lc = conn_of(conn);
+	struct uct_listen_login *in = *req;
+
+	if (in) {
+		explicit_bzero(in, sizeof(*in));
+		free(in);
+		*req = NULL;
+	}
 
 	if (!lc)
 		return;
@@ -494,6 +511,69 @@ static struct uct_listen_conn *room_maker(struct uct_listen *s, bool *full)
 	return idle;
 }
 
+/* job for the hasher, conn suspended until it ran; NULL when the hasher
+ * has no room, or this client has a login waiting already */
+static struct uct_listen_login *hash_later(struct uct_listen *s, struct MHD_Connection *conn,
+					   const struct uct_listen_client *client,
+					   const struct uct_auth_job *job)
+{
+	struct uct_listen_login *in, **slot = NULL;
+	size_t i;
+
+	if (!s->hashing) {
+		if (uct_hasher_start(&s->hasher))
+			return NULL;
+		s->hashing = true;
+	}
+	for (i = 0; i < UCT_HASHER_JOBS; i++) {
+		if (!s->logins[i])
+			slot = slot ? slot : &s->logins[i];
+		else if (same_client(&s->logins[i]->client, client))
+			return NULL;
+	}
+	in = slot ? calloc(1, sizeof(*in)) : NULL;
+	if (!in)
+		return NULL;
+	in->hr.job = *job;
+	in->hr.owner = in;
+	in->client = *client;
+	in->conn = conn;
+	if (uct_hasher_submit(&s->hasher, &in->hr)) {
+		explicit_bzero(in, sizeof(*in));
+		free(in);
+		return NULL;
+	}
+	*slot = in;
+	uct_mhd.suspend_connection(conn);
+	return in;
+}
+
+/* The logins whose bcrypt ran: their connections resumed (answered in
+ * MHD's next run) */
+static void resume_logins(struct uct_listen *s)
+{
+	struct uct_hash_req *r;
+	size_t i;
+
+	while (s->hashing && (r = uct_hasher_done(&s->hasher))) {
+		struct uct_listen_login *in = r->owner;
+
+		for (i = 0; i < UCT_HASHER_JOBS; i++)
+			if (s->logins[i] == in)
+				s->logins[i] = NULL;
+		uct_mhd.resume_connection(in->conn);
+	}
+}
+
+/* Before the server stops: no connection may stay suspended */
+static void settle_logins(struct uct_listen *s)
+{
+	if (!s->hashing)
+		return;
+	uct_hasher_drain(&s->hasher);
+	resume_logins(s);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version,
 				  const char *upload_data, size_t *upload_size, void **req)
@@ -510,26 +590,47 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	}
 	/* before anything else: a stranger learns no more than that. A
 	 * client in its backoff after failed logins gets no bcrypt: only a
-	 * password that verified before gets in */
+	 * password that verified before gets in. A bcrypt runs in the
+	 * hasher while the connection waits, suspended; this is called
+	 * again when it is resumed */
 	if (s->web.nusers) {
+		struct uct_listen_login *in = *req;
 		struct uct_listen_client client;
 		struct uct_listen_backoff *b;
-		bool hashed, may;
+		struct uct_auth_job job;
+		enum uct_auth a;
 
 		client_of(conn, &client);
 		b = backoff_of(s, &client);
-		may = !b || b->until <= uct_now_s();
-		if (!uct_basic_auth_allow(&s->web,
-					  uct_mhd.lookup_connection_value(conn, MHD_HEADER_KIND,
-						MHD_HTTP_HEADER_AUTHORIZATION), may, &hashed)) {
-			if (hashed)
+		if (in && in->hr.done) {
+			a = in->hr.job.ok ? UCT_AUTH_OK : UCT_AUTH_DENY;
+			if (!in->hr.job.ok)
 				backoff_fail(s, &client, uct_now_s());
+			else if (b)
+				b->fails = 0;	/* a login that verified ends its backoff */
+			uct_basic_auth_remember(&s->web, &in->hr.job);
+		} else {
+			a = uct_basic_auth_check(&s->web,
+						 uct_mhd.lookup_connection_value(conn, MHD_HEADER_KIND,
+							MHD_HTTP_HEADER_AUTHORIZATION),
+						 !b || b->until <= uct_now_s(), &job);
+		}
+		if (a == UCT_AUTH_HASH) {
+			in = hash_later(s, conn, &client, &job);
+			explicit_bzero(&job, sizeof(job));
+			if (in) {
+				*req = in;
+				return MHD_YES;
+			}
+			if (lc)
+				lc->close_after = true;
+			return uct_mhd.queue_response(conn, MHD_HTTP_SERVICE_UNAVAILABLE, s->busy);
+		}
+		if (a == UCT_AUTH_DENY) {
 			if (lc)
 				lc->close_after = true;
 			return uct_mhd.queue_response(conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized);
 		}
-		if (hashed && b)
-			b->fails = 0;	/* a login that verified ends its backoff */
 	}
 	/* answered at once, body or not: MHD then closes the connection
 	 * rather than read a body nobody wants; so do we, after a 404 or 405 */
@@ -594,7 +695,8 @@ static void start_server(struct uct_listen *s)
 	tls_options(&s->web, tls);
 	/* MHD_USE_EPOLL without MHD_USE_INTERNAL_POLLING_THREAD: no thread,
 	 * see the top of this file. The logger goes first, as MHD asks. */
-	s->daemon = uct_mhd.start_daemon(MHD_USE_EPOLL | (s->verbose ? MHD_USE_ERROR_LOG : 0) |
+	s->daemon = uct_mhd.start_daemon(MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+					 (s->verbose ? MHD_USE_ERROR_LOG : 0) |
 					 (s->web.cert ? MHD_USE_TLS : 0), 0, NULL, NULL,
 				     on_request, s,
 				     MHD_OPTION_EXTERNAL_LOGGER, on_log, NULL,
@@ -643,6 +745,7 @@ static int reload_web(struct uct_listen *s)
 	uct_web_config_free(&old);
 	/* a new certificate or key needs a new server: same socket */
 	if (s->web.cert) {
+		settle_logins(s);
 		s->fd = (int)uct_mhd.quiesce_daemon(s->daemon);
 		uct_mhd.stop_daemon(s->daemon);
 		s->daemon = NULL;
@@ -685,7 +788,9 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 	s->failed = text_response("no snapshot: see ucounttop's standard error\n", NULL, NULL);
 	s->unauthorized = text_response("unauthorized: a user and password are needed\n",
 					MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Basic realm=\"ucounttop\"");
-	if (!s->not_found || !s->not_allowed || !s->failed || !s->unauthorized) {
+	s->busy = text_response("busy: too many logins being checked; retry\n",
+				MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	if (!s->not_found || !s->not_allowed || !s->failed || !s->unauthorized || !s->busy) {
 		fprintf(stderr, "ucounttop: --listen %s: out of memory\n", s->name);
 		return UCT_EXIT_FAIL;
 	}
@@ -733,9 +838,10 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 		was_full = full;
 		/* at its limit, MHD no longer watches the listening socket:
 		 * we do, while a connection could make room */
-		struct pollfd pfd[2] = { { .fd = info->epoll_fd, .events = POLLIN },
+		struct pollfd pfd[3] = { { .fd = info->epoll_fd, .events = POLLIN },
 					 { .fd = idle && li ? li->listen_fd : -1,
-					   .events = POLLIN } };
+					   .events = POLLIN },
+					 { .fd = s->hashing ? s->hasher.efd : -1, .events = POLLIN } };
 		MHD_UNSIGNED_LONG_LONG ms;
 		struct timespec ts, *tsp = NULL;
 
@@ -754,7 +860,7 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 			ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
 			tsp = &ts;
 		}
-		if (ppoll(pfd, 2, tsp, &old) < 0 && errno != EINTR) {
+		if (ppoll(pfd, 3, tsp, &old) < 0 && errno != EINTR) {
 			fprintf(stderr, "ucounttop: --listen %s: waiting for connections: %s\n",
 				s->name, strerror(errno));
 			rc = UCT_EXIT_FAIL;
@@ -764,6 +870,8 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 			break;
 		if (idle && (pfd[1].revents & POLLIN))
 			shut(idle);
+		if (pfd[2].revents & POLLIN)
+			resume_logins(s);
 		if (reload && *reload) {
 			*reload = 0;
 			if (s->web_on && reload_web(s)) {
@@ -789,9 +897,14 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 
 void uct_listen_close(struct uct_listen *s)
 {
-	if (s->daemon)
+	if (s->daemon) {
+		settle_logins(s);
 		uct_mhd.stop_daemon(s->daemon);
+	}
 	s->daemon = NULL;
+	if (s->hashing)
+		uct_hasher_stop(&s->hasher);
+	s->hashing = false;
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
@@ -804,6 +917,8 @@ void uct_listen_close(struct uct_listen *s)
 		uct_mhd.destroy_response(s->failed);
 	if (s->unauthorized)
 		uct_mhd.destroy_response(s->unauthorized);
-	s->not_found = s->not_allowed = s->failed = s->unauthorized = NULL;
+	if (s->busy)
+		uct_mhd.destroy_response(s->busy);
+	s->not_found = s->not_allowed = s->failed = s->unauthorized = s->busy = NULL;
 	uct_web_config_free(&s->web);
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 #include "opts.h"
 #include "views.h"
+#include "hasher.h"
 #include "web_config.h"
 
 /* The bounds (ucounttop(8), HTTP) */
@@ -70,6 +71,8 @@ typedef int (*uct_snapshot_fn)(void *ctx);
 typedef int (*uct_web_load_fn)(void *arg, struct uct_web_config *w, const char *path,
 			       char *msg, size_t len);
 
+struct uct_listen_login;
+
 struct uct_listen {
 	int fd;				/* listening socket until the server owns it */
 	char name[64];			/* "127.0.0.1:9465", "[::1]:9465" */
@@ -101,6 +104,12 @@ struct uct_listen {
 	void *load_arg;
 	bool verbose;
 	struct uct_listen_backoff backoff[UCT_LISTEN_BACKOFF_SLOTS];
+	/* logins that need a bcrypt: run by the hasher (hasher.h), their
+	 * connections suspended meanwhile, one at a time per client */
+	struct uct_hasher hasher;
+	bool hashing;			/* its threads started */
+	struct uct_listen_login *logins[UCT_HASHER_JOBS];
+	struct MHD_Response *busy;	/* 503: no room for another bcrypt */
 };
 
 /*

@@ -20,7 +20,8 @@
 	X(create_response_from_buffer_with_free_callback)		\
 	X(add_response_header) X(destroy_response) X(queue_response)	\
 	X(lookup_connection_value) X(get_connection_info)		\
-	X(is_feature_supported) X(quiesce_daemon)
+	X(is_feature_supported) X(quiesce_daemon)			\
+	X(suspend_connection) X(resume_connection)
 
 struct uct_mhd {
 #define UCT_MHD_MEMBER(n) __typeof__(MHD_##n) *n;

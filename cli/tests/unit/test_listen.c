@@ -745,6 +745,16 @@ static int make_tls_fixtures(void **state)
 	snprintf(yml, sizeof(yml), "tls_server_config:\n  cert_file: server.crt\n"
 		 "  key_file: server.key\nbasic_auth_users:\n  alice: %s\n", hash);
 	put("web.yml", yml);
+	/* plain HTTP, alice's hash at cost 12, the highest allowed (a
+	 * quarter second or so a bcrypt): logins that wait for the hasher
+	 * while scrapes are answered */
+	if (!crypt_gensalt_rn("$2b$", 12, NULL, 0, setting, sizeof(setting)))
+		return -1;
+	hash = crypt_rn("s3cret", setting, &cd, sizeof(cd));
+	if (!hash)
+		return -1;
+	snprintf(yml, sizeof(yml), "basic_auth_users:\n  alice: %s\n", hash);
+	put("slow.yml", yml);
 	put("mismatch.yml", "tls_server_config:\n  cert_file: server.crt\n  key_file: other.key\n");
 	snprintf(web_yml, sizeof(web_yml), "%s/web.yml", tls_dir);
 	snprintf(crt, sizeof(crt), "%s/server.crt", tls_dir);
@@ -1022,6 +1032,88 @@ static void test_login_backoff(void **state)
 	assert_int_equal(log_says("failed login 2", 0), 0);
 }
 
+/* GET /metrics from 127.0.0.src with alice's password pass, not read */
+static int login_from(int port, int src, const char *pass)
+{
+	char req[256], b64[64];
+	int fd = connect_from(port, src), n;
+
+	/* "alice:" + pass, base64: the two passwords used here */
+	snprintf(b64, sizeof(b64), "%s", !strcmp(pass, "s3cret") ? "YWxpY2U6czNjcmV0" :
+					 "YWxpY2U6d3Jvbmc=");	/* alice:wrong */
+	n = snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+		     "Authorization: Basic %s\r\nConnection: close\r\n\r\n", b64);
+	assert_int_equal(write(fd, req, n), n);
+	return fd;
+}
+
+/*
+ * bcrypt runs beside the serving thread: while UCT_HASHER_JOBS wrong
+ * logins from as many clients wait for theirs (cost 12: a quarter second
+ * or so each, two at a time), a scrape with the password that verified before
+ * is answered and most of them are not yet; one more client, or a second
+ * login from a client already waiting, gets 503 at once; each waiting
+ * login is answered 401 in the end; SIGTERM with logins waiting ends the
+ * server cleanly (none left suspended)
+ */
+static void test_logins_beside_scrapes(void **state)
+{
+	int bad[UCT_HASHER_JOBS], fd, i, waiting = 0;
+	struct server sv;
+	struct response r;
+	char path[320];
+
+	snprintf(path, sizeof(path), "%s/slow.yml", tls_dir);
+	start_with(&sv, path, 0, 0, 3600, UCT_LISTEN_TIMEOUT);
+	fd = login_from(sv.port, 1, "s3cret");
+	read_all(fd, &r);
+	close(fd);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	for (i = 0; i < UCT_HASHER_JOBS; i++)
+		bad[i] = login_from(sv.port, 20 + i, "wrong");
+	fd = login_from(sv.port, 1, "s3cret");
+	read_all(fd, &r);
+	close(fd);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	for (i = 0; i < UCT_HASHER_JOBS; i++) {
+		struct pollfd p = { .fd = bad[i], .events = POLLIN };
+
+		waiting += poll(&p, 1, 0) == 0;
+	}
+	assert_true(waiting >= UCT_HASHER_JOBS - 2);
+	fd = login_from(sv.port, 40, "wrong");
+	read_all(fd, &r);
+	close(fd);
+	assert_int_equal(r.status, 503);
+	assert_string_equal(header(&r, "Retry-After"), "1");
+	assert_string_equal(header(&r, "Connection"), "close");
+	release(&r);
+	fd = login_from(sv.port, 20, "wrong");
+	read_all(fd, &r);
+	close(fd);
+	assert_int_equal(r.status, 503);
+	release(&r);
+	for (i = 0; i < UCT_HASHER_JOBS; i++) {
+		read_all(bad[i], &r);
+		close(bad[i]);
+		assert_int_equal(r.status, 401);
+		release(&r);
+	}
+	/* two more waiting, and SIGTERM */
+	bad[0] = login_from(sv.port, 41, "wrong");
+	bad[1] = login_from(sv.port, 42, "wrong");
+	fd = login_from(sv.port, 1, "s3cret");
+	read_all(fd, &r);
+	close(fd);
+	assert_int_equal(r.status, 200);
+	release(&r);
+	assert_int_equal(stop_server(&sv), 0);
+	close(bad[0]);
+	close(bad[1]);
+}
+
 /* A client that connects and never starts its TLS handshake is cut at the
  * header deadline (1 s), long before the idle timeout (10 s) */
 static void test_tls_header_deadline(void **state)
@@ -1112,6 +1204,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tls_auth, teardown),
 		cmocka_unit_test_teardown(test_tls_reload, teardown),
 		cmocka_unit_test_teardown(test_login_backoff, teardown),
+		cmocka_unit_test_teardown(test_logins_beside_scrapes, teardown),
 		cmocka_unit_test_teardown(test_tls_header_deadline, teardown),
 		cmocka_unit_test_teardown(test_tls_per_address_limit, teardown),
 		cmocka_unit_test_teardown(test_web_config_refused, teardown),
