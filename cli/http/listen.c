@@ -182,6 +182,7 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, const
 	s->fd = -1;
 	s->timeout = UCT_LISTEN_TIMEOUT;
 	s->deadline = UCT_LISTEN_DEADLINE;
+	s->send_deadline = UCT_LISTEN_SEND_DEADLINE;
 	s->backoff_first = 1;
 	memcpy(v6 ? (void *)&in6.sin6_addr : (void *)&in.sin_addr, a->addr, v6 ? 16 : 4);
 	inet_ntop(a->family, a->addr, host, sizeof(host));
@@ -315,18 +316,12 @@ static struct uct_listen_conn *conn_of(struct MHD_Connection *conn)
 	return ci ? ci->socket_context : NULL;
 }
 
-/* The client of a connection: its IPv4 address, or its IPv6 /64 (an
- * IPv4-mapped address is IPv4) */
-static void client_of(struct MHD_Connection *conn, struct uct_listen_client *c)
+void uct_listen_client_of(const struct sockaddr *sa, struct uct_listen_client *c)
 {
 	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-	const union MHD_ConnectionInfo *ci;
-	const struct sockaddr *sa;
 	const unsigned char *a6;
 
 	memset(c, 0, sizeof(*c));
-	ci = uct_mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	sa = ci ? ci->client_addr : NULL;
 	if (sa && sa->sa_family == AF_INET) {
 		memcpy(c->key, &((const struct sockaddr_in *)sa)->sin_addr, 4);
 	} else if (sa && sa->sa_family == AF_INET6) {
@@ -340,7 +335,15 @@ static void client_of(struct MHD_Connection *conn, struct uct_listen_client *c)
 	}
 }
 
-static bool same_client(const struct uct_listen_client *a, const struct uct_listen_client *b)
+static void client_of(struct MHD_Connection *conn, struct uct_listen_client *c)
+{
+	const union MHD_ConnectionInfo *ci;
+
+	ci = uct_mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	uct_listen_client_of(ci ? ci->client_addr : NULL, c);
+}
+
+bool uct_listen_same_client(const struct uct_listen_client *a, const struct uct_listen_client *b)
 {
 	return a->v6 == b->v6 && !memcmp(a->key, b->key, sizeof(a->key));
 }
@@ -350,7 +353,7 @@ static struct uct_listen_backoff *backoff_of(struct uct_listen *s,
 					     const struct uct_listen_client *c)
 {
 	for (int i = 0; i < UCT_LISTEN_BACKOFF_SLOTS; i++)
-		if (s->backoff[i].fails && same_client(&s->backoff[i].client, c))
+		if (s->backoff[i].fails && uct_listen_same_client(&s->backoff[i].client, c))
 			return &s->backoff[i];
 	return NULL;
 }
@@ -420,7 +423,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 		if (s->conn[i].fd < 0) {
 			if (!free_slot)
 				free_slot = &s->conn[i];
-		} else if (same_client(&s->conn[i].client, &client)) {
+		} else if (uct_listen_same_client(&s->conn[i].client, &client)) {
 			same++;
 		}
 	}
@@ -477,7 +480,7 @@ static double enforce_deadlines(struct uct_listen *s)
 
 		if (lc->fd < 0 || lc->shut)
 			continue;
-		left = lc->in_request ? lc->req_since + UCT_LISTEN_SEND_DEADLINE - now :
+		left = lc->in_request ? lc->req_since + s->send_deadline - now :
 					lc->since + s->deadline - now;
 		if (left <= 0) {
 			shut(lc);
@@ -528,7 +531,7 @@ static struct uct_listen_login *hash_later(struct uct_listen *s, struct MHD_Conn
 	for (i = 0; i < UCT_HASHER_JOBS; i++) {
 		if (!s->logins[i])
 			slot = slot ? slot : &s->logins[i];
-		else if (same_client(&s->logins[i]->client, client))
+		else if (uct_listen_same_client(&s->logins[i]->client, client))
 			return NULL;
 	}
 	in = slot ? calloc(1, sizeof(*in)) : NULL;

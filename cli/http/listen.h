@@ -39,6 +39,13 @@ struct uct_listen_client {
 	bool v6;
 };
 
+struct sockaddr;
+
+/* sa's client (NULL: the all-zero one): an IPv4-mapped IPv6 address is
+ * its IPv4 address */
+void uct_listen_client_of(const struct sockaddr *sa, struct uct_listen_client *c);
+bool uct_listen_same_client(const struct uct_listen_client *a, const struct uct_listen_client *b);
+
 /* A connection: shut down when its request's headers take longer than
  * the deadline after its accept or its last answer, when its answer
  * takes longer than the send deadline, and after the answer that ends
@@ -78,6 +85,7 @@ struct uct_listen {
 	char name[64];			/* "127.0.0.1:9465", "[::1]:9465" */
 	unsigned timeout;		/* idle seconds (UCT_LISTEN_TIMEOUT; tests) */
 	unsigned deadline;		/* header seconds (UCT_LISTEN_DEADLINE) */
+	unsigned send_deadline;		/* answer seconds (UCT_LISTEN_SEND_DEADLINE) */
 	double backoff_first;		/* seconds after a first failed login (1; tests) */
 	struct uct_listen_conn conn[UCT_LISTEN_MAX_CONN];
 	struct MHD_Daemon *daemon;

@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -44,6 +45,7 @@
 static struct uct_model model;
 static int snapshots, fail_at;
 static unsigned snapshot_us;	/* how long each snapshot takes */
+static bool big_doc;		/* 3000 rows more: a document no socket buffers hold */
 static volatile sig_atomic_t stop, hup;
 
 static void on_hup(int sig)
@@ -54,9 +56,11 @@ static void on_hup(int sig)
 /* The base tree, with root's nproc counting the snapshots: 10 + n */
 static int fake_snapshot(void *ctx)
 {
-	struct uct_rec recs[16];
+	static struct uct_rec recs[16 + 3000];
 	size_t n = base_snapshot(recs), i;
 
+	for (i = 0; big_doc && i < 3000; i++)
+		recs[n++] = mkrec(1, 0, 5000 + (__u32)i, 0, 0, 0, 1, 0, 0, 0, INF);
 	if (snapshot_us)
 		usleep(snapshot_us);
 	if (++snapshots == fail_at) {
@@ -98,6 +102,7 @@ static int teardown(void **state)
 /* the header deadline start() gives the server: the idle timeout when
  * 0, so that a test's connections are bound by the timeout it asks for */
 static unsigned start_deadline;
+static unsigned start_send_deadline;	/* 0: the default */
 static double start_backoff;	/* the first failed login's backoff (0: 1 s) */
 /* the web configuration start() gives the server (NULL: none); its
  * standard error then goes to server_log */
@@ -121,6 +126,8 @@ static void start(struct server *sv, double interval, unsigned timeout, int fail
 	assert_string_equal(s.name, msg);	/* the port bound, not 0 */
 	s.timeout = timeout;
 	s.deadline = start_deadline ? start_deadline : timeout;
+	if (start_send_deadline)
+		s.send_deadline = start_send_deadline;
 	if (start_backoff)
 		s.backoff_first = start_backoff;
 	fflush(NULL);
@@ -652,6 +659,44 @@ static void test_header_deadline(void **state)
 	assert_int_equal(stop_server(&sv), 0);
 }
 
+/* A client that asks for a document and does not take it (its receive
+ * buffer as small as can be) is cut at the send deadline (1 s here): read
+ * 3 s later, the answer stops short of its Content-Length; a scrape from
+ * elsewhere is answered whole meanwhile */
+static void test_send_deadline(void **state)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct server sv;
+	struct response r;
+	int fd, one = 1;
+	long want;
+
+	big_doc = true;
+	start_send_deadline = 1;
+	start(&sv, 0, 10, 0);
+	start_send_deadline = 0;
+	big_doc = false;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &one, sizeof(one)), 0);
+	in.sin_port = htons(sv.port);
+	assert_int_equal(connect(fd, (struct sockaddr *)&in, sizeof(in)), 0);
+	assert_int_equal(write(fd, req, sizeof(req) - 1), (ssize_t)sizeof(req) - 1);
+	request(sv.port, "GET", "/metrics", NULL, &r);
+	assert_int_equal(r.status, 200);
+	want = atol(header(&r, "Content-Length"));
+	assert_true(want > 200000);
+	assert_int_equal((long)(r.len - (size_t)(r.body - r.text)), want);
+	release(&r);
+	sleep(3);
+	read_all(fd, &r);
+	close(fd);
+	assert_int_equal(r.status, 200);
+	assert_true((long)(r.len - (size_t)(r.body - r.text)) < want);
+	release(&r);
+	assert_int_equal(stop_server(&sv), 0);
+}
+
 /* An idle connection is closed after the timeout; SIGTERM ends the server
  * with a connection open */
 static void test_idle_and_sigterm(void **state)
@@ -1032,6 +1077,52 @@ static void test_login_backoff(void **state)
 	assert_int_equal(log_says("failed login 2", 0), 0);
 }
 
+/* text's client, through a sockaddr of its family */
+static void key(const char *text, struct uct_listen_client *c)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET };
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6 };
+
+	if (inet_pton(AF_INET, text, &in.sin_addr) == 1) {
+		uct_listen_client_of((struct sockaddr *)&in, c);
+		return;
+	}
+	assert_int_equal(inet_pton(AF_INET6, text, &in6.sin6_addr), 1);
+	uct_listen_client_of((struct sockaddr *)&in6, c);
+}
+
+/* Who counts as one client: an IPv4 address, an IPv6 /64, an
+ * IPv4-mapped address as its IPv4 address */
+static void test_client_keys(void **state)
+{
+	const char *same[][2] = {
+		{ "2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff" },
+		{ "fe80::1", "fe80::2" },
+		{ "::ffff:192.0.2.7", "192.0.2.7" },
+	};
+	const char *other[][2] = {
+		{ "2001:db8:1:2::1", "2001:db8:1:3::1" },
+		{ "192.0.2.7", "192.0.2.8" },
+		{ "::ffff:192.0.2.7", "::192.0.2.7" },	/* IPv4-compatible: an IPv6 one */
+		{ "::", "0.0.0.0" },
+	};
+	struct uct_listen_client a, b;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(same); i++) {
+		key(same[i][0], &a);
+		key(same[i][1], &b);
+		if (!uct_listen_same_client(&a, &b))
+			fail_msg("%s and %s should be one client", same[i][0], same[i][1]);
+	}
+	for (i = 0; i < ARRAY_SIZE(other); i++) {
+		key(other[i][0], &a);
+		key(other[i][1], &b);
+		if (uct_listen_same_client(&a, &b))
+			fail_msg("%s and %s should be two clients", other[i][0], other[i][1]);
+	}
+}
+
 /* GET /metrics from 127.0.0.src with alice's password pass, not read */
 static int login_from(int port, int src, const char *pass)
 {
@@ -1197,8 +1288,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_request_size, teardown),
 		cmocka_unit_test_teardown(test_connection_limit, teardown),
 		cmocka_unit_test_teardown(test_connection_ends, teardown),
+		cmocka_unit_test(test_client_keys),
 		cmocka_unit_test_teardown(test_per_address_limit, teardown),
 		cmocka_unit_test_teardown(test_header_deadline, teardown),
+		cmocka_unit_test_teardown(test_send_deadline, teardown),
 		cmocka_unit_test_teardown(test_idle_and_sigterm, teardown),
 		cmocka_unit_test_teardown(test_bind_errors, teardown),
 		cmocka_unit_test_teardown(test_tls_auth, teardown),
