@@ -190,15 +190,19 @@ int uct_become_user(uid_t uid, gid_t gid, char *msg, size_t len)
 
 /* The main process of the live view and --listen: maps and iterators by
  * descriptor, the terminal, the endpoint's connections and threads */
-static const int main_calls[] = {
-	COMMON_CALLS,
-	__NR_bpf, __NR_ioctl, __NR_select, __NR_pselect6, __NR_epoll_create1,
-	__NR_epoll_ctl, __NR_epoll_wait, __NR_epoll_pwait, __NR_accept, __NR_accept4,
-	__NR_setsockopt, __NR_getsockopt, __NR_getsockname, __NR_getpeername, __NR_shutdown,
-	__NR_listen,
-	__NR_pipe2, __NR_eventfd2, __NR_memfd_create, __NR_ftruncate, __NR_wait4,
-	__NR_clone, __NR_clone3, __NR_sched_getaffinity, __NR_fsync, __NR_fdatasync,
-};
+#define MAIN_CALLS \
+	COMMON_CALLS, \
+	__NR_bpf, __NR_ioctl, __NR_select, __NR_pselect6, __NR_epoll_create1, \
+	__NR_epoll_ctl, __NR_epoll_wait, __NR_epoll_pwait, __NR_accept, __NR_accept4, \
+	__NR_setsockopt, __NR_getsockopt, __NR_getsockname, __NR_getpeername, __NR_shutdown, \
+	__NR_listen, __NR_pipe2, __NR_eventfd2, __NR_memfd_create, __NR_ftruncate, __NR_wait4, \
+	__NR_clone, __NR_clone3, __NR_sched_getaffinity, __NR_fsync, __NR_fdatasync
+
+static const int main_calls[] = { MAIN_CALLS };
+
+/* trace, once its ring buffer is open: the main process's, and removing
+ * --pin's pins at the end (it stays uid 0, the owner of bpffs) */
+static const int trace_calls[] = { MAIN_CALLS, __NR_unlink, __NR_unlinkat, __NR_rmdir };
 
 /* The reader and its helpers: /proc, tenants' files, -o's directory */
 static const int reader_calls[] = {
@@ -216,5 +220,7 @@ int uct_sandbox(enum uct_role role, char *msg, size_t len)
 
 	if (role == UCT_ROLE_READER)
 		return uct_seccomp_allow(reader_calls, ARRAY_SIZE(reader_calls), strict, msg, len);
+	if (role == UCT_ROLE_TRACE)
+		return uct_seccomp_allow(trace_calls, ARRAY_SIZE(trace_calls), strict, msg, len);
 	return uct_seccomp_allow(main_calls, ARRAY_SIZE(main_calls), strict, msg, len);
 }

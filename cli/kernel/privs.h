@@ -47,11 +47,12 @@ int uct_drop_privileges(uint64_t keep, char *msg, size_t len);
  *   nobody), no capability in any set, the securebits that keep root's
  *   uid from meaning a capability locked (SECBIT_NOROOT and the rest),
  *   NoNewPrivs.
- * Both run under a seccomp allowlist of their own (uct_sandbox()).
+ * Both run under a seccomp allowlist of their own (uct_sandbox()), and so
+ * does trace once its ring buffer is open.
  */
 #define UCT_RUN_AS_DEFAULT	"ucounttop"
 
-enum uct_role { UCT_ROLE_MAIN, UCT_ROLE_READER };
+enum uct_role { UCT_ROLE_MAIN, UCT_ROLE_READER, UCT_ROLE_TRACE };
 
 /* name's uid and gid (NULL: UCT_RUN_AS_DEFAULT, else nobody, else
  * 65534). 0, or UCT_EXIT_USAGE with msg (no such user; root). */

@@ -125,7 +125,8 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 		return UCT_EXIT_FAIL;
 	}
 	/* everything is open: nothing of root's is needed any more */
-	if (uct_drop_privileges(uct_keep_trace, t->out, sizeof(t->out))) {
+	if (uct_drop_privileges(uct_keep_trace, t->out, sizeof(t->out)) ||
+	    uct_sandbox(UCT_ROLE_TRACE, t->out, sizeof(t->out))) {
 		fprintf(stderr, "ucounttop: dropping privileges: %s\n", t->out);
 		uct_ksyms_free(t->ksyms);
 		free(t);

@@ -5,8 +5,9 @@
 # user ucounttop (--run-as) with no capability in any set, NoNewPrivs and
 # a seccomp filter, and its reader (and the reader's helpers) as root
 # with CAP_DAC_READ_SEARCH and CAP_SYS_PTRACE alone (bounding set too),
-# NoNewPrivs and a filter of its own; trace keeps nothing, check CAP_KILL
-# and CAP_SYSLOG while CMD runs with root's; all with NoNewPrivs. And check
+# NoNewPrivs and a filter of its own; trace keeps nothing (uid 0, a
+# seccomp filter), check CAP_KILL and CAP_SYSLOG while CMD runs with
+# root's; all with NoNewPrivs. And check
 # --user: CMD as another user, with none of root's capabilities, still
 # ended by --timeout, and unable to reach root's terminal (no TIOCSTI,
 # no escape sequences); an unknown user is a usage error before
@@ -138,6 +139,8 @@ expect "--pin: unpinned on exit by the reader (the main process is not root)" \
 run trace '^ucounttop: tracing' trace --duration 60
 expect "trace, tracing: no capability at all, NoNewPrivs" "$(cat $T/trace.caps)" \
 	"$(want $NONE $NONE)"
+expect "trace: still uid 0 (bpffs's owner, for --pin), a seccomp filter" \
+	"$(grep '^main:' $T/trace.who | sed 's/ Gid.*Seccomp/ Seccomp/')" "main: Uid:=0,0,0,0 Seccomp:=2"
 
 # check: CMD waits until check has dropped its own (bounded), then
 # records both
