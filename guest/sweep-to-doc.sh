@@ -65,6 +65,12 @@ trap 'rm -f "$block" "$block.doc"' EXIT
 		echo
 		echo "Results that differed between the two runs, of tests whose own results vary from run to run (guest/sweep-nondeterministic.txt says why): $varied."
 	fi
+	# the tests that timed out under check alone, from check's cost there
+	slow=$(cat "$dir"/*.slower 2> /dev/null | paste -sd';' | sed 's/;/; /g' || true)
+	if [ -n "$slow" ]; then
+		echo
+		echo "Timed out under check only, where check's programs cost more on this kernel than its bound allows (guest/sweep-slower-under-check.txt says why): $slow."
+	fi
 	# a guest that ran out of time: what it did not reach
 	left=$(cut -d' ' -f1 "$dir/times" | grep -vxF -f - "$dir/planned" 2> /dev/null | paste -sd' ' || true)
 	if [ -n "$left" ]; then

@@ -5,8 +5,10 @@
 # TAP, a line per collection:
 #   ok      kselftest's results under check are its results alone (but
 #           for tests guest/sweep-nondeterministic.txt lists, whose own
-#           results vary from run to run), and every check finding is
-#           explained in guest/sweep-explained.txt
+#           results vary from run to run, and tests that
+#           guest/sweep-slower-under-check.txt lists for this kernel,
+#           which may time out under check alone), and every check
+#           finding is explained in guest/sweep-explained.txt
 #   not ok  otherwise, naming the tests
 # The runs' KTAP and times stay in $LOGDIR/sweep/ (from the guest's
 # results stream, so a guest that runs out of time keeps the collections
@@ -32,6 +34,7 @@ set -uo pipefail
 
 EXPLAINED=$UCT_ROOT/guest/sweep-explained.txt
 NONDET=$UCT_ROOT/guest/sweep-nondeterministic.txt
+SLOWER=$UCT_ROOT/guest/sweep-slower-under-check.txt
 # the guest image must hold ucounttop and the sweep's timeout: guest/run
 # would make one without them
 for f in cli/ucounttop tools/uct-timeout; do
@@ -61,7 +64,7 @@ out=${SWEEP_OUT:-$out}
 if [ -n "${SWEEP_REJUDGE:-}" ]; then
 	# the last sweep's results judged again (after a list changed)
 	[ -s "$out/results" ] || { echo "Bail out! SWEEP_REJUDGE: no sweep results in $out"; exit 1; }
-	rm -rf "$out/alone" "$out/check" "$out/times" "$out"/*.varied
+	rm -rf "$out/alone" "$out/check" "$out/times" "$out"/*.varied "$out"/*.slower
 else
 	# shellcheck disable=SC2086 # the collections, one word each
 	dest=$("$UCT_ROOT/guest/build-sweep.sh" ${SWEEP_ONLY:-}) ||
@@ -184,6 +187,9 @@ results() {
 # listed FILE: the COLLECTION:TEST keys of a list (its lines' first
 # words; '#' starts a comment line)
 listed() { sed -e 's/^[[:space:]]*#.*//' -e '/^[[:space:]]*$/d' "$1" 2> /dev/null | awk '{ print $1 }'; }
+# slower: the keys sweep-slower-under-check.txt lists for this kernel
+# (lines KERNEL COLLECTION:TEST WHY)
+slower() { sed -e 's/^[[:space:]]*#.*//' "$SLOWER" 2> /dev/null | awk -v k="$on" '$1 == k { print $2 }'; }
 
 n=0
 fails=0
@@ -192,24 +198,27 @@ while read -r c alone_s check_s check_rc; do
 	results "$out/alone/$f.ktap" | sort -k2 > "$out/$f.alone"
 	results "$out/check/$f.ktap" check | sort -k2 > "$out/$f.check"
 	# what check says of each test, and what the test did alone
-	bad= varied=
+	bad= varied= slow=
 	while read -r r t; do
 		a=$(awk -v t="$t" '$2 == t { print $1 }' "$out/$f.alone")
 		if [ "$r" = finding ]; then
 			listed "$EXPLAINED" | grep -qxF "$c:$t" || bad="$bad $t(finding)"
 		elif [ "$r" != "$a" ] && listed "$NONDET" | grep -qxF "$c:$t"; then
 			varied="$varied $t($a alone, $r under check)"
+		elif [ "$r" = timeout ] && [ "$a" != timeout ] && slower | grep -qxF "$c:$t"; then
+			slow="$slow $t($a alone, $r under check)"
 		elif [ "$r" != "$a" ]; then
 			bad="$bad $t($a alone, $r under check)"
 		fi
 	done < "$out/$f.check"
 	[ -z "$varied" ] || echo "$c:$varied" > "$out/$f.varied"
+	[ -z "$slow" ] || echo "$c:$slow" > "$out/$f.slower"
 	[ "$(wc -l < "$out/$f.check")" -eq "$(wc -l < "$out/$f.alone")" ] ||
 		bad="$bad (a test missing from a run)"
 	n=$((n + 1))
 	sum="$(awk '{ c[$1]++ } END { printf "pass %d fail %d skip %d timeout %d", c["pass"], c["fail"], c["skip"], c["timeout"] }' "$out/$f.alone")"
-	if [ -z "$bad" ] && [ -n "$varied" ]; then
-		echo "ok $n sweep: $name$c: $sum alone; under check, only what guest/sweep-nondeterministic.txt lists differs:$varied; no unexplained finding (${alone_s}s alone, ${check_s}s under check)"
+	if [ -z "$bad" ] && [ -n "$varied$slow" ]; then
+		echo "ok $n sweep: $name$c: $sum alone; under check, only what guest/sweep-nondeterministic.txt lists differs:${varied:- none}; timed out under check alone, as guest/sweep-slower-under-check.txt says for $on:${slow:- none}; no unexplained finding (${alone_s}s alone, ${check_s}s under check)"
 	elif [ -z "$bad" ]; then
 		echo "ok $n sweep: $name$c: $sum alone, the same under check, no unexplained finding (${alone_s}s alone, ${check_s}s under check)"
 	else
