@@ -25,8 +25,10 @@
  * Bounds: at most UCT_LISTEN_MAX_CONN connections at once, and
  * UCT_LISTEN_PER_ADDR from one client, an IPv4 address or an IPv6 /64
  * (more wait in the listen backlog, where the keep-alive connection idle
- * the longest makes room for them, or, past the per-client bound, are
- * shut down as they come: on_connection()); a connection ends after a
+ * the longest makes room for them; past the per-client bound, the
+ * client's connection that has waited longest for its headers makes
+ * room, and without one the new connection is shut down as it comes:
+ * on_connection()); a connection ends after a
  * 401, 404 or 405, after UCT_LISTEN_REQUESTS requests or
  * UCT_LISTEN_LIFETIME seconds, or when its answer is not taken within
  * UCT_LISTEN_SEND_DEADLINE; a login's bcrypt runs in the hasher's
@@ -404,7 +406,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 			  enum MHD_ConnectionNotificationCode code)
 {
 	struct uct_listen *s = cls;
-	struct uct_listen_conn *lc = *socket_context, *free_slot = NULL;
+	struct uct_listen_conn *lc = *socket_context, *free_slot = NULL, *waiting = NULL;
 	const union MHD_ConnectionInfo *ci;
 	struct uct_listen_client client;
 	int i, same = 0;
@@ -420,12 +422,25 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 		return;
 	client_of(conn, &client);
 	for (i = 0; i < UCT_LISTEN_MAX_CONN; i++) {
-		if (s->conn[i].fd < 0) {
+		struct uct_listen_conn *c = &s->conn[i];
+
+		if (c->fd < 0) {
 			if (!free_slot)
-				free_slot = &s->conn[i];
-		} else if (uct_listen_same_client(&s->conn[i].client, &client)) {
+				free_slot = c;
+		} else if (!c->shut && uct_listen_same_client(&c->client, &client)) {
 			same++;
+			/* its connection waiting longest for headers */
+			if (!c->in_request && (!waiting || c->since < waiting->since))
+				waiting = c;
 		}
+	}
+	/* a client at its bound: the new connection takes the place of its
+	 * one that has waited longest for its headers (one whose headers are
+	 * in is never closed for it), so that clients trickling headers from
+	 * a scraper's address do not keep the scraper out */
+	if (same >= UCT_LISTEN_PER_ADDR && waiting && free_slot) {
+		shut(waiting);
+		same--;
 	}
 	if (same >= UCT_LISTEN_PER_ADDR || !free_slot) {
 		shutdown(ci->connect_fd, SHUT_RDWR);
