@@ -13,7 +13,7 @@
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=${WL:-/uct/bin/uct-workload}
 BPFTOOL=${BPFTOOL:-/usr/sbin/bpftool}
-T=/tmp/t5b
+T=/tmp/t5c
 PORT=9465
 URL=http://127.0.0.1:$PORT/metrics
 PIN=/sys/fs/bpf/uct5b
@@ -21,6 +21,7 @@ PIN=/sys/fs/bpf/uct5b
 PROM='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
 TEXT_CT='Content-Type: text/plain; version=0.0.4; charset=utf-8'
 OM_CT='Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8'
+rm -rf $T
 mkdir -p $T
 n=0
 ok() { n=$((n + 1)); echo "ok $n $*"; }
@@ -38,6 +39,9 @@ grep -q ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
 # wait until it says it serves
 serve() {
 	name=$1; shift
+	# gone first: the shell truncates it in the child, maybe after the
+	# loop below has read an earlier run's "serving"
+	rm -f $T/$name.err
 	$UCT "$@" 2> $T/$name.err &
 	u=$!
 	i=0
