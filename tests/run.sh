@@ -150,7 +150,7 @@ dev_on_stock='5A 5B 6A 6B'
 stock_dev=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 50-*.sh 51-*.sh 57-*.sh 5E-*.sh \
 	    $(for t in $dev_on_stock; do echo "$t-*.sh"; done) | sed 's|^|/uct/tests/|' | tr '\n' ' ')
 if [ "$MATRIX" = full ]; then
-	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt stock-7.x stock-7.x-rt guest-6.12)
+	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt stock-7.x stock-7.x-rt engines guest-6.12)
 	main_tests=
 else
 	stock_suites=(stock-6.12)
@@ -172,6 +172,8 @@ fi
 			suite "stock-$f" env STOCK_TESTS="$stock_all" STOCK_TREE="$tree" \
 				"$UCT_ROOT/tests/host/stock-kernel.sh" "$f"
 		done
+		# a real Docker beside ucounttop, on stock 7.x (engines.sh)
+		suite engines "$UCT_ROOT/tests/host/engines.sh"
 		# the stable trees with their backports: every guest test the
 		# fixes leave to run (tree-guest.sh)
 		suite guest-6.12 env KTREE=6.12 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"

@@ -27,6 +27,11 @@
  *                                  runtime KIND (docker, dockerfs, podman,
  *                                  containerd, crio) names it, with a
  *                                  hostname of its own if given
+ *   uct-workload --fork-hold N     as whoever runs it (a container's
+ *                                  process, say): fork N children that
+ *                                  hold, then try one fork more and print
+ *                                  FORK REFUSED <errno name> or FORK
+ *                                  STARTED, then READY; hold until SIGTERM
  *   uct-workload --shared-uid UID LIMIT KIND:ID:N...
  *                                  containers that share a uid in the
  *                                  initial namespace (no user namespace,
@@ -962,6 +967,44 @@ static void shared_container(const char *spec, uid_t uid, long limit, int ready_
 		pause();
 }
 
+/* --fork-hold N: N children that hold, one fork more tried */
+static int fork_hold_mode(int n)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	pid_t pid;
+	int i, err = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i <= n; i++) {
+		pid = fork();
+		if (pid == 0) {
+			while (!stop)
+				pause();
+			_exit(0);
+		}
+		if (pid < 0) {
+			err = errno;
+			break;
+		}
+	}
+	if (i < n) {
+		printf("FORK %d of %d failed: %s\n", i + 1, n, strerror(err));
+		return 1;
+	}
+	if (i == n)
+		printf("FORK REFUSED %s\n", err == EAGAIN ? "EAGAIN" : strerror(err));
+	else
+		printf("FORK STARTED\n");
+	printf("READY\n");
+	while (!stop)
+		pause();
+	/* the children are ours to end: a container's init ends its own */
+	signal(SIGTERM, SIG_IGN);
+	kill(0, SIGTERM);
+	return 0;
+}
+
 static int shared_uid_mode(int argc, char **argv)
 {
 	uid_t uid = (uid_t)atoi(argv[0]);
@@ -1197,6 +1240,8 @@ int main(int argc, char **argv)
 		return names_mode();
 	if (argc > 4 && !strcmp(argv[1], "--shared-uid"))
 		return shared_uid_mode(argc - 2, argv + 2);
+	if (argc == 3 && !strcmp(argv[1], "--fork-hold"))
+		return fork_hold_mode(atoi(argv[2]));
 	if (argc > 5 && !strcmp(argv[1], "--container") &&
 	    (!strcmp(argv[4], "--") || (argc > 6 && !strcmp(argv[5], "--"))))
 		return container_exec(argv + 2);
@@ -1205,7 +1250,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: uct-workload [--denials] | --exec-as UID -- CMD [ARGS] | "
 			"--exec-as-caps UID CAP[,CAP...] -- CMD [ARGS] | --shm-lock PAGES | "
 			"--names | --container KIND ID [HOSTNAME] -- CMD [ARGS] | "
-			"--shared-uid UID LIMIT KIND:ID:N...\n");
+			"--shared-uid UID LIMIT KIND:ID:N... | --fork-hold N\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

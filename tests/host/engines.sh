@@ -1,0 +1,28 @@
+#!/bin/bash
+# engines: ucounttop beside real container engines, in a guest that has
+# them (TAP). The engine layer (guest/build-engine-layer.sh: Debian 12's
+# Docker, fetched and unpacked, never installed on the host) is added to a
+# guest of Debian's stock 7.x kernel, which runc can confine: runc's
+# device rules are a cgroup BPF program, and our guest kernel's config
+# leaves CONFIG_CGROUP_BPF out. Runs guest test 5K. Not in the default
+# matrix: about 200 MB more initramfs and a minute more.
+set -uo pipefail
+. "$(dirname "$0")/../../guest/lib.sh"
+
+layer=$("$UCT_ROOT/guest/build-engine-layer.sh" | tail -n 1) ||
+	{ echo "Bail out! the engine layer was not built"; exit 1; }
+dir=$("$UCT_ROOT/guest/fetch-stock-kernel.sh" 7.x | tail -n 1) ||
+	{ echo "Bail out! the stock 7.x kernel was not fetched"; exit 1; }
+tap=$(mktemp)
+trap 'rm -f "$tap"' EXIT
+rc=0
+console=$LOGDIR/engines.console
+"$UCT_ROOT/guest/run" -q --smp "${ENGINES_SMP:-2}" --mem 3072 --timeout 1200 \
+	--kernel "$dir/vmlinuz" --tree "$MAINLINE_TREE" \
+	--add "$dir/early-modules:/uct/early-modules" \
+	--add "$layer/docker/usr:/usr" --add "$layer/docker/lib:/lib" \
+	--results "$tap" --console "$console" \
+	-- /uct/run-tests /uct/tests/5K-ucounttop-docker.sh || rc=$?
+sed -E 's/^(not ok|ok) ([0-9]+) /\1 \2 engines: /' "$tap"
+[ "$rc" = 0 ] || echo "# guest exited $rc (console: $console)"
+exit "$rc"
