@@ -211,6 +211,8 @@ static int setup_model(struct uct_model *m, struct uct_view_ctx *c, struct top_e
 	memcpy(m->container_filter, o->container, sizeof(m->container_filter));
 	m->cgroup_fn = uct_privread_cgroup;
 	m->cgroup_arg = &env->pr;
+	m->docker_name_fn = uct_privread_docker_name;
+	m->docker_name_arg = &env->pr;
 	m->passwd_fn = uct_pwreader_read;
 	m->passwd_arg = pr;
 	/* MEMLOCK is counted in pages of this size; the table shows bytes */

@@ -62,6 +62,56 @@ bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1]
 	return true;
 }
 
+bool uct_container_is_docker(const char *path, const char *cid)
+{
+	const char *at = path && cid ? strstr(path, cid) : NULL;
+	size_t k;
+
+	if (!at)
+		return false;
+	k = (size_t)(at - path);
+	if (k >= 7 && !memcmp(at - 7, "docker-", 7))
+		return true;
+	/* a bare id: its parent directory is docker */
+	return k >= 8 && !memcmp(at - 8, "/docker/", 8);
+}
+
+static bool name_char(char c, bool first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (!first && (c == '_' || c == '.' || c == '-'));
+}
+
+bool uct_docker_name(const char *json, size_t n, char out[UCT_CNAME_MAX + 1])
+{
+	static const char key[] = "\"Name\":\"/";
+	const char *p = NULL, *e = json + n;
+	size_t i, k = sizeof(key) - 1;
+
+	out[0] = 0;
+	/* the first "Name" member; a NUL ends the text */
+	for (i = 0; i + k <= n && json[i]; i++)
+		if (!memcmp(json + i, key, k)) {
+			p = json + i + k;
+			break;
+		}
+	if (!p)
+		return false;
+	for (i = 0; p + i < e && p[i] != '"'; i++) {
+		if (i >= UCT_CNAME_MAX || !name_char(p[i], i == 0)) {
+			out[0] = 0;
+			return false;
+		}
+		out[i] = p[i];
+	}
+	if (!i || p + i >= e) {
+		out[0] = 0;
+		return false;
+	}
+	out[i] = 0;
+	return true;
+}
+
 /* ---- cgroup id -> name cache ---- */
 
 static __u64 cg_hash(const void *key)
@@ -98,6 +148,7 @@ static unsigned long cg_used(const void *slot)
 static void cg_drop(void *slot)
 {
 	free(((struct uct_cgname *)slot)->path);
+	free(((struct uct_cgname *)slot)->cname);
 }
 
 /* the entries in their slots: id 0, no cgroup, marks an empty one */
@@ -138,6 +189,8 @@ bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted)
 	if (has)
 		memcpy(s + n + 1, id, sizeof(id));
 	free(e->path);
+	free(e->cname);
+	e->cname = NULL;
 	e->path = s;
 	e->cid = has ? s + n + 1 : NULL;
 	e->failed_pid = 0;

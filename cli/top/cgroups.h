@@ -40,11 +40,30 @@
  */
 bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1]);
 
+/* Whether the component of path that carries container id cid is
+ * Docker's: docker-<cid>.scope (systemd driver) or <cid> in a directory
+ * named docker (cgroupfs driver, /docker/<cid>) */
+bool uct_container_is_docker(const char *path, const char *cid);
+
+/* The longest container name kept (Docker allows more; longer is none) */
+#define UCT_CNAME_MAX	63
+
+/*
+ * The container's name in the text of Docker's config.v2.json for it
+ * (/var/lib/docker/containers/<id>/): the first "Name" member whose
+ * value starts with '/' (the container's, "/web"; volumes' names do
+ * not) as out ("web", NUL-terminated). Only a name Docker accepts
+ * ([a-zA-Z0-9][a-zA-Z0-9_.-]*) of at most UCT_CNAME_MAX bytes is taken;
+ * false otherwise.
+ */
+bool uct_docker_name(const char *json, size_t n, char out[UCT_CNAME_MAX + 1]);
+
 /* One cgroup: its path and the container id in it. */
 struct uct_cgname {
 	__u64 id;		/* cgroup id (kernfs id), never 0 */
 	char *path;		/* NULL until looked up, or when that failed */
 	const char *cid;	/* in path's allocation; NULL: no container */
+	char *cname;		/* the engine's name for it, NULL: none known */
 	__u32 failed_pid;	/* the lookup through this process failed */
 	unsigned long used;	/* generation of the last use */
 };

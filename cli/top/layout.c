@@ -169,6 +169,7 @@ static bool name_matches(const struct uct_model *m, const struct uct_nsname *nm)
 	    strncmp(nm->container, m->container_filter, strlen(m->container_filter))))
 		return false;
 	if (q[0] && !(nm->container && strcasestr(nm->container, q)) &&
+	    !(nm->container_name && strcasestr(nm->container_name, q)) &&
 	    !(nm->pid && (strcasestr(nm->hostname, q) || strcasestr(nm->comm, q))))
 		return false;
 	return true;

@@ -127,6 +127,7 @@ struct uct_share {
 	unsigned long long denials[UCT_NTYPES];	/* since attach */
 	const char *cgroup;		/* path, NULL: not known (no process) */
 	const char *container;		/* container id in it (cgroups.h), NULL: none */
+	const char *container_name;	/* the engine's name for it, NULL: none known */
 };
 
 /* uct_nsinfo.held: what keeps a namespace with no process alive, as far
@@ -155,6 +156,7 @@ struct uct_nsname {
 	char hostname[UCT_HOST_LEN];
 	const char *cgroup;		/* cgroup v2 path, NULL: not known */
 	const char *container;		/* container id in it, NULL: none */
+	const char *container_name;	/* the engine's name for it, NULL: none known */
 	bool pending;			/* cgroup not looked up yet */
 	bool own_host;			/* hostname differs from the nearest
 					 * ancestor's with a process */
@@ -283,6 +285,11 @@ struct uct_model {
 	void *cgroup_arg;
 	struct uct_cache cgroups;	/* of struct uct_cgname (cgroups.h) */
 	unsigned long cgroup_lookups;	/* cgroup_fn calls so far */
+	/* a Docker container's name, by its id, once per cgroup looked up
+	 * (the tool: its config.v2.json through the reader, privread.h);
+	 * NULL: none. 0 with the name, or -1 */
+	int (*docker_name_fn)(void *arg, const char *cid, char name[UCT_CNAME_MAX + 1]);
+	void *docker_name_arg;
 	/* user names: each namespace's passwd file through passwd_fn (the
 	 * tool: uct_passwd_read()), checked at most once per update and
 	 * read again only when it changed; kept in users by root */

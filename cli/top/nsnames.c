@@ -77,6 +77,7 @@ static void attach_cgroup(struct uct_model *m, struct uct_nsname *nm)
 	if (e->path) {
 		nm->cgroup = e->path;
 		nm->container = e->cid;
+		nm->container_name = e->cname;
 	} else if (e->failed_pid != nm->pid) {
 		nm->pending = true;
 	}
@@ -193,8 +194,18 @@ void uct_model_lookup_cgroup(struct uct_model *m, struct uct_cgname *e, __u32 pi
 	path[sizeof(path) - 1] = 0;
 	if (!m->cgroup_fn ||
 	    m->cgroup_fn(m->cgroup_arg, pid, e->id, path, sizeof(path) - 1, &trusted) ||
-	    !uct_cgname_set(e, path, trusted))
+	    !uct_cgname_set(e, path, trusted)) {
 		e->failed_pid = pid;
+		return;
+	}
+	/* the engine's name, once per cgroup: a container is not renamed
+	 * often, and a new cgroup is looked up again */
+	if (e->cid && m->docker_name_fn && uct_container_is_docker(e->path, e->cid)) {
+		char name[UCT_CNAME_MAX + 1];
+
+		if (!m->docker_name_fn(m->docker_name_arg, e->cid, name))
+			e->cname = strdup(name);
+	}
 }
 
 static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
@@ -214,6 +225,7 @@ static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 		uct_model_lookup_cgroup(m, e, nm->pid);
 	nm->cgroup = e->path;
 	nm->container = e->cid;
+	nm->container_name = e->cname;
 }
 
 /* uid's name in the namespace's file, once resolved; never an unmapped

@@ -27,6 +27,7 @@ void uct_privread_cfg_init(struct uct_privread_cfg *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->proc = "/proc";
 	cfg->own = "/etc/passwd";
+	cfg->docker_root = "/var/lib/docker";
 	f = fopen("/proc/self/mountinfo", "re");
 	if (!f)
 		return;
@@ -107,6 +108,36 @@ static size_t serve_task_limits(const struct uct_privread_cfg *cfg, char *reply,
 	return sizeof(rc) + n * sizeof(*tl);
 }
 
+/* The bytes of Docker's config.v2.json for container cid (checked: 64
+ * hex digits, so the path stays in docker_root), at most 256 KiB */
+#define DOCKER_CONFIG_MAX	(256u << 10)
+
+static size_t serve_docker_config(const struct uct_privread_cfg *cfg,
+				  const struct uct_privread_req *q, char *reply, size_t max)
+{
+	char path[PATH_MAX], id[UCT_CID_LEN + 1];
+	__s32 rc = -1;
+	size_t n = 0;
+	FILE *f;
+
+	memcpy(id, q->cid, sizeof(id));
+	id[UCT_CID_LEN] = 0;
+	if (strlen(id) == UCT_CID_LEN && strspn(id, "0123456789abcdef") == UCT_CID_LEN &&
+	    (size_t)snprintf(path, sizeof(path), "%s/containers/%s/config.v2.json",
+			     cfg->docker_root, id) < sizeof(path) &&
+	    (f = fopen(path, "re"))) {
+		if (max - sizeof(rc) > DOCKER_CONFIG_MAX)
+			max = DOCKER_CONFIG_MAX + sizeof(rc);
+		n = fread(reply + sizeof(rc), 1, max - sizeof(rc), f);
+		rc = ferror(f) ? -1 : 0;
+		fclose(f);
+	}
+	if (rc)
+		n = 0;
+	memcpy(reply, &rc, sizeof(rc));
+	return sizeof(rc) + n;
+}
+
 size_t uct_privread_serve(void *arg, const void *req, size_t len, void *reply, size_t max)
 {
 	const struct uct_privread_cfg *cfg = arg;
@@ -131,6 +162,8 @@ size_t uct_privread_serve(void *arg, const void *req, size_t len, void *reply, s
 		return sizeof(*ra);
 	case UCT_PR_TASK_LIMITS:
 		return serve_task_limits(cfg, reply, max);
+	case UCT_PR_DOCKER_CONFIG:
+		return serve_docker_config(cfg, &q, reply, max);
 	}
 	memcpy(reply, &bad, sizeof(bad));
 	return sizeof(bad);
@@ -218,5 +251,22 @@ int uct_privread_task_limits(struct uct_privread *p, struct uct_task_limits **ou
 		return -ENOMEM;
 	memcpy(*out, p->reply + sizeof(rc), k * sizeof(**out));
 	*n = k;
+	return 0;
+}
+
+int uct_privread_docker_name(void *arg, const char *cid, char name[UCT_CNAME_MAX + 1])
+{
+	struct uct_privread *p = arg;
+	struct uct_privread_req q = { .op = UCT_PR_DOCKER_CONFIG };
+	size_t n;
+	__s32 rc;
+
+	name[0] = 0;
+	snprintf(q.cid, sizeof(q.cid), "%s", cid);
+	if (uct_privread_call(p, &q, &n, UCT_PRIVREAD_DEADLINE) || n < sizeof(rc))
+		return -1;
+	memcpy(&rc, p->reply, sizeof(rc));
+	if (rc || !uct_docker_name(p->reply + sizeof(rc), n - sizeof(rc), name))
+		return -1;
 	return 0;
 }

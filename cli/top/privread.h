@@ -15,13 +15,16 @@
  * The requests: a passwd file (uct_passwd_read()); the cgroup v2 path
  * of a process, checked against the cgroup id the iterator saw, and how
  * much of it root made; the row a process charges (--pid); every
- * process's rlimits (when the task iterator is missing).
+ * process's rlimits (when the task iterator is missing); a Docker
+ * container's config.v2.json, by the container id (which names its
+ * name).
  */
 #ifndef UCT_PRIVREAD_H
 #define UCT_PRIVREAD_H
 
 #include <limits.h>
 #include <stdbool.h>
+#include "cgroups.h"
 #include "helper.h"
 #include "proc_limits.h"
 #include "users.h"
@@ -31,11 +34,13 @@ enum uct_privread_op {
 	UCT_PR_CGROUP,
 	UCT_PR_TASK_ROW,
 	UCT_PR_TASK_LIMITS,
+	UCT_PR_DOCKER_CONFIG,
 };
 
 /* What every helper reads with: set before the first helper is made */
 struct uct_privread_cfg {
 	const char *proc, *own;		/* as for uct_passwd_read() */
+	const char *docker_root;	/* Docker's data root, /var/lib/docker */
 	char cgroup_mnt[PATH_MAX];	/* where cgroup2 is mounted whole */
 	bool have_mnt;
 };
@@ -46,6 +51,7 @@ struct uct_privread_req {
 	struct uct_pwsrc src;		/* UCT_PR_PASSWD */
 	__u32 have_known;
 	struct uct_file_id known;
+	char cid[UCT_CID_LEN + 1];	/* UCT_PR_DOCKER_CONFIG */
 };
 
 /* UCT_PR_PASSWD's answer, the text's bytes after it */
@@ -87,5 +93,8 @@ int uct_privread_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len,
 /* uct_read_task_row() and uct_read_task_limits() through the helper */
 int uct_privread_task_row(struct uct_privread *p, int pid, __u32 *ns_inum, __u32 *uid);
 int uct_privread_task_limits(struct uct_privread *p, struct uct_task_limits **out, size_t *n);
+/* The model's docker_name_fn (arg: the struct uct_privread): the name in
+ * Docker's config.v2.json of container cid (uct_docker_name()) */
+int uct_privread_docker_name(void *arg, const char *cid, char name[UCT_CNAME_MAX + 1]);
 
 #endif /* UCT_PRIVREAD_H */

@@ -58,6 +58,7 @@ static void name_share(struct uct_model *m, struct uct_share *s)
 		uct_model_lookup_cgroup(m, e, s->pid);
 	s->cgroup = e->path;
 	s->container = e->cid;
+	s->container_name = e->cname;
 }
 
 /* from's processes and refusals added to to's */
@@ -144,6 +145,7 @@ int uct_model_build_shares(struct uct_model *m, const struct uct_tlim *tl, size_
 		if (e) {
 			m->shares[i].cgroup = e->path;
 			m->shares[i].container = e->cid;
+			m->shares[i].container_name = e->cname;
 		}
 	}
 	m->nshares = np;

@@ -103,7 +103,8 @@ static void key_str(struct uct_sb *b, const char *key, const char *s)
 
 /*
  * What runs in the namespace (struct uct_nsname): its oldest process, the
- * hostname it sees, its cgroup and the container id in that; the number
+ * hostname it sees, its cgroup, the container id in that and the
+ * engine's name for it (Docker's; null elsewhere); the number
  * of its processes; without one, what holds the namespace. All null when
  * the names are unknown (no task iterator).
  */
@@ -113,7 +114,8 @@ static void names_json(struct uct_sb *b, const struct uct_model *m, const struct
 
 	if (!m->have_tasks) {
 		uct_sb_str(b, ",\"pid\":null,\"comm\":null,\"hostname\":null,\"cgroup\":null,"
-			   "\"container_id\":null,\"tasks\":null,\"held_by\":null");
+			   "\"container_id\":null,\"container_name\":null,\"tasks\":null,"
+			   "\"held_by\":null");
 		return;
 	}
 	if (nm->pid) {
@@ -122,9 +124,10 @@ static void names_json(struct uct_sb *b, const struct uct_model *m, const struct
 		key_str(b, ",\"hostname\":", nm->hostname);
 		key_str(b, ",\"cgroup\":", nm->cgroup);
 		key_str(b, ",\"container_id\":", nm->container);
+		key_str(b, ",\"container_name\":", nm->container_name);
 	} else {
 		uct_sb_str(b, ",\"pid\":null,\"comm\":null,\"hostname\":null,\"cgroup\":null,"
-			   "\"container_id\":null");
+			   "\"container_id\":null,\"container_name\":null");
 	}
 	key_u64(b, ",\"tasks\":", nm->ntasks);
 	uct_sb_str(b, ",\"held_by\":[");
@@ -192,6 +195,7 @@ static void shares_json(struct uct_sb *b, const struct uct_model *m, const struc
 		uct_sb_str(b, first ? "{\"container_id\":" : ",{\"container_id\":");
 		first = false;
 		uct_sb_json_str(b, s->container);
+		key_str(b, ",\"container_name\":", s->container_name);
 		key_str(b, ",\"cgroup\":", s->cgroup);
 		key_u64(b, ",\"processes\":", s->processes);
 		uct_sb_str(b, ",\"denials\":");

@@ -41,6 +41,8 @@
  * not below the width of "+ ns 4026531837 L0 " */
 #define NS_LABEL_W	(1 + UCT_CID_SHORT)
 #define NS_NAME_FLOOR	19
+/* A container's name on a line: as long as docker ps would show most */
+#define UCT_CNAME_SHOWN	24
 
 int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
 {
@@ -306,11 +308,21 @@ void uct_sb_held_by(struct uct_sb *b, unsigned held, bool json)
 
 /*
  * What names a namespace, after its cells (where a uid line has DENY and
- * FLAG): the short container id, the hostname when the namespace has
- * its own, and the oldest process: "3f2a1b4c5d6e web-1 nginx(4120)",
+ * FLAG): the container's name where its engine gives one (Docker), else
+ * its short id, the hostname when the namespace has its own, and the
+ * oldest process: "3f2a1b4c5d6e web-1 nginx(4120)", "web nginx(4120)",
  * "n2-db sleep(77)", "init(1)". Without a process: "no task" and what
  * holds it, "no task (ns,mq)". Nothing when names are unknown.
  */
+/* A container: its engine's name, else its short id */
+static void container_label(struct uct_sb *b, const char *id, const char *name)
+{
+	if (name)
+		uct_sb_text(b, name, UCT_CNAME_SHOWN);
+	else
+		uct_sb_text(b, id, UCT_CID_SHORT);
+}
+
 static void ns_label(struct uct_sb *b, const struct uct_model *m, const struct uct_nsinfo *ns)
 {
 	const struct uct_nsname *nm = ns->name;
@@ -328,7 +340,7 @@ static void ns_label(struct uct_sb *b, const struct uct_model *m, const struct u
 		return;
 	}
 	if (nm->container) {
-		uct_sb_text(b, nm->container, UCT_CID_SHORT);
+		container_label(b, nm->container, nm->container_name);
 		uct_sb_char(b, ' ');
 	}
 	/* docker's default hostname is the short id: once is enough */
@@ -372,7 +384,8 @@ static void share_count(struct uct_sb *b, unsigned long long n, unsigned long lo
 /*
  * A uid row that containers share (in the host's namespace, say): its
  * processes by container, and the refusals of each, after its cells:
- * " in 3f2a1b4c5d6e 3, 0123456789ab 2 (refused 1), other 1" - "other"
+ * " in 3f2a1b4c5d6e 3, web 2 (refused 1), other 1" (a name where the
+ * engine gives one) - "other"
  * for its processes in no container's cgroup.
  */
 static void shares_label(struct uct_sb *b, const struct uct_model *m, const struct uct_row *r)
@@ -393,7 +406,7 @@ static void shares_label(struct uct_sb *b, const struct uct_model *m, const stru
 			continue;
 		}
 		uct_sb_str(b, shown++ ? ", " : " ");
-		uct_sb_text(b, s->container, UCT_CID_SHORT);
+		container_label(b, s->container, s->container_name);
 		share_count(b, s->processes, den);
 	}
 	if (shown < r->ncontainers) {

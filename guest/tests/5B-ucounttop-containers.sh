@@ -77,9 +77,10 @@ $UCT --json -n 1 > $T/j.json 2> $T/j.err
 expect "ucounttop --json -n 1 exits 0" "$?" 0
 sed 's/{"ns":/\n{"ns":/g' $T/j.json > $T/j.lines
 nsobj() { grep "^{\"ns\":$1,\"level\":[0-9]*,\"owner_uid\":" $T/j.lines; }
-# names INUM: pid comm hostname cgroup container_id tasks held_by of its object
+# names INUM: pid comm hostname cgroup container_id tasks held_by of its
+# object (its container_name must be null: no engine made these)
 names() {
-	nsobj "$1" | sed -n 's/.*"rows":[0-9]*,"pid":\([0-9a-z]*\),"comm":\("[^"]*"\|null\),"hostname":\("[^"]*"\|null\),"cgroup":\("[^"]*"\|null\),"container_id":\("[^"]*"\|null\),"tasks":\([0-9a-z]*\),"held_by":\(\[[^]]*\]\|null\)}.*/\1 \2 \3 \4 \5 \6 \7/p'
+	nsobj "$1" | sed -n 's/.*"rows":[0-9]*,"pid":\([0-9a-z]*\),"comm":\("[^"]*"\|null\),"hostname":\("[^"]*"\|null\),"cgroup":\("[^"]*"\|null\),"container_id":\("[^"]*"\|null\),"container_name":null,"tasks":\([0-9a-z]*\),"held_by":\(\[[^]]*\]\|null\)}.*/\1 \2 \3 \4 \5 \6 \7/p'
 }
 expect "JSON N1: pid, comm, hostname, cgroup, full container id, 2 processes, held by nothing" \
 	"$(names $N1)" "$P1 \"svc-n1\" \"n1-web\" \"$(ct N1 5)\" \"$C1\" 2 []"

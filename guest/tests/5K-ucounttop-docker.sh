@@ -9,8 +9,9 @@
 # (initial namespace, 1000): web holds 1 process; db holds 2 and tries a
 # third fork, which the kernel refuses (3 of uid 1000's processes run).
 # ucounttop must split the row by the ids the engine gave them (docker
-# inspect), 1 and 2, put the refusal on db, select each with --container,
-# and serve the same split on --listen (KTAP).
+# inspect), 1 and 2, name each as docker ps does, put the refusal on db,
+# select each with --container, and serve the same split on --listen
+# (KTAP).
 . /uct/tests/lib/ktap.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=/uct/bin/uct-workload
@@ -106,11 +107,13 @@ expect "JSON: the row is shared" "$(echo "$r" | grep -c '"shared":true,')" 1
 expect "JSON: db has 2 of its processes and the refusal" "$(share $D)" "2 1"
 expect "JSON: web has 1, no refusal" "$(share $W)" "1 0"
 expect "JSON: db's cgroup is /docker/<db's id>" "$(echo "$r" | grep -c "\"cgroup\":\"/docker/$D\"")" 1
+expect "JSON: each by the name docker ps shows" \
+	"$(echo "$r" | grep -c "{\"container_id\":\"$D\",\"container_name\":\"db\",.*{\"container_id\":\"$W\",\"container_name\":\"web\",")" 1
 
 grep "^ *uid 1000 " $T/live.txt | tail -n 1 > $T/t.txt
 sed 's/^/# /' $T/t.txt
-expect "table: the row's line splits it by short id, the refusal on db" \
-	"$(grep "^ *uid 1000 " $T/t.txt | grep -c " in $(echo $D | cut -c1-12) 2 (refused 1), $(echo $W | cut -c1-12) 1\$")" 1
+expect "table: the row's line splits it by name, the refusal on db" \
+	"$(grep "^ *uid 1000 " $T/t.txt | grep -c " in db 2 (refused 1), web 1\$")" 1
 $UCT --json -n 1 --container "$(echo $W | cut -c1-12)" > $T/c.json 2>&1
 expect "--container <web's short id>: the shared row" \
 	"$(sed 's/{"ns":/\n{"ns":/g' $T/c.json | grep -c "^{\"ns\":$init,\"level\":0,\"uid\":1000,")" 1

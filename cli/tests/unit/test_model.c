@@ -888,6 +888,47 @@ static void shares_update(struct uct_model *m, int *lookups)
 	assert_int_equal(uct_model_set_tasks(m, tl, nt), 0);
 }
 
+/* Docker's name for container A (docker-<A>.scope): "web" */
+static int fake_docker_name(void *arg, const char *cid, char name[UCT_CNAME_MAX + 1])
+{
+	(*(int *)arg)++;
+	if (strcmp(cid, CID_A))
+		return -1;
+	strcpy(name, "web");
+	return 0;
+}
+
+/* A Docker container's name stands for its id on the row's line, and
+ * joins it in JSON; each cgroup's name is asked for once */
+static void test_share_names(void **state)
+{
+	struct uct_model m;
+	struct uct_view_ctx c = { .snapshot_src = "iter/ucounts", .hooks = "-", .degraded = "" };
+	int lookups = 0, names = 0;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	uct_model_init(&m);
+	m.docker_name_fn = fake_docker_name;
+	m.docker_name_arg = &names;
+	shares_update(&m, &lookups);
+	uct_model_resolve_names(&m, -1, 0);
+	/* A's two cgroups (docker-<A>.scope and one below); B's is
+	 * containerd's, not asked */
+	assert_int_equal(names, 2);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	uct_view_batch(f, &m, &c);
+	uct_view_json(f, &m, &c);
+	fclose(f);
+	assert_non_null(strstr(out, " in web 4, bbbb2222bbbb 1 (refused 2), other 1 (refused 1)\n"));
+	assert_non_null(strstr(out, "{\"container_id\":\"" CID_A "\",\"container_name\":\"web\","));
+	assert_non_null(strstr(out, "{\"container_id\":\"" CID_B "\",\"container_name\":null,"));
+	free(out);
+	uct_model_free(&m);
+}
+
 static void test_shares(void **state)
 {
 	struct uct_model m;
@@ -939,7 +980,7 @@ static void test_shares(void **state)
 		assert_non_null(strstr(out, " in aaaa1111aaaa 4, bbbb2222bbbb 1 (refused 2), "
 					    "other 1 (refused 1)\n"));
 		assert_non_null(strstr(out, "\"shared\":true,\"containers\":[{\"container_id\":\""
-					    CID_A "\",\"cgroup\":\"/system.slice/docker-" CID_A
+					    CID_A "\",\"container_name\":null,\"cgroup\":\"/system.slice/docker-" CID_A
 					    ".scope\",\"processes\":4,\"denials\":{\"nproc\":0,"));
 		assert_non_null(strstr(out, "\"other\":{\"processes\":1,\"denials\":{\"nproc\":1,"));
 		/* a series per container, none for "other" */
@@ -1293,6 +1334,7 @@ int main(void)
 		cmocka_unit_test(test_names_own_host),
 		cmocka_unit_test(test_names_cgroup_cache),
 		cmocka_unit_test(test_shares),
+		cmocka_unit_test(test_share_names),
 		cmocka_unit_test(test_shares_own_namespace),
 		cmocka_unit_test(test_shares_filter),
 		cmocka_unit_test(test_names_filters),

@@ -305,6 +305,60 @@ static void test_cgroup2_mount(void **state)
 	assert_int_equal(uct_parse_cgroup2_mount("garbage - \n - cgroup2\n", dir, sizeof(dir)), -1);
 }
 
+/* Docker's names: which paths are Docker's, and the name in its
+ * config.v2.json (the first "Name" whose value starts with '/'), taken
+ * only as Docker accepts one */
+static void test_docker_names(void **state)
+{
+	static const char id[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	char path[256], name[UCT_CNAME_MAX + 1], big[200];
+	static const struct { const char *json, *want; } cases[] = {
+		{ "{\"ID\":\"x\",\"Name\":\"/web\",\"Driver\":\"vfs\"}", "web" },
+		{ "{\"MountPoints\":{},\"Name\":\"/db-1.a_b\"}", "db-1.a_b" },
+		/* a volume's name first: no '/', not the container's */
+		{ "{\"Name\":\"vol\",\"x\":1,\"Name\":\"/api\"}", "api" },
+		{ "{\"Name\":\"/\"}", NULL },			/* empty */
+		{ "{\"Name\":\"/-x\"}", NULL },		/* a bad first byte */
+		{ "{\"Name\":\"/a b\"}", NULL },		/* a space */
+		{ "{\"Name\":\"/a\\u001b\"}", NULL },	/* an escape */
+		{ "{\"Name\":\"/web", NULL },		/* cut short */
+		{ "{\"name\":\"/web\"}", NULL },		/* not the member */
+		{ "", NULL },
+	};
+	size_t i;
+
+	snprintf(path, sizeof(path), "/docker/%s", id);
+	assert_true(uct_container_is_docker(path, id));
+	snprintf(path, sizeof(path), "/system.slice/docker-%s.scope", id);
+	assert_true(uct_container_is_docker(path, id));
+	snprintf(path, sizeof(path), "/machine.slice/libpod-%s.scope", id);
+	assert_false(uct_container_is_docker(path, id));
+	snprintf(path, sizeof(path), "/kubepods/besteffort/pod1/%s", id);
+	assert_false(uct_container_is_docker(path, id));
+	snprintf(path, sizeof(path), "/notdocker/%s", id);
+	assert_false(uct_container_is_docker(path, id));
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool got = uct_docker_name(cases[i].json, strlen(cases[i].json), name);
+
+		if (got != !!cases[i].want || (got && strcmp(name, cases[i].want)))
+			fail_msg("case %zu: got %s '%s'", i, got ? "a name" : "none", name);
+		if (!got)
+			assert_string_equal(name, "");
+	}
+	/* the longest name kept, and one byte more */
+	memset(big, 'a', sizeof(big));
+	memcpy(big, "{\"Name\":\"/", 10);
+	memcpy(big + 10 + UCT_CNAME_MAX, "\"}", 3);
+	assert_true(uct_docker_name(big, strlen(big), name));
+	assert_int_equal(strlen(name), UCT_CNAME_MAX);
+	memset(big, 'a', sizeof(big));
+	memcpy(big, "{\"Name\":\"/", 10);
+	memcpy(big + 10 + UCT_CNAME_MAX + 1, "\"}", 3);
+	assert_false(uct_docker_name(big, strlen(big), name));
+	/* the length given bounds the read: no NUL needed */
+	assert_false(uct_docker_name("{\"Name\":\"/web\"}", 12, name));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_read_task_cgroup),
 		cmocka_unit_test(test_cgroup_owned_prefix),
 		cmocka_unit_test(test_cgroup2_mount),
+		cmocka_unit_test(test_docker_names),
 	};
 
 	return cmocka_run_group_tests_name("names", tests, NULL, NULL);
