@@ -9,6 +9,7 @@
 # split it 3 and 2 and put the refusal on B, exactly; so must --listen's
 # per-container families.
 . /uct/tests/lib/ktap.sh
+. /uct/tests/lib/json-rows.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=${WL:-/uct/bin/uct-workload}
 T=/tmp/t5i
@@ -51,10 +52,8 @@ if ! waitfor 600 grep -q '^READY' $T/wl.out; then
 	exit 1
 fi
 # two refreshes of each live view after READY
-json_docs() { [ "$(wc -l < $T/live.json)" -ge "$1" ]; }
-tables() { [ "$(grep -c NPROC $T/live.txt)" -ge "$1" ]; }
-waitfor 600 json_docs $(($(wc -l < $T/live.json) + 2))
-waitfor 600 tables $(($(grep -c NPROC $T/live.txt) + 2))
+waitfor 600 refreshed $T/live.json '^{' $(($(grep -c '^{' $T/live.json) + 2))
+waitfor 600 refreshed $T/live.txt NPROC $(($(grep -c NPROC $T/live.txt) + 2))
 kill $uj $ut
 wait $uj $ut
 sed 's/^/# /' $T/wl.out
@@ -63,18 +62,12 @@ expect "A holds 3 processes, B 2, and B's sixth fork is refused (EAGAIN)" \
 	"$A 3 $B 2 REFUSED EAGAIN"
 
 tail -n 1 $T/live.json > $T/j.json
-r=$(sed 's/{"ns":/\n{"ns":/g' $T/j.json | grep "^{\"ns\":$init,\"level\":0,\"uid\":9000,")
+r=$(row $T/j.json $init 9000)
 expect "one row (initial namespace, 9000): nproc 5" \
 	"$(echo "$r" | sed -n 's/.*"nproc":{"value":\([0-9]*\),.*/\1/p')" 5
-# share ID: "processes nproc-denials" of container ID in the row
-share() {
-	echo "$r" | sed 's/],"other":.*//; s/{"container_id":/\n&/g' |
-		grep "^{\"container_id\":\"$1\"" |
-		sed -n 's/.*"processes":\([0-9]*\),"denials":{"nproc":\([0-9]*\),.*/\1 \2/p'
-}
 expect "JSON: the row is shared" "$(echo "$r" | grep -c '"shared":true,')" 1
-expect "JSON: A has 3 of its processes, no refusal" "$(share $A)" "3 0"
-expect "JSON: B has 2, and the refusal" "$(share $B)" "2 1"
+expect "JSON: A has 3 of its processes, no refusal" "$(share "$r" $A)" "3 0"
+expect "JSON: B has 2, and the refusal" "$(share "$r" $B)" "2 1"
 expect "JSON: A first (the most processes), then B, nothing else" \
 	"$(echo "$r" | grep -o '"container_id":"[0-9a-f]*"' | tr '\n' ' ')" \
 	"\"container_id\":\"$A\" \"container_id\":\"$B\" "
@@ -95,12 +88,8 @@ expect "--container B: no 'no match'" "$(grep -c 'no match' $T/c.txt)" 0
 timeout 60 wget -q -O $T/om http://127.0.0.1:9469/metrics
 grep "^ucounttop_container_\|^ucounttop_nproc_processes{ns=\"$init\",level=\"0\",uid=\"9000\"}" $T/om |
 	sed 's/^/# /'
-expect "--listen: the same split, per container" \
-	"$(grep -c "^ucounttop_container_nproc_processes{ns=\"$init\",uid=\"9000\",container_id=\"$A\"} 3\$" $T/om) $(grep -c "^ucounttop_container_nproc_processes{ns=\"$init\",uid=\"9000\",container_id=\"$B\"} 2\$" $T/om)" \
-	"1 1"
-expect "--listen: B's refusal, none on A" \
-	"$(grep -c "^ucounttop_container_denials_total{ns=\"$init\",uid=\"9000\",container_id=\"$B\",type=\"nproc\"} 1\$" $T/om) $(grep -c "^ucounttop_container_denials_total{ns=\"$init\",uid=\"9000\",container_id=\"$A\",type=\"nproc\"} 0\$" $T/om)" \
-	"1 1"
+expect "--listen: the same split, per container: A 3 and no refusal, B 2 and the refusal" \
+	"$(om_share $T/om $init 9000 $A), $(om_share $T/om $init 9000 $B)" "3 0, 2 1"
 
 cleanup
 trap - EXIT

@@ -13,6 +13,7 @@
 # select each with --container, and serve the same split on --listen
 # (KTAP).
 . /uct/tests/lib/ktap.sh
+. /uct/tests/lib/json-rows.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=/uct/bin/uct-workload
 T=/tmp/t5k
@@ -86,26 +87,18 @@ expect "web's process is in /docker/<web's id>" \
 	"$(cat /proc/$(docker inspect -f '{{.State.Pid}}' web)/cgroup)" "0::/docker/$W"
 
 # two refreshes of each live view after READY
-json_docs() { [ "$(wc -l < $T/live.json)" -ge "$1" ]; }
-tables() { [ "$(grep -c NPROC $T/live.txt)" -ge "$1" ]; }
-waitfor 600 json_docs $(($(wc -l < $T/live.json) + 2))
-waitfor 600 tables $(($(grep -c NPROC $T/live.txt) + 2))
+waitfor 600 refreshed $T/live.json '^{' $(($(grep -c '^{' $T/live.json) + 2))
+waitfor 600 refreshed $T/live.txt NPROC $(($(grep -c NPROC $T/live.txt) + 2))
 kill $uj $ut
 wait $uj $ut 2> /dev/null
 uj= ut=
 tail -n 1 $T/live.json > $T/j.json
-r=$(sed 's/{"ns":/\n{"ns":/g' $T/j.json | grep "^{\"ns\":$init,\"level\":0,\"uid\":1000,")
+r=$(row $T/j.json $init 1000)
 expect "one row (initial namespace, 1000): nproc 3" \
 	"$(echo "$r" | sed -n 's/.*"nproc":{"value":\([0-9]*\),.*/\1/p')" 3
-# share ID: "processes nproc-denials" of container ID in the row
-share() {
-	echo "$r" | sed 's/],"other":.*//; s/{"container_id":/\n&/g' |
-		grep "^{\"container_id\":\"$1\"" |
-		sed -n 's/.*"processes":\([0-9]*\),"denials":{"nproc":\([0-9]*\),.*/\1 \2/p'
-}
 expect "JSON: the row is shared" "$(echo "$r" | grep -c '"shared":true,')" 1
-expect "JSON: db has 2 of its processes and the refusal" "$(share $D)" "2 1"
-expect "JSON: web has 1, no refusal" "$(share $W)" "1 0"
+expect "JSON: db has 2 of its processes and the refusal" "$(share "$r" $D)" "2 1"
+expect "JSON: web has 1, no refusal" "$(share "$r" $W)" "1 0"
 expect "JSON: db's cgroup is /docker/<db's id>" "$(echo "$r" | grep -c "\"cgroup\":\"/docker/$D\"")" 1
 expect "JSON: each by the name docker ps shows" \
 	"$(echo "$r" | grep -c "{\"container_id\":\"$D\",\"container_name\":\"db\",.*{\"container_id\":\"$W\",\"container_name\":\"web\",")" 1
@@ -119,12 +112,8 @@ expect "--container <web's short id>: the shared row" \
 	"$(sed 's/{"ns":/\n{"ns":/g' $T/c.json | grep -c "^{\"ns\":$init,\"level\":0,\"uid\":1000,")" 1
 
 timeout 60 wget -q -O $T/om http://127.0.0.1:9470/metrics
-expect "--listen: the same split, per container" \
-	"$(grep -c "^ucounttop_container_nproc_processes{ns=\"$init\",uid=\"1000\",container_id=\"$D\"} 2\$" $T/om) $(grep -c "^ucounttop_container_nproc_processes{ns=\"$init\",uid=\"1000\",container_id=\"$W\"} 1\$" $T/om)" \
-	"1 1"
-expect "--listen: db's refusal, none on web" \
-	"$(grep -c "^ucounttop_container_denials_total{ns=\"$init\",uid=\"1000\",container_id=\"$D\",type=\"nproc\"} 1\$" $T/om) $(grep -c "^ucounttop_container_denials_total{ns=\"$init\",uid=\"1000\",container_id=\"$W\",type=\"nproc\"} 0\$" $T/om)" \
-	"1 1"
+expect "--listen: the same split, per container: db 2 and the refusal, web 1 and none" \
+	"$(om_share $T/om $init 1000 $D), $(om_share $T/om $init 1000 $W)" "2 1, 1 0"
 
 cleanup
 trap - EXIT
