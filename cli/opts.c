@@ -69,10 +69,11 @@ void uct_usage(FILE *f, const char *prog)
 "                         shows\n"
 "      --pid PID          only what process PID charges: its row and, up to the\n"
 "                         initial namespace, the creator rows its charges reach\n"
-"      --container ID     only the namespaces whose oldest process is in a\n"
+"      --container ID|NAME  only the namespaces whose oldest process is in a\n"
 "                         container whose id starts with ID (hex, as docker ps\n"
-"                         shows it), everything below them, and the rows their\n"
-"                         charges reach up to the initial namespace\n"
+"                         shows it) or whose name is NAME (Docker's), everything\n"
+"                         below them, and the rows their charges reach up to\n"
+"                         the initial namespace\n"
 "      --no-tenant-labels leave out of OpenMetrics (--openmetrics, --listen) the\n"
 "                         names tenants choose: user names from their passwd\n"
 "                         files, hostnames, container ids from their cgroups\n"
@@ -302,20 +303,34 @@ static bool parse_ull(const char *s, unsigned long long min, unsigned long long 
 
 /* A container id or a prefix of one: 1..64 hex digits, kept in lowercase
  * (runtimes write ids in lowercase; docker accepts no other case, we do) */
-static bool parse_cid(const char *s, char out[UCT_CID_LEN + 1])
+/* --container's value: a container id or a prefix of one (1 to 64 hex
+ * digits, kept in lowercase), or else a name as Docker accepts them
+ * ([a-zA-Z0-9][a-zA-Z0-9_.-]*, at most UCT_CNAME_MAX bytes), kept as is */
+static bool parse_container(const char *s, char out[UCT_CID_LEN + 1])
 {
-	size_t i, n = strlen(s);
+	size_t i, n = strlen(s), hex = 0;
 
 	if (!n || n > UCT_CID_LEN)
 		return false;
-	for (i = 0; i < n; i++) {
-		char c = s[i] >= 'A' && s[i] <= 'F' ? (char)(s[i] - 'A' + 'a') : s[i];
-
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-			return false;
-		out[i] = c;
+	for (i = 0; i < n; i++)
+		hex += (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
+		       (s[i] >= 'A' && s[i] <= 'F');
+	if (hex == n) {
+		for (i = 0; i < n; i++)
+			out[i] = s[i] >= 'A' && s[i] <= 'F' ? (char)(s[i] - 'A' + 'a') : s[i];
+		out[n] = 0;
+		return true;
 	}
-	out[n] = 0;
+	if (n > UCT_CNAME_MAX)
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+
+		if (!alnum && (!i || (c != '_' && c != '.' && c != '-')))
+			return false;
+	}
+	memcpy(out, s, n + 1);
 	return true;
 }
 
@@ -528,9 +543,11 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			o->pid_filter = (int)u;
 			break;
 		case OPT_CONTAINER:
-			if (!parse_cid(optarg, o->container))
-				BAD("--container needs a container id or a prefix of one: 1 to %d hex "
-				    "digits, got '%s'", UCT_CID_LEN, optarg);
+			if (!parse_container(optarg, o->container))
+				BAD("--container needs a container id or a prefix of one (1 to %d hex "
+				    "digits) or a container's name as Docker gives it ([a-zA-Z0-9]"
+				    "[a-zA-Z0-9_.-]*, at most %d bytes), got '%s'", UCT_CID_LEN,
+				    UCT_CNAME_MAX, optarg);
 			break;
 		case 't':
 			o->type_filter = uct_type_parse(optarg);

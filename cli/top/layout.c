@@ -161,12 +161,19 @@ bool uct_model_name_matched(const struct uct_model *m)
 	return false;
 }
 
+/* --container: an id that starts with the filter, or a name that is it */
+static bool container_matches(const struct uct_model *m, const char *id, const char *name)
+{
+	const char *f = m->container_filter;
+
+	return (id && !strncmp(id, f, strlen(f))) || (name && !strcmp(name, f));
+}
+
 static bool name_matches(const struct uct_model *m, const struct uct_nsname *nm)
 {
 	const char *q = m->search;
 
-	if (m->container_filter[0] && (!nm->container ||
-	    strncmp(nm->container, m->container_filter, strlen(m->container_filter))))
+	if (m->container_filter[0] && !container_matches(m, nm->container, nm->container_name))
 		return false;
 	if (q[0] && !(nm->container && strcasestr(nm->container, q)) &&
 	    !(nm->container_name && strcasestr(nm->container_name, q)) &&
@@ -182,14 +189,14 @@ static bool share_matches(const struct uct_model *m, const struct uct_row *r)
 	int k;
 
 	for (k = 0; k < r->nshares; k++) {
-		const char *c = m->shares[r->share + k].container;
+		const struct uct_share *s = &m->shares[r->share + k];
 
-		if (!c)
+		if (!s->container)
 			continue;
-		if (m->container_filter[0] &&
-		    strncmp(c, m->container_filter, strlen(m->container_filter)))
+		if (m->container_filter[0] && !container_matches(m, s->container, s->container_name))
 			continue;
-		if (m->search[0] && !strcasestr(c, m->search))
+		if (m->search[0] && !strcasestr(s->container, m->search) &&
+		    !(s->container_name && strcasestr(s->container_name, m->search)))
 			continue;
 		return true;
 	}

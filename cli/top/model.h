@@ -267,7 +267,7 @@ struct uct_model {
 	 * shows bytes */
 	int page_shift;
 	/* --container: namespaces whose container id starts with this
-	 * (lowercase hex), "" all; search (tty '/'): whose container id,
+	 * (lowercase hex) or whose container's name is this, "" all; search (tty '/'): whose container id,
 	 * hostname or comm contains this (any case), "" all. Either shows
 	 * the matching namespaces, everything below them, and the rows
 	 * their charges reach up to the initial namespace. */

@@ -135,9 +135,12 @@ uid -(k1000)"
 $UCT -b -n 1 --container deadbeef > $T/cnone.txt 2>&1
 expect "--container of no container: exit 0, said on the summary line, no line" \
 	"$? $(grep -c '  container deadbeef (no match)' $T/cnone.txt) $(table_names $T/cnone.txt | wc -l)" "0 1 0"
-$UCT -b -n 1 --container web-1 > $T/cbad.txt 2>&1
-expect "--container web-1 (not hex): usage error, exit 2" \
-	"$? $(grep -c "^ucounttop: --container needs a container id or a prefix of one: 1 to 64 hex digits, got 'web-1'" $T/cbad.txt)" "2 1"
+$UCT -b -n 1 --container web-1 > $T/cname.txt 2>&1
+expect "--container web-1 (a name no engine gave here): exit 0, no match" \
+	"$? $(grep -c '  container web-1 (no match)' $T/cname.txt)" "0 1"
+$UCT -b -n 1 --container web/1 > $T/cbad.txt 2>&1
+expect "--container web/1 (neither an id nor a name): usage error, exit 2" \
+	"$? $(grep -c "^ucounttop: --container needs a container id or a prefix of one (1 to 64 hex digits) or a container's name as Docker gives it (\[a-zA-Z0-9\]\[a-zA-Z0-9_.-\]\*, at most 63 bytes), got 'web/1'" $T/cbad.txt)" "2 1"
 
 # '/' in the live view: typing a hostname narrows the view to N6, with N5
 # and the initial namespace's creator row above it (uct-pty: '|' Enter)

@@ -927,6 +927,19 @@ static void test_share_names(void **state)
 	assert_non_null(strstr(out, "{\"container_id\":\"" CID_B "\",\"container_name\":null,"));
 	free(out);
 	uct_model_free(&m);
+	/* --container web: the shared row, by A's name; a name is whole */
+	uct_model_init(&m);
+	m.docker_name_fn = fake_docker_name;
+	m.docker_name_arg = &names;
+	memcpy(m.container_filter, "web", 4);
+	shares_update(&m, &lookups);
+	assert_true(uct_model_name_matched(&m));
+	assert_true(m.rows[uct_model_find_row(&m, 1, 9000)].visible);
+	assert_false(m.rows[uct_model_find_row(&m, 1, 0)].visible);
+	memcpy(m.container_filter, "we", 3);
+	shares_update(&m, &lookups);
+	assert_false(uct_model_name_matched(&m));
+	uct_model_free(&m);
 }
 
 static void test_shares(void **state)

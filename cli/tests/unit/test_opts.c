@@ -436,8 +436,8 @@ static void test_scope(void **state)
 	}
 }
 
-/* --container: an id or a prefix of one, hex, kept in lowercase; the
- * live view only */
+/* --container: an id or a prefix of one, hex, kept in lowercase, or a
+ * name as Docker accepts them, kept as it is; the live view only */
 static void test_container(void **state)
 {
 	struct uct_opts o;
@@ -453,16 +453,27 @@ static void test_container(void **state)
 	id[64] = 0;
 	assert_int_equal(parse(&o, "--container", id, NULL), -1);
 	assert_string_equal(o.container, id);
-	/* empty, too long, not hex, a docker name */
+	/* names */
+	assert_int_equal(parse(&o, "--container", "web-1", NULL), -1);
+	assert_string_equal(o.container, "web-1");
+	assert_int_equal(parse(&o, "--container", "Db_2.x", NULL), -1);
+	assert_string_equal(o.container, "Db_2.x");
+	assert_int_equal(parse(&o, "--container", "3f2g", NULL), -1);
+	assert_string_equal(o.container, "3f2g");
+	/* empty, too long for an id, too long for a name, neither */
 	reject_value(NULL, "--container", "");
 	id[64] = 'f';
 	id[65] = 0;
 	reject_value(NULL, "--container", id);
-	reject_value(NULL, "--container", "3f2g");
-	reject_value(NULL, "--container", "0x3f");
+	memset(id, 'w', 64);
+	id[64] = 0;
+	reject_value(NULL, "--container", id);
+	reject_value(NULL, "--container", "0x3f?");
 	reject_value(NULL, "--container", " 3f");
-	reject_value(NULL, "--container", "web-1");
+	reject_value(NULL, "--container", "-web");
+	reject_value(NULL, "--container", "web/1");
 	assert_non_null(strstr(errbuf, "1 to 64 hex digits"));
+	assert_non_null(strstr(errbuf, "as Docker gives it"));
 	USAGE_ERROR(&o, "--container applies to the live view only, not to 'trace'",
 		    "trace", "--container", "3f");
 	USAGE_ERROR(&o, "--container applies to the live view only, not to 'check'",
