@@ -110,6 +110,36 @@ expect "--listen, serving: the main process as the live view's" \
 expect "--listen: its reader as the live view's" \
 	"$(grep '^reader:' $T/listen.who)" "reader: $READER_WHO"
 
+# SIGHUP: the web configuration read again, root's file, 0600, which the
+# main process cannot open: the reader reads it and hands it over. Basic
+# auth, alice's password old, then new (bcrypt cost 4: a fast test)
+OLD='$2b$04$V9jdn7T4wUJAzTZb5WOJfe2HZEJLmUCyBOLzj0g56uVFcstfYAA/y'
+NEW='$2b$04$gz.L78aVFL2pVPZ4mmhI3OBQP2Cr1FFboPlATXn7ZwcNzrCbqXv4m'
+umask 077
+printf 'basic_auth_users:\n  alice: %s\n' "$OLD" > $T/web.yml
+umask 022
+$UCT --listen 127.0.0.1:9471 --web.config.file $T/web.yml 2> $T/web.err &
+w=$!
+scrape() { timeout 30 wget -q -O /dev/null "http://alice:$1@127.0.0.1:9471/metrics" 2> /dev/null && echo 200 || echo no; }
+if waitfor 600 grep -q '^ucounttop: serving' $T/web.err; then
+	before="$(scrape old) $(scrape new)"
+	umask 077
+	printf 'basic_auth_users:\n  alice: %s\n' "$NEW" > $T/web.yml.new
+	umask 022
+	mv $T/web.yml.new $T/web.yml
+	kill -HUP $w
+	i=0
+	while [ "$(scrape new)" != 200 ] && [ $i -lt 50 ]; do usleep 200000; i=$((i + 1)); done
+	after="$(scrape old) $(scrape new)"
+else
+	before="(never served)" after=
+	sed 's/^/# /' $T/web.err
+fi
+expect "SIGHUP reloads a 0600 root-owned web configuration through the reader: old password, then new" \
+	"$(stat -c '%a %U' $T/web.yml) $before, $after" "600 root 200 no, no 200"
+kill $w 2> /dev/null
+wait $w
+
 run alice '^ucounttop: serving' --listen 127.0.0.1:9469 --run-as alice
 expect "--run-as alice: the main process is uid and gid 1000" \
 	"$(grep '^main:' $T/alice.who | cut -d' ' -f2-3)" "Uid:=1000,1000,1000,1000 Gid:=1000,1000,1000,1000"
