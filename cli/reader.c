@@ -21,10 +21,7 @@ enum { CALL_OUTPUT = 'O', CALL_WEB = 'W' };
 /* The reader's copy of the configuration (the fork's, fixed) */
 static struct uct_reader_cfg cfg;
 
-struct answer {
-	int32_t rc;			/* 0, or an exit code; then a message */
-};
-
+/* An answer: rc (0, or an exit code), then a message or the payload */
 static size_t say(char *reply, int32_t rc, const char *msg)
 {
 	size_t n = strnlen(msg, MSG_MAX);

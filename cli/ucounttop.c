@@ -191,8 +191,8 @@ static int refresh(struct top_env *env, struct uct_model *m, struct uct_view_ctx
 /* The model and the views' context, as the options set them; a
  * namespace's passwd file through its process's root and a cgroup path
  * through /proc (by a helper, with a deadline: privread.h, pwreader.h),
- * or ours. -ENOMEM or 0. */
-static int setup_model(struct uct_model *m, struct uct_view_ctx *c, struct top_env *env,
+ * or ours. */
+static void setup_model(struct uct_model *m, struct uct_view_ctx *c, struct top_env *env,
 		       const struct uct_opts *o, struct uct_pwreader *pr)
 {
 	const struct uct_loader *l = env->l;
@@ -218,7 +218,6 @@ static int setup_model(struct uct_model *m, struct uct_view_ctx *c, struct top_e
 	/* MEMLOCK is counted in pages of this size; the table shows bytes */
 	m->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
 	uct_pwreader_init(pr, "/proc", "/etc/passwd", &env->pr, &m->passwd);
-	return 0;
 }
 
 static int run_top(struct top_env *env, const struct uct_opts *o)
@@ -232,8 +231,7 @@ static int run_top(struct top_env *env, const struct uct_opts *o)
 	long i;
 	int rc = UCT_EXIT_OK;
 
-	if (setup_model(&m, &c, env, o, &pr))
-		return UCT_EXIT_FAIL;
+	setup_model(&m, &c, env, o, &pr);
 	if (tty_mode) {
 		c.tty = true;
 		uct_tty_geometry(&c);
@@ -307,10 +305,7 @@ static int run_listen(struct top_env *env, const struct uct_opts *o, struct uct_
 	struct scrape x = { env, &m, &c };
 	int rc;
 
-	if (setup_model(&m, &c, env, o, &pr)) {
-		uct_listen_close(srv);
-		return UCT_EXIT_FAIL;
-	}
+	setup_model(&m, &c, env, o, &pr);
 	srv->load = uct_reader_load_web;
 	srv->load_arg = env->reader;
 	sigaction(SIGHUP, &(struct sigaction){ .sa_handler = on_reload }, NULL);

@@ -115,16 +115,6 @@ struct uct_hash_req *uct_hasher_done(struct uct_hasher *h)
 	return r;
 }
 
-size_t uct_hasher_pending(struct uct_hasher *h)
-{
-	size_t n;
-
-	pthread_mutex_lock(&h->lock);
-	n = h->jobs;
-	pthread_mutex_unlock(&h->lock);
-	return n;
-}
-
 void uct_hasher_drain(struct uct_hasher *h)
 {
 	pthread_mutex_lock(&h->lock);

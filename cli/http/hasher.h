@@ -49,9 +49,6 @@ int uct_hasher_submit(struct uct_hasher *h, struct uct_hash_req *r);
  * readable (it reads the eventfd itself) */
 struct uct_hash_req *uct_hasher_done(struct uct_hasher *h);
 
-/* Jobs taken and not handed back */
-size_t uct_hasher_pending(struct uct_hasher *h);
-
 /* Wait until every job taken has run (they are on the done list) */
 void uct_hasher_drain(struct uct_hasher *h);
 

@@ -161,11 +161,14 @@ static void do_spawn(struct spawner_state *st)
 {
 	struct msg_hdr a = { .op_or_rc = -EAGAIN };
 	int fds[2] = { -1, -1 };
-	pid_t pid = 0, self = getpid();
+	pid_t pid, self = getpid();
 
-	if (st->nchildren < MAX_CHILDREN)
-		pid = uct_fork_socket(&fds[0]);
-	if (!pid && st->nchildren < MAX_CHILDREN) {
+	if (st->nchildren >= MAX_CHILDREN) {
+		send_msg(st->sock, &a, NULL, 0, NULL);
+		return;
+	}
+	pid = uct_fork_socket(&fds[0]);
+	if (!pid) {
 		close(st->sock);
 		prctl(PR_SET_NAME, st->svc->helper_name);
 		uct_helper_child(st->svc->serve, st->svc->serve_arg, st->svc->req_max,
@@ -176,7 +179,7 @@ static void do_spawn(struct spawner_state *st)
 		a.op_or_rc = fds[1] < 0 ? -errno : 0;
 		if (fds[1] < 0)
 			kill(pid, SIGKILL);
-	} else if (pid < 0) {
+	} else {
 		a.op_or_rc = (int32_t)pid;
 	}
 	if (!a.op_or_rc) {
