@@ -298,7 +298,10 @@ static void __attribute__((noreturn)) spawner_main(const struct uct_spawner_serv
 			do_spawn(&st);
 		else if (q.op_or_rc == OP_KILL)
 			do_kill(&st, q.pid);
-		else if (q.op_or_rc != OP_CALL || !do_call(&st, &q, nfds ? fds[0] : -1))
+		/* an unknown request, or a call longer than the service takes,
+		 * ends the exchange: the caller is out of step or hostile */
+		else if (q.op_or_rc != OP_CALL || q.len > svc->call_max ||
+			 !do_call(&st, &q, nfds ? fds[0] : -1))
 			break;
 	}
 	if (svc->at_exit)

@@ -35,7 +35,8 @@ struct uct_spawner_service {
 	void *serve_arg;
 	size_t req_max, reply_max;
 	uct_spawner_call_fn call;	/* what the spawner answers (NULL: nothing) */
-	size_t call_max, call_reply_max;
+	size_t call_max;		/* its longest request: a longer one ends it */
+	size_t call_reply_max;
 	/* in the spawner, once, after the fork and the descriptors closed:
 	 * give up what it does not keep; nonzero ends it */
 	int (*enter)(void *arg);

@@ -317,6 +317,29 @@ static void test_spawner_call(void **state)
 	uct_spawner_stop(&s, 30);
 }
 
+/* A call longer than the service takes is not read: the spawner ends
+ * (at_exit run), and the caller sees it gone */
+static void test_spawner_call_too_long(void **state)
+{
+	struct uct_spawner s;
+	char out[1024], req[17];
+	size_t n;
+	struct stat st;
+
+	snprintf(exit_mark, sizeof(exit_mark), "/tmp/uct-test-spawner.%d", (int)getpid());
+	unlink(exit_mark);
+	memset(req, 'x', sizeof(req));
+	assert_int_equal(uct_spawner_start(&s, &svc, NULL, 0), 0);
+	/* its end closed with our bytes unread: a reset, or the end */
+	assert_true(uct_spawner_call(&s, req, svc.call_max + 1, -1, out, &n, 30) < 0);
+	assert_int_equal(n, 0);
+	/* and the exchange is over for good */
+	assert_int_equal(uct_spawner_call(&s, "fds", 3, -1, out, &n, 30), -EPIPE);
+	uct_spawner_stop(&s, 30);
+	assert_int_equal(stat(exit_mark, &st), 0);
+	unlink(exit_mark);
+}
+
 static void test_spawner_at_exit(void **state)
 {
 	struct uct_spawner s;
@@ -340,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_spawned_deadline),
 		cmocka_unit_test(test_spawner_kills_only_helpers),
 		cmocka_unit_test(test_spawner_call),
+		cmocka_unit_test(test_spawner_call_too_long),
 		cmocka_unit_test(test_spawner_at_exit),
 		cmocka_unit_test(test_answers),
 		cmocka_unit_test(test_deadline),
