@@ -305,7 +305,7 @@ static bool parse_ull(const char *s, unsigned long long min, unsigned long long 
  * (runtimes write ids in lowercase; docker accepts no other case, we do) */
 /* --container's value: a container id or a prefix of one (1 to 64 hex
  * digits, kept in lowercase), or else a name as Docker accepts them
- * ([a-zA-Z0-9][a-zA-Z0-9_.-]*, at most UCT_CNAME_MAX bytes), kept as is */
+ * (uct_container_name_ok()), kept as is */
 static bool parse_container(const char *s, char out[UCT_CID_LEN + 1])
 {
 	size_t i, n = strlen(s), hex = 0;
@@ -321,15 +321,8 @@ static bool parse_container(const char *s, char out[UCT_CID_LEN + 1])
 		out[n] = 0;
 		return true;
 	}
-	if (n > UCT_CNAME_MAX)
+	if (!uct_container_name_ok(s, n))
 		return false;
-	for (i = 0; i < n; i++) {
-		char c = s[i];
-		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-
-		if (!alnum && (!i || (c != '_' && c != '.' && c != '-')))
-			return false;
-	}
 	memcpy(out, s, n + 1);
 	return true;
 }

@@ -76,16 +76,26 @@ bool uct_container_is_docker(const char *path, const char *cid)
 	return k >= 8 && !memcmp(at - 8, "/docker/", 8);
 }
 
-static bool name_char(char c, bool first)
+bool uct_container_name_ok(const char *s, size_t n)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       (!first && (c == '_' || c == '.' || c == '-'));
+	size_t i;
+
+	if (!n || n > UCT_CNAME_MAX)
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      (i && (c == '_' || c == '.' || c == '-'))))
+			return false;
+	}
+	return true;
 }
 
 bool uct_docker_name(const char *json, size_t n, char out[UCT_CNAME_MAX + 1])
 {
 	static const char key[] = "\"Name\":\"/";
-	const char *p = NULL, *e = json + n;
+	const char *p = NULL, *q;
 	size_t i, k = sizeof(key) - 1;
 
 	out[0] = 0;
@@ -95,20 +105,11 @@ bool uct_docker_name(const char *json, size_t n, char out[UCT_CNAME_MAX + 1])
 			p = json + i + k;
 			break;
 		}
-	if (!p)
+	q = p ? memchr(p, '"', (size_t)(json + n - p)) : NULL;
+	if (!q || !uct_container_name_ok(p, (size_t)(q - p)))
 		return false;
-	for (i = 0; p + i < e && p[i] != '"'; i++) {
-		if (i >= UCT_CNAME_MAX || !name_char(p[i], i == 0)) {
-			out[0] = 0;
-			return false;
-		}
-		out[i] = p[i];
-	}
-	if (!i || p + i >= e) {
-		out[0] = 0;
-		return false;
-	}
-	out[i] = 0;
+	memcpy(out, p, (size_t)(q - p));
+	out[q - p] = 0;
 	return true;
 }
 

@@ -48,6 +48,10 @@ bool uct_container_is_docker(const char *path, const char *cid);
 /* The longest container name kept (Docker allows more; longer is none) */
 #define UCT_CNAME_MAX	63
 
+/* Whether the n bytes at s are a name Docker gives a container
+ * ([a-zA-Z0-9][a-zA-Z0-9_.-]*), 1 to UCT_CNAME_MAX of them */
+bool uct_container_name_ok(const char *s, size_t n);
+
 /*
  * The container's name in the text of Docker's config.v2.json for it
  * (/var/lib/docker/containers/<id>/): the first "Name" member whose
