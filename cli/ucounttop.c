@@ -351,7 +351,7 @@ static int run_view(struct uct_loader *l, const struct uct_opts *o, struct uct_l
 	struct uct_reader_cfg rcfg = { .privread = &prc, .output_file = o->output_file,
 				       .web_config = o->web_config, .loader = l };
 	char msg[1024];
-	int rc;
+	int rc, sandboxed;
 
 	uct_privread_cfg_init(&prc);
 	if (uct_reader_start(&reader, &rcfg, msg, sizeof(msg))) {
@@ -361,13 +361,18 @@ static int run_view(struct uct_loader *l, const struct uct_opts *o, struct uct_l
 	}
 	/* --pin's pins are the reader's to remove: bpffs is root's */
 	l->pinned = false;
-	if (uct_become_user(uid, gid, msg, sizeof(msg)) ||
-	    uct_sandbox(UCT_ROLE_MAIN, msg, sizeof(msg))) {
+	sandboxed = -1;
+	if (!uct_become_user(uid, gid, msg, sizeof(msg)))
+		sandboxed = uct_sandbox(UCT_ROLE_MAIN, msg, sizeof(msg));
+	if (sandboxed < 0) {
 		fprintf(stderr, "ucounttop: giving up root: %s\n", msg);
 		uct_listen_close(srv);
 		uct_reader_stop(&reader);
 		return UCT_EXIT_FAIL;
 	}
+	/* said once, here: the reader is in the same case */
+	if (sandboxed > 0)
+		fprintf(stderr, "ucounttop: %s: no system call allowlist\n", msg);
 	if (uct_privread_init(&env.pr, &prc)) {
 		fprintf(stderr, "ucounttop: out of memory\n");
 		uct_listen_close(srv);

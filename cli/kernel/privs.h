@@ -63,7 +63,8 @@ int uct_run_as_lookup(const char *name, uid_t *uid, gid_t *gid, char *msg, size_
  * -1 with msg. */
 int uct_become_user(uid_t uid, gid_t gid, char *msg, size_t len);
 
-/* The seccomp allowlist of role (seccomp.h). 0, or -1 with msg. */
+/* The seccomp allowlist of role (seccomp.h). 0; 1 with msg when the
+ * kernel takes no seccomp filter (nothing installed); or -1 with msg. */
 int uct_sandbox(enum uct_role role, char *msg, size_t len);
 
 #endif /* UCT_PRIVS_H */

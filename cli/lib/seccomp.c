@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "seccomp.h"
 
 #if defined(__x86_64__)
@@ -28,6 +30,14 @@ bool uct_seccomp_strict_env(void)
 	const char *s = getenv("UCT_SECCOMP_STRICT");
 
 	return s && !strcmp(s, "1");
+}
+
+/* Whether this kernel takes seccomp filters at all: one read from NULL
+ * faults where it does; without CONFIG_SECCOMP_FILTER the mode is
+ * refused (EINVAL), without CONFIG_SECCOMP the call does not exist */
+static bool kernel_takes_filters(void)
+{
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, NULL) < 0 && errno == EFAULT;
 }
 
 int uct_seccomp_allow(const int *nrs, size_t n, bool strict, char *msg, size_t len)
@@ -61,6 +71,13 @@ int uct_seccomp_allow(const int *nrs, size_t n, bool strict, char *msg, size_t l
 	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	prog = (struct sock_fprog){ .len = (unsigned short)k, .filter = f };
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0)) {
+		int err = errno;
+
+		if (err == EINVAL && !kernel_takes_filters()) {
+			snprintf(msg, len, "kernel without CONFIG_SECCOMP_FILTER");
+			return 1;
+		}
+		errno = err;
 		snprintf(msg, len, "installing the seccomp filter: %s", strerror(errno));
 		return -1;
 	}

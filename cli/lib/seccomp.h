@@ -18,7 +18,9 @@
 #include <stddef.h>
 
 /* Allow the n system call numbers in nrs (the native ABI's __NR_x);
- * needs PR_SET_NO_NEW_PRIVS (or CAP_SYS_ADMIN). 0, or -1 with msg. */
+ * needs PR_SET_NO_NEW_PRIVS (or CAP_SYS_ADMIN). 0; 1 with msg when the
+ * kernel takes no seccomp filter (built without CONFIG_SECCOMP_FILTER:
+ * nothing installed, the caller decides); or -1 with msg. */
 int uct_seccomp_allow(const int *nrs, size_t n, bool strict, char *msg, size_t len);
 
 /* Whether the environment asks for strict filters */

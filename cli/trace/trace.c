@@ -103,7 +103,7 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 	unsigned long long cnt[UCT_NCOUNTERS];
 	const char *h = uct_trace_header();
 	double end = 0;
-	int err;
+	int err, sandboxed;
 
 	if (!t) {
 		fprintf(stderr, "ucounttop: out of memory\n");
@@ -125,13 +125,17 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 		return UCT_EXIT_FAIL;
 	}
 	/* everything is open: nothing of root's is needed any more */
-	if (uct_drop_privileges(uct_keep_trace, t->out, sizeof(t->out)) ||
-	    uct_sandbox(UCT_ROLE_TRACE, t->out, sizeof(t->out))) {
+	sandboxed = -1;
+	if (!uct_drop_privileges(uct_keep_trace, t->out, sizeof(t->out)))
+		sandboxed = uct_sandbox(UCT_ROLE_TRACE, t->out, sizeof(t->out));
+	if (sandboxed < 0) {
 		fprintf(stderr, "ucounttop: dropping privileges: %s\n", t->out);
 		uct_ksyms_free(t->ksyms);
 		free(t);
 		return UCT_EXIT_FAIL;
 	}
+	if (sandboxed > 0)
+		fprintf(stderr, "ucounttop: %s: no system call allowlist\n", t->out);
 	if (o->duration > 0)
 		end = uct_now_s() + o->duration;
 	fprintf(stderr, "ucounttop: tracing ucounts charges (%s); Ctrl-C to stop\n", l->hooks);
