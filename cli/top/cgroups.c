@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cgroups.h"
+#include "jsonscan.h"
 
 static bool all_hex(const char *s, size_t n)
 {
@@ -94,22 +95,17 @@ bool uct_container_name_ok(const char *s, size_t n)
 
 bool uct_docker_name(const char *json, size_t n, char out[UCT_CNAME_MAX + 1])
 {
-	static const char key[] = "\"Name\":\"/";
-	const char *p = NULL, *q;
-	size_t i, k = sizeof(key) - 1;
+	const char *v, *name;
+	size_t vlen, len;
 
 	out[0] = 0;
-	/* the first "Name" member; a NUL ends the text */
-	for (i = 0; i + k <= n && json[i]; i++)
-		if (!memcmp(json + i, key, k)) {
-			p = json + i + k;
-			break;
-		}
-	q = p ? memchr(p, '"', (size_t)(json + n - p)) : NULL;
-	if (!q || !uct_container_name_ok(p, (size_t)(q - p)))
+	/* the top-level member: a label or an image's, deeper, is not it */
+	if (!uct_json_get(json, n, "Name", &v, &vlen) ||
+	    !uct_json_plain_string(v, vlen, &name, &len) || !len || name[0] != '/' ||
+	    !uct_container_name_ok(name + 1, len - 1))
 		return false;
-	memcpy(out, p, (size_t)(q - p));
-	out[q - p] = 0;
+	memcpy(out, name + 1, len - 1);
+	out[len - 1] = 0;
 	return true;
 }
 

@@ -54,9 +54,9 @@ bool uct_container_name_ok(const char *s, size_t n);
 
 /*
  * The container's name in the text of Docker's config.v2.json for it
- * (/var/lib/docker/containers/<id>/): the first "Name" member whose
- * value starts with '/' (the container's, "/web"; volumes' names do
- * not) as out ("web", NUL-terminated). Only a name Docker accepts
+ * (/var/lib/docker/containers/<id>/): its top-level "Name" member,
+ * "/web", as out ("web", NUL-terminated); a "Name" deeper (a label an
+ * image chose) is not it. Only a name Docker accepts
  * ([a-zA-Z0-9][a-zA-Z0-9_.-]*) of at most UCT_CNAME_MAX bytes is taken;
  * false otherwise.
  */
