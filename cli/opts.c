@@ -71,9 +71,10 @@ void uct_usage(FILE *f, const char *prog)
 "                         initial namespace, the creator rows its charges reach\n"
 "      --container ID|NAME  only the namespaces whose oldest process is in a\n"
 "                         container whose id starts with ID (hex, as docker ps\n"
-"                         shows it) or whose name is NAME (Docker's), everything\n"
-"                         below them, and the rows their charges reach up to\n"
-"                         the initial namespace\n"
+"                         shows it) or whose name is NAME (Docker's, or a\n"
+"                         Kubernetes NAMESPACE/POD/CONTAINER; NAMESPACE/POD: the\n"
+"                         pod's), everything below them, and the rows their\n"
+"                         charges reach up to the initial namespace\n"
 "      --no-tenant-labels leave out of OpenMetrics (--openmetrics, --listen) the\n"
 "                         names tenants choose: user names from their passwd\n"
 "                         files, hostnames, container ids from their cgroups\n"
@@ -301,21 +302,26 @@ static bool parse_ull(const char *s, unsigned long long min, unsigned long long 
 
 #define MAX_SECS (86400.0 * 365)
 
-/* A container id or a prefix of one: 1..64 hex digits, kept in lowercase
- * (runtimes write ids in lowercase; docker accepts no other case, we do) */
 /* --container's value: a container id or a prefix of one (1 to 64 hex
- * digits, kept in lowercase), or else a name as Docker accepts them
- * (uct_container_name_ok()), kept as is */
-static bool parse_container(const char *s, char out[UCT_CID_LEN + 1])
+ * digits, kept in lowercase: runtimes write ids in lowercase), else a
+ * name as Docker accepts them (uct_container_name_ok()) or a pod's
+ * namespace/pod[/container] (uct_kube_display_ok()), kept as is */
+static bool parse_container(const char *s, char out[UCT_CFILTER_MAX + 1])
 {
 	size_t i, n = strlen(s), hex = 0;
 
-	if (!n || n > UCT_CID_LEN)
+	if (!n || n > UCT_CFILTER_MAX)
 		return false;
+	if (memchr(s, '/', n)) {
+		if (!uct_kube_display_ok(s, n))
+			return false;
+		memcpy(out, s, n + 1);
+		return true;
+	}
 	for (i = 0; i < n; i++)
 		hex += (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
 		       (s[i] >= 'A' && s[i] <= 'F');
-	if (hex == n) {
+	if (hex == n && n <= UCT_CID_LEN) {
 		for (i = 0; i < n; i++)
 			out[i] = s[i] >= 'A' && s[i] <= 'F' ? (char)(s[i] - 'A' + 'a') : s[i];
 		out[n] = 0;
@@ -538,8 +544,9 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		case OPT_CONTAINER:
 			if (!parse_container(optarg, o->container))
 				BAD("--container needs a container id or a prefix of one (1 to %d hex "
-				    "digits) or a container's name as Docker gives it ([a-zA-Z0-9]"
-				    "[a-zA-Z0-9_.-]*, at most %d bytes), got '%s'", UCT_CID_LEN,
+				    "digits), a container's name as Docker gives it ([a-zA-Z0-9]"
+				    "[a-zA-Z0-9_.-]*, at most %d bytes) or a Kubernetes pod's "
+				    "NAMESPACE/POD[/CONTAINER], got '%s'", UCT_CID_LEN,
 				    UCT_CNAME_MAX, optarg);
 			break;
 		case 't':

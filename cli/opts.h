@@ -32,7 +32,8 @@ struct uct_opts {
 	long long uid_filter;		/* --uid (a global kuid), -1 = all */
 	bool kuid;			/* --kuid: the table shows kuids */
 	int pid_filter;			/* --pid: that process's chain, 0 = all */
-	char container[UCT_CID_LEN + 1];/* --container: id prefix, lowercase; "" = all */
+	char container[UCT_CFILTER_MAX + 1];	/* --container: id prefix (lowercase), name or
+					 * namespace/pod[/container]; "" = all */
 	int type_filter;		/* -t, -1 = all */
 	enum uct_sort sort;		/* -s */
 	bool events;			/* --events: per-event hooks */

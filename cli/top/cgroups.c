@@ -77,6 +77,18 @@ bool uct_container_is_docker(const char *path, const char *cid)
 	return k >= 8 && !memcmp(at - 8, "/docker/", 8);
 }
 
+bool uct_container_is_cri(const char *path, const char *cid)
+{
+	const char *at = path && cid ? strstr(path, cid) : NULL;
+	size_t k;
+
+	if (!at)
+		return false;
+	k = (size_t)(at - path);
+	return (k >= 15 && !memcmp(at - 15, "cri-containerd-", 15)) ||
+	       (k >= 5 && !memcmp(at - 5, "crio-", 5));
+}
+
 bool uct_container_name_ok(const char *s, size_t n)
 {
 	size_t i;
@@ -146,6 +158,7 @@ static void cg_drop(void *slot)
 {
 	free(((struct uct_cgname *)slot)->path);
 	free(((struct uct_cgname *)slot)->cname);
+	free(((struct uct_cgname *)slot)->kube);
 }
 
 /* the entries in their slots: id 0, no cgroup, marks an empty one */
@@ -187,7 +200,9 @@ bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted)
 		memcpy(s + n + 1, id, sizeof(id));
 	free(e->path);
 	free(e->cname);
+	free(e->kube);
 	e->cname = NULL;
+	e->kube = NULL;
 	e->path = s;
 	e->cid = has ? s + n + 1 : NULL;
 	e->failed_pid = 0;

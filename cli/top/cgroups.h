@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "cache.h"
+#include "kube.h"
 #include "common.h"
 
 /* A container id: 64 lowercase hex digits; the table shows the first 12,
@@ -45,8 +46,15 @@ bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1]
  * named docker (cgroupfs driver, /docker/<cid>) */
 bool uct_container_is_docker(const char *path, const char *cid);
 
+/* Whether the component of path that carries container id cid is a
+ * Kubernetes runtime's by its prefix: cri-containerd-<cid> or crio-<cid>
+ * (with the cgroupfs driver only the pod<UID> above it tells: kube.h) */
+bool uct_container_is_cri(const char *path, const char *cid);
+
 /* The longest container name kept (Docker allows more; longer is none) */
 #define UCT_CNAME_MAX	63
+/* The longest --container value: a pod's container, namespace/pod/name */
+#define UCT_CFILTER_MAX	(UCT_KUBE_NS_MAX + 1 + UCT_KUBE_POD_MAX + 1 + UCT_KUBE_CTR_MAX)
 
 /* Whether the n bytes at s are a name Docker gives a container
  * ([a-zA-Z0-9][a-zA-Z0-9_.-]*), 1 to UCT_CNAME_MAX of them */
@@ -68,6 +76,7 @@ struct uct_cgname {
 	char *path;		/* NULL until looked up, or when that failed */
 	const char *cid;	/* in path's allocation; NULL: no container */
 	char *cname;		/* the engine's name for it, NULL: none known */
+	struct uct_kube *kube;	/* its pod (kube.h), NULL: none known */
 	__u32 failed_pid;	/* the lookup through this process failed */
 	unsigned long used;	/* generation of the last use */
 };

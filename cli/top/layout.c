@@ -161,12 +161,16 @@ bool uct_model_name_matched(const struct uct_model *m)
 	return false;
 }
 
-/* --container: an id that starts with the filter, or a name that is it */
+/* --container: an id that starts with the filter, a name that is it, or
+ * the containers of the pod namespace/pod it names */
 static bool container_matches(const struct uct_model *m, const char *id, const char *name)
 {
 	const char *f = m->container_filter;
+	size_t n = strlen(f);
 
-	return (id && !strncmp(id, f, strlen(f))) || (name && !strcmp(name, f));
+	return (id && !strncmp(id, f, n)) ||
+	       (name && (!strcmp(name, f) ||
+			 (strchr(f, '/') && !strncmp(name, f, n) && name[n] == '/')));
 }
 
 static bool name_matches(const struct uct_model *m, const struct uct_nsname *nm)

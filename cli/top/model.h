@@ -128,6 +128,7 @@ struct uct_share {
 	const char *cgroup;		/* path, NULL: not known (no process) */
 	const char *container;		/* container id in it (cgroups.h), NULL: none */
 	const char *container_name;	/* the engine's name for it, NULL: none known */
+	const struct uct_kube *kube;	/* its pod, NULL: not Kubernetes' (kube.h) */
 };
 
 /* uct_nsinfo.held: what keeps a namespace with no process alive, as far
@@ -157,6 +158,7 @@ struct uct_nsname {
 	const char *cgroup;		/* cgroup v2 path, NULL: not known */
 	const char *container;		/* container id in it, NULL: none */
 	const char *container_name;	/* the engine's name for it, NULL: none known */
+	const struct uct_kube *kube;	/* its pod, NULL: not Kubernetes' (kube.h) */
 	bool pending;			/* cgroup not looked up yet */
 	bool own_host;			/* hostname differs from the nearest
 					 * ancestor's with a process */
@@ -271,7 +273,7 @@ struct uct_model {
 	 * hostname or comm contains this (any case), "" all. Either shows
 	 * the matching namespaces, everything below them, and the rows
 	 * their charges reach up to the initial namespace. */
-	char container_filter[UCT_CID_LEN + 1];
+	char container_filter[UCT_CFILTER_MAX + 1];
 	char search[64];
 
 	/* names (uct_model_set_tasks()): have_tasks when this update has
@@ -290,6 +292,11 @@ struct uct_model {
 	 * NULL: none. 0 with the name, or -1 */
 	int (*docker_name_fn)(void *arg, const char *cid, char name[UCT_CNAME_MAX + 1]);
 	void *docker_name_arg;
+	/* a Kubernetes container's pod, by its id, once per cgroup looked up
+	 * whose path is a pod's (the tool: its OCI bundle's annotations
+	 * through the reader); NULL: none. 0 with k, or -1 */
+	int (*cri_fn)(void *arg, const char *cid, struct uct_kube *k);
+	void *cri_arg;
 	/* user names: each namespace's passwd file through passwd_fn (the
 	 * tool: uct_passwd_read()), checked at most once per update and
 	 * read again only when it changed; kept in users by root */

@@ -7,6 +7,7 @@
  * is shown.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "model_internal.h"
 
@@ -78,6 +79,7 @@ static void attach_cgroup(struct uct_model *m, struct uct_nsname *nm)
 		nm->cgroup = e->path;
 		nm->container = e->cid;
 		nm->container_name = e->cname;
+		nm->kube = e->kube;
 	} else if (e->failed_pid != nm->pid) {
 		nm->pending = true;
 	}
@@ -184,6 +186,34 @@ int uct_model_set_tasks(struct uct_model *m, const struct uct_tlim *tl, size_t n
 	return uct_model_relayout(m);
 }
 
+/* A pod's container: who the runtime says it is, else the pod UID its
+ * cgroup path carries */
+static void name_pod(struct uct_model *m, struct uct_cgname *e, size_t trusted)
+{
+	char name[UCT_CFILTER_MAX + 1], uid[UCT_POD_UID_LEN + 1];
+	bool in_pod = uct_pod_uid(e->path, trusted, uid);
+	struct uct_kube k;
+
+	if (!in_pod && !uct_container_is_cri(e->path, e->cid))
+		return;
+	if (!m->cri_fn || m->cri_fn(m->cri_arg, e->cid, &k)) {
+		if (!in_pod)
+			return;
+		memset(&k, 0, sizeof(k));
+	}
+	/* the path's, which root made, over the bundle's */
+	if (in_pod)
+		memcpy(k.pod_uid, uid, sizeof(uid));
+	e->kube = malloc(sizeof(k));
+	if (!e->kube)
+		return;
+	*e->kube = k;
+	if (k.pod[0]) {
+		uct_kube_display(&k, name, sizeof(name));
+		e->cname = strdup(name);
+	}
+}
+
 void uct_model_lookup_cgroup(struct uct_model *m, struct uct_cgname *e, __u32 pid)
 {
 	char path[4096];
@@ -205,6 +235,8 @@ void uct_model_lookup_cgroup(struct uct_model *m, struct uct_cgname *e, __u32 pi
 
 		if (!m->docker_name_fn(m->docker_name_arg, e->cid, name))
 			e->cname = strdup(name);
+	} else if (e->cid) {
+		name_pod(m, e, trusted);
 	}
 }
 
@@ -226,6 +258,7 @@ static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 	nm->cgroup = e->path;
 	nm->container = e->cid;
 	nm->container_name = e->cname;
+	nm->kube = e->kube;
 }
 
 /* uid's name in the namespace's file, once resolved; never an unmapped

@@ -28,6 +28,8 @@ void uct_privread_cfg_init(struct uct_privread_cfg *cfg)
 	cfg->proc = "/proc";
 	cfg->own = "/etc/passwd";
 	cfg->docker_root = "/var/lib/docker";
+	cfg->containerd_bundles = "/run/containerd/io.containerd.runtime.v2.task/k8s.io";
+	cfg->crio_containers = "/run/containers/storage/overlay-containers";
 	f = fopen("/proc/self/mountinfo", "re");
 	if (!f)
 		return;
@@ -108,12 +110,13 @@ static size_t serve_task_limits(const struct uct_privread_cfg *cfg, char *reply,
 	return sizeof(rc) + n * sizeof(*tl);
 }
 
-/* The bytes of Docker's config.v2.json for container cid (checked: 64
- * hex digits, so the path stays in docker_root), at most 256 KiB */
-#define DOCKER_CONFIG_MAX	(256u << 10)
+/* An engine's JSON file about a container, at most 256 KiB */
+#define ENGINE_FILE_MAX	(256u << 10)
 
-static size_t serve_docker_config(const struct uct_privread_cfg *cfg,
-				  const struct uct_privread_req *q, char *reply, size_t max)
+/* The bytes of the file fmt names for container cid (checked: 64 hex
+ * digits, so the path stays in the engine's directory) after rc */
+static size_t serve_engine_file(const struct uct_privread_req *q, char *reply, size_t max,
+				const char *fmt, const char *dir)
 {
 	char path[PATH_MAX], id[UCT_CID_LEN + 1];
 	__s32 rc = -1;
@@ -123,11 +126,10 @@ static size_t serve_docker_config(const struct uct_privread_cfg *cfg,
 	memcpy(id, q->cid, sizeof(id));
 	id[UCT_CID_LEN] = 0;
 	if (strlen(id) == UCT_CID_LEN && strspn(id, "0123456789abcdef") == UCT_CID_LEN &&
-	    (size_t)snprintf(path, sizeof(path), "%s/containers/%s/config.v2.json",
-			     cfg->docker_root, id) < sizeof(path) &&
+	    (size_t)snprintf(path, sizeof(path), fmt, dir, id) < sizeof(path) &&
 	    (f = fopen(path, "re"))) {
-		if (max - sizeof(rc) > DOCKER_CONFIG_MAX)
-			max = DOCKER_CONFIG_MAX + sizeof(rc);
+		if (max - sizeof(rc) > ENGINE_FILE_MAX)
+			max = ENGINE_FILE_MAX + sizeof(rc);
 		n = fread(reply + sizeof(rc), 1, max - sizeof(rc), f);
 		rc = ferror(f) ? -1 : 0;
 		fclose(f);
@@ -136,6 +138,20 @@ static size_t serve_docker_config(const struct uct_privread_cfg *cfg,
 		n = 0;
 	memcpy(reply, &rc, sizeof(rc));
 	return sizeof(rc) + n;
+}
+
+/* A Kubernetes container's bundle: containerd's task's, else CRI-O's */
+static size_t serve_bundle_config(const struct uct_privread_cfg *cfg,
+				  const struct uct_privread_req *q, char *reply, size_t max)
+{
+	size_t n = serve_engine_file(q, reply, max, "%s/%s/config.json", cfg->containerd_bundles);
+	__s32 rc;
+
+	memcpy(&rc, reply, sizeof(rc));
+	if (!rc)
+		return n;
+	return serve_engine_file(q, reply, max, "%s/%s/userdata/config.json",
+				 cfg->crio_containers);
 }
 
 size_t uct_privread_serve(void *arg, const void *req, size_t len, void *reply, size_t max)
@@ -163,7 +179,10 @@ size_t uct_privread_serve(void *arg, const void *req, size_t len, void *reply, s
 	case UCT_PR_TASK_LIMITS:
 		return serve_task_limits(cfg, reply, max);
 	case UCT_PR_DOCKER_CONFIG:
-		return serve_docker_config(cfg, &q, reply, max);
+		return serve_engine_file(&q, reply, max, "%s/containers/%s/config.v2.json",
+					 cfg->docker_root);
+	case UCT_PR_BUNDLE_CONFIG:
+		return serve_bundle_config(cfg, &q, reply, max);
 	}
 	memcpy(reply, &bad, sizeof(bad));
 	return sizeof(bad);
@@ -267,6 +286,23 @@ int uct_privread_docker_name(void *arg, const char *cid, char name[UCT_CNAME_MAX
 		return -1;
 	memcpy(&rc, p->reply, sizeof(rc));
 	if (rc || !uct_docker_name(p->reply + sizeof(rc), n - sizeof(rc), name))
+		return -1;
+	return 0;
+}
+
+int uct_privread_cri(void *arg, const char *cid, struct uct_kube *k)
+{
+	struct uct_privread *p = arg;
+	struct uct_privread_req q = { .op = UCT_PR_BUNDLE_CONFIG };
+	size_t n;
+	__s32 rc;
+
+	memset(k, 0, sizeof(*k));
+	snprintf(q.cid, sizeof(q.cid), "%s", cid);
+	if (uct_privread_call(p, &q, &n, UCT_PRIVREAD_DEADLINE) || n < sizeof(rc))
+		return -1;
+	memcpy(&rc, p->reply, sizeof(rc));
+	if (rc || !uct_cri_identity(p->reply + sizeof(rc), n - sizeof(rc), k))
 		return -1;
 	return 0;
 }

@@ -17,7 +17,8 @@
  * much of it root made; the row a process charges (--pid); every
  * process's rlimits (when the task iterator is missing); a Docker
  * container's config.v2.json, by the container id (which names its
- * name).
+ * name); a Kubernetes container's OCI bundle config.json, containerd's
+ * or CRI-O's, by the container id (its annotations name its pod).
  */
 #ifndef UCT_PRIVREAD_H
 #define UCT_PRIVREAD_H
@@ -35,12 +36,15 @@ enum uct_privread_op {
 	UCT_PR_TASK_ROW,
 	UCT_PR_TASK_LIMITS,
 	UCT_PR_DOCKER_CONFIG,
+	UCT_PR_BUNDLE_CONFIG,
 };
 
 /* What every helper reads with: set before the first helper is made */
 struct uct_privread_cfg {
 	const char *proc, *own;		/* as for uct_passwd_read() */
 	const char *docker_root;	/* Docker's data root, /var/lib/docker */
+	const char *containerd_bundles;	/* containerd's CRI tasks' bundles */
+	const char *crio_containers;	/* CRI-O's containers' directories */
 	char cgroup_mnt[PATH_MAX];	/* where cgroup2 is mounted whole */
 	bool have_mnt;
 };
@@ -51,7 +55,7 @@ struct uct_privread_req {
 	struct uct_pwsrc src;		/* UCT_PR_PASSWD */
 	__u32 have_known;
 	struct uct_file_id known;
-	char cid[UCT_CID_LEN + 1];	/* UCT_PR_DOCKER_CONFIG */
+	char cid[UCT_CID_LEN + 1];	/* UCT_PR_DOCKER_CONFIG, _BUNDLE_CONFIG */
 };
 
 /* UCT_PR_PASSWD's answer, the text's bytes after it */
@@ -96,5 +100,8 @@ int uct_privread_task_limits(struct uct_privread *p, struct uct_task_limits **ou
 /* The model's docker_name_fn (arg: the struct uct_privread): the name in
  * Docker's config.v2.json of container cid (uct_docker_name()) */
 int uct_privread_docker_name(void *arg, const char *cid, char name[UCT_CNAME_MAX + 1]);
+/* The model's cri_fn (arg: the struct uct_privread): the pod in the
+ * bundle's annotations of container cid (uct_cri_identity()) */
+int uct_privread_cri(void *arg, const char *cid, struct uct_kube *k);
 
 #endif /* UCT_PRIVREAD_H */

@@ -59,6 +59,7 @@ static void name_share(struct uct_model *m, struct uct_share *s)
 	s->cgroup = e->path;
 	s->container = e->cid;
 	s->container_name = e->cname;
+	s->kube = e->kube;
 }
 
 /* from's processes and refusals added to to's */
@@ -146,6 +147,7 @@ int uct_model_build_shares(struct uct_model *m, const struct uct_tlim *tl, size_
 			m->shares[i].cgroup = e->path;
 			m->shares[i].container = e->cid;
 			m->shares[i].container_name = e->cname;
+			m->shares[i].kube = e->kube;
 		}
 	}
 	m->nshares = np;

@@ -101,10 +101,26 @@ static void key_str(struct uct_sb *b, const char *key, const char *s)
 		uct_sb_str(b, "null");
 }
 
+/* ,"pod":{namespace, name, uid, container} of a Kubernetes container (a
+ * member null when not known; container null for the sandbox), or null */
+static void pod_json(struct uct_sb *b, const struct uct_kube *k)
+{
+	if (!k) {
+		uct_sb_str(b, ",\"pod\":null");
+		return;
+	}
+	key_str(b, ",\"pod\":{\"namespace\":", k->ns);
+	key_str(b, ",\"name\":", k->pod);
+	key_str(b, ",\"uid\":", k->pod_uid);
+	key_str(b, ",\"container\":", k->container);
+	uct_sb_char(b, '}');
+}
+
 /*
  * What runs in the namespace (struct uct_nsname): its oldest process, the
  * hostname it sees, its cgroup, the container id in that and the
- * engine's name for it (Docker's; null elsewhere); the number
+ * engine's name for it (Docker's, a pod's namespace/pod/container), its
+ * pod (Kubernetes'); the number
  * of its processes; without one, what holds the namespace. All null when
  * the names are unknown (no task iterator).
  */
@@ -114,7 +130,7 @@ static void names_json(struct uct_sb *b, const struct uct_model *m, const struct
 
 	if (!m->have_tasks) {
 		uct_sb_str(b, ",\"pid\":null,\"comm\":null,\"hostname\":null,\"cgroup\":null,"
-			   "\"container_id\":null,\"container_name\":null,\"tasks\":null,"
+			   "\"container_id\":null,\"container_name\":null,\"pod\":null,\"tasks\":null,"
 			   "\"held_by\":null");
 		return;
 	}
@@ -125,9 +141,10 @@ static void names_json(struct uct_sb *b, const struct uct_model *m, const struct
 		key_str(b, ",\"cgroup\":", nm->cgroup);
 		key_str(b, ",\"container_id\":", nm->container);
 		key_str(b, ",\"container_name\":", nm->container_name);
+		pod_json(b, nm->kube);
 	} else {
 		uct_sb_str(b, ",\"pid\":null,\"comm\":null,\"hostname\":null,\"cgroup\":null,"
-			   "\"container_id\":null,\"container_name\":null");
+			   "\"container_id\":null,\"container_name\":null,\"pod\":null");
 	}
 	key_u64(b, ",\"tasks\":", nm->ntasks);
 	uct_sb_str(b, ",\"held_by\":[");
@@ -196,6 +213,7 @@ static void shares_json(struct uct_sb *b, const struct uct_model *m, const struc
 		first = false;
 		uct_sb_json_str(b, s->container);
 		key_str(b, ",\"container_name\":", s->container_name);
+		pod_json(b, s->kube);
 		key_str(b, ",\"cgroup\":", s->cgroup);
 		key_u64(b, ",\"processes\":", s->processes);
 		uct_sb_str(b, ",\"denials\":");

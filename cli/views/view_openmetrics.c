@@ -349,13 +349,14 @@ static void namespace_info(FILE *f, const struct uct_model *m, enum uct_metrics_
 	size_t i;
 
 	family(f, fmt, "ucounttop_namespace", "info", NULL,
-	       "What runs in a user namespace: the container id in its oldest process's cgroup "
-	       "and that process's hostname (a label left out when unknown or no process runs "
-	       "in it); join on ns.");
+	       "What runs in a user namespace: the container id in its oldest process's cgroup, "
+	       "the engine's name for the container (Kubernetes: its namespace, pod, container "
+	       "and pod_uid) and that process's hostname (a label left out when unknown or no "
+	       "process runs in it); join on ns.");
 	for (i = 0; i < m->nns; i++) {
 		const struct uct_nsinfo *ns = &m->ns[i];
 		const char *sep = ",";
-		char buf[512];
+		char buf[2048];	/* every label at its longest, escaped */
 		struct uct_sb b = UCT_SB_INIT(buf);
 
 		if (!ns->visible)
@@ -366,7 +367,20 @@ static void namespace_info(FILE *f, const struct uct_model *m, enum uct_metrics_
 		uct_sb_u64(&b, ns->level);
 		uct_sb_char(&b, '"');
 		if (ns->name->pid) {
+			const struct uct_kube *k = ns->name->kube;
+
 			opt_label(&b, &sep, "container_id", ns->name->container, UCT_CID_LEN);
+			/* Kubernetes' label names, as kube-state-metrics and
+			 * cAdvisor give them, to join on */
+			if (k) {
+				opt_label(&b, &sep, "namespace", k->ns, sizeof(k->ns));
+				opt_label(&b, &sep, "pod", k->pod, sizeof(k->pod));
+				opt_label(&b, &sep, "container", k->container, sizeof(k->container));
+				opt_label(&b, &sep, "pod_uid", k->pod_uid, sizeof(k->pod_uid));
+			} else {
+				opt_label(&b, &sep, "container", ns->name->container_name,
+					  UCT_CNAME_MAX);
+			}
 			opt_label(&b, &sep, "hostname", ns->name->hostname,
 				  sizeof(ns->name->hostname));
 		}

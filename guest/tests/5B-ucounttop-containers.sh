@@ -78,9 +78,15 @@ expect "ucounttop --json -n 1 exits 0" "$?" 0
 sed 's/{"ns":/\n{"ns":/g' $T/j.json > $T/j.lines
 nsobj() { grep "^{\"ns\":$1,\"level\":[0-9]*,\"owner_uid\":" $T/j.lines; }
 # names INUM: pid comm hostname cgroup container_id tasks held_by of its
-# object (its container_name must be null: no engine made these)
+# object (its container_name must be null: no engine made these; pod()
+# reads its pod)
 names() {
-	nsobj "$1" | sed -n 's/.*"rows":[0-9]*,"pid":\([0-9a-z]*\),"comm":\("[^"]*"\|null\),"hostname":\("[^"]*"\|null\),"cgroup":\("[^"]*"\|null\),"container_id":\("[^"]*"\|null\),"container_name":null,"tasks":\([0-9a-z]*\),"held_by":\(\[[^]]*\]\|null\)}.*/\1 \2 \3 \4 \5 \6 \7/p'
+	nsobj "$1" | sed -n 's/.*"rows":[0-9]*,"pid":\([0-9a-z]*\),"comm":\("[^"]*"\|null\),"hostname":\("[^"]*"\|null\),"cgroup":\("[^"]*"\|null\),"container_id":\("[^"]*"\|null\),"container_name":null,"pod":\(null\|{[^}]*}\),"tasks":\([0-9a-z]*\),"held_by":\(\[[^]]*\]\|null\)}.*/\1 \2 \3 \4 \5 \7 \8/p'
+}
+# pod INUM [FILE]: the container_name and pod of its object
+pod() {
+	grep "^{\"ns\":$1,\"level\":[0-9]*,\"owner_uid\":" "${2:-$T/j.lines}" |
+		sed -n 's/.*"container_name":\("[^"]*"\|null\),"pod":\(null\|{[^}]*}\),.*/\1 \2/p'
 }
 expect "JSON N1: pid, comm, hostname, cgroup, full container id, 2 processes, held by nothing" \
 	"$(names $N1)" "$P1 \"svc-n1\" \"n1-web\" \"$(ct N1 5)\" \"$C1\" 2 []"
@@ -91,6 +97,9 @@ expect "JSON N3: the hostname it sees, the initial one" \
 expect "JSON N5: no process, held by a child namespace" \
 	"$(names $N5)" "null null null null null 0 [\"child_namespace\"]"
 expect "JSON N6" "$(names $N6)" "$P6 \"svc-n6\" \"n6-job\" \"$(ct N6 5)\" \"$C6\" 1 []"
+expect "JSON N6 (a kubepods path, no bundle): its pod's UID from the path, nothing else" \
+	"$(pod $N6)" 'null {"namespace":null,"name":null,"uid":"0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9","container":null}'
+expect "JSON N1 (Docker's path): no pod" "$(pod $N1)" "null null"
 if [ "$snap" != iter/task ]; then
 	expect "JSON N7: no process, held by a queue" \
 		"$(names $N7)" "null null null null null 0 [\"queue\"]"
@@ -138,9 +147,9 @@ expect "--container of no container: exit 0, said on the summary line, no line" 
 $UCT -b -n 1 --container web-1 > $T/cname.txt 2>&1
 expect "--container web-1 (a name no engine gave here): exit 0, no match" \
 	"$? $(grep -c '  container web-1 (no match)' $T/cname.txt)" "0 1"
-$UCT -b -n 1 --container web/1 > $T/cbad.txt 2>&1
-expect "--container web/1 (neither an id nor a name): usage error, exit 2" \
-	"$? $(grep -c "^ucounttop: --container needs a container id or a prefix of one (1 to 64 hex digits) or a container's name as Docker gives it (\[a-zA-Z0-9\]\[a-zA-Z0-9_.-\]\*, at most 63 bytes), got 'web/1'" $T/cbad.txt)" "2 1"
+$UCT -b -n 1 --container Web/1 > $T/cbad.txt 2>&1
+expect "--container Web/1 (neither an id, nor a name, nor a pod): usage error, exit 2" \
+	"$? $(grep -c "^ucounttop: --container needs a container id or a prefix of one (1 to 64 hex digits), a container's name as Docker gives it (\[a-zA-Z0-9\]\[a-zA-Z0-9_.-\]\*, at most 63 bytes) or a Kubernetes pod's NAMESPACE/POD\[/CONTAINER\], got 'Web/1'" $T/cbad.txt)" "2 1"
 
 # '/' in the live view: typing a hostname narrows the view to N6, with N5
 # and the initial namespace's creator row above it (uct-pty: '|' Enter)
@@ -156,6 +165,52 @@ expect "tty: N6's line, named, under N5's and the initial namespace's" \
 $N5 (ns)
 $N6 svc-n6($P6)"
 
+
+# Kubernetes: what containerd's CRI plugin and CRI-O write into each
+# container's OCI bundle (their documented layouts), made here by root:
+# N6 is container nginx of pod shop/web-1, N4 the sandbox (pause
+# container) of kube-system/db-0. A tenant's environment variable that
+# looks like annotations is not them.
+CDB=/run/containerd/io.containerd.runtime.v2.task/k8s.io/$C6
+CRB=/run/containers/storage/overlay-containers/$C4/userdata
+mkdir -p $CDB $CRB
+printf '{"ociVersion":"1.0.2","process":{"env":["A={\\"annotations\\":{\\"io.kubernetes.cri.sandbox-name\\":\\"x\\"}}"]},"annotations":{"io.kubernetes.cri.container-type":"container","io.kubernetes.cri.sandbox-id":"%s","io.kubernetes.cri.sandbox-name":"web-1","io.kubernetes.cri.sandbox-namespace":"shop","io.kubernetes.cri.sandbox-uid":"0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9","io.kubernetes.cri.container-name":"nginx"}}' \
+	"$C1" > $CDB/config.json
+printf '%s\n' '{' '  "ociVersion": "1.0.2",' '  "annotations": {' \
+	'    "io.kubernetes.cri-o.ContainerType": "sandbox",' \
+	'    "io.kubernetes.container.name": "POD",' \
+	'    "io.kubernetes.pod.name": "db-0",' \
+	'    "io.kubernetes.pod.namespace": "kube-system",' \
+	'    "io.kubernetes.pod.uid": "5f4e3d2c-1b0a-4998-8877-665544332211"' '  }' '}' > $CRB/config.json
+$UCT -b -n 1 > $T/k8s.txt 2>&1
+expect "Kubernetes: N6 is namespace/pod/container, from containerd's bundle" \
+	"$(label $N6 $T/k8s.txt)" "shop/web-1/nginx n6-job svc-n6($P6)"
+expect "Kubernetes: N4, CRI-O's sandbox, is its pod" \
+	"$(label $N4 $T/k8s.txt)" "kube-system/db-0 svc-n4($P4)"
+$UCT --json -n 1 2> /dev/null | sed 's/{"ns":/\n{"ns":/g' > $T/k8s.lines
+expect "JSON N6: its pod (the UID the path's), the container" "$(pod $N6 $T/k8s.lines)" \
+	'"shop/web-1/nginx" {"namespace":"shop","name":"web-1","uid":"0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9","container":"nginx"}'
+expect "JSON N4: the sandbox: its pod, no container" "$(pod $N4 $T/k8s.lines)" \
+	'"kube-system/db-0" {"namespace":"kube-system","name":"db-0","uid":"5f4e3d2c-1b0a-4998-8877-665544332211","container":null}'
+$UCT --openmetrics -n 1 > $T/k8s.om 2> /dev/null
+expect "OpenMetrics: Kubernetes' label names on N6's and N4's info" \
+	"$(grep -c "^ucounttop_namespace_info{ns=\"$N6\",level=\"2\",container_id=\"$C6\",namespace=\"shop\",pod=\"web-1\",container=\"nginx\",pod_uid=\"0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9\",hostname=\"n6-job\"} 1\$" $T/k8s.om) $(grep -c "^ucounttop_namespace_info{ns=\"$N4\",level=\"1\",container_id=\"$C4\",namespace=\"kube-system\",pod=\"db-0\",pod_uid=\"5f4e3d2c-1b0a-4998-8877-665544332211\",hostname=\"$(hostname)\"} 1\$" $T/k8s.om)" \
+	"1 1"
+$UCT -b -n 1 --container shop/web-1 > $T/kpod.txt 2>&1
+expect "--container shop/web-1 (the pod): N6 under N5" \
+	"$(table_names $T/kpod.txt)" "ns $init L0 init
+uid 1000
+ns $N5 L1 o1000
+uid 0
+ns $N6 L2 o0
+uid 0"
+$UCT -b -n 1 --container kube-system/db-0 > $T/ksb.txt 2>&1
+expect "--container kube-system/db-0 (the pod of the sandbox): N4" \
+	"$(table_names $T/ksb.txt | grep -c "^ns $N4 ")" 1
+$UCT -b -n 1 --container kube-system/db-0/postgres > $T/kctr.txt 2>&1
+expect "--container kube-system/db-0/postgres (the sandbox is no container of that name): no match" \
+	"$? $(grep -c '  container kube-system/db-0/postgres (no match)' $T/kctr.txt)" "0 1"
+rm -rf /run/containerd/io.containerd.runtime.v2.task/k8s.io/$C6 /run/containers/storage/overlay-containers/$C4
 cleanup
 trap - EXIT
 echo "1..$n"

@@ -898,6 +898,67 @@ static int fake_docker_name(void *arg, const char *cid, char name[UCT_CNAME_MAX 
 	return 0;
 }
 
+/* containerd's CRI plugin's bundle for container B (cri-containerd-<B>)
+ * names pod shop/web-1 and its container nginx */
+static int fake_cri(void *arg, const char *cid, struct uct_kube *k)
+{
+	(*(int *)arg)++;
+	memset(k, 0, sizeof(*k));
+	if (strcmp(cid, CID_B))
+		return -1;
+	strcpy(k->ns, "shop");
+	strcpy(k->pod, "web-1");
+	strcpy(k->container, "nginx");
+	strcpy(k->pod_uid, "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
+	return 0;
+}
+
+/* A Kubernetes container is namespace/pod/container on the row's line,
+ * its pod an object in JSON; --container takes the pod or the container;
+ * Docker's cgroups are not asked about pods */
+static void test_share_pod_names(void **state)
+{
+	struct uct_model m;
+	struct uct_view_ctx c = { .snapshot_src = "iter/ucounts", .hooks = "-", .degraded = "" };
+	int lookups = 0, pods = 0;
+	const char *filters[] = { "shop/web-1", "shop/web-1/nginx", "shop/web", "shop/web-1/ngin" };
+	char *out = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	uct_model_init(&m);
+	m.cri_fn = fake_cri;
+	m.cri_arg = &pods;
+	shares_update(&m, &lookups);
+	uct_model_resolve_names(&m, -1, 0);
+	assert_int_equal(pods, 1);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	uct_view_batch(f, &m, &c);
+	uct_view_json(f, &m, &c);
+	fclose(f);
+	assert_non_null(strstr(out, " in aaaa1111aaaa 4, shop/web-1/nginx 1 (refused 2), "));
+	assert_non_null(strstr(out, "{\"container_id\":\"" CID_B "\",\"container_name\":"
+				    "\"shop/web-1/nginx\",\"pod\":{\"namespace\":\"shop\","
+				    "\"name\":\"web-1\",\"uid\":\"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0\","
+				    "\"container\":\"nginx\"},"));
+	assert_non_null(strstr(out, "{\"container_id\":\"" CID_A "\",\"container_name\":null,"
+				    "\"pod\":null,"));
+	free(out);
+	uct_model_free(&m);
+	/* the pod, the container: the shared row; a part of a name: nothing */
+	for (i = 0; i < ARRAY_SIZE(filters); i++) {
+		uct_model_init(&m);
+		m.cri_fn = fake_cri;
+		m.cri_arg = &pods;
+		snprintf(m.container_filter, sizeof(m.container_filter), "%s", filters[i]);
+		shares_update(&m, &lookups);
+		if (uct_model_name_matched(&m) != (i < 2))
+			fail_msg("--container %s: want %s", filters[i], i < 2 ? "a match" : "none");
+		uct_model_free(&m);
+	}
+}
+
 /* A Docker container's name stands for its id on the row's line, and
  * joins it in JSON; each cgroup's name is asked for once */
 static void test_share_names(void **state)
@@ -993,7 +1054,7 @@ static void test_shares(void **state)
 		assert_non_null(strstr(out, " in aaaa1111aaaa 4, bbbb2222bbbb 1 (refused 2), "
 					    "other 1 (refused 1)\n"));
 		assert_non_null(strstr(out, "\"shared\":true,\"containers\":[{\"container_id\":\""
-					    CID_A "\",\"container_name\":null,\"cgroup\":\"/system.slice/docker-" CID_A
+					    CID_A "\",\"container_name\":null,\"pod\":null,\"cgroup\":\"/system.slice/docker-" CID_A
 					    ".scope\",\"processes\":4,\"denials\":{\"nproc\":0,"));
 		assert_non_null(strstr(out, "\"other\":{\"processes\":1,\"denials\":{\"nproc\":1,"));
 		/* a series per container, none for "other" */
@@ -1348,6 +1409,7 @@ int main(void)
 		cmocka_unit_test(test_names_cgroup_cache),
 		cmocka_unit_test(test_shares),
 		cmocka_unit_test(test_share_names),
+		cmocka_unit_test(test_share_pod_names),
 		cmocka_unit_test(test_shares_own_namespace),
 		cmocka_unit_test(test_shares_filter),
 		cmocka_unit_test(test_names_filters),

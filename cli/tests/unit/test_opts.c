@@ -437,7 +437,8 @@ static void test_scope(void **state)
 }
 
 /* --container: an id or a prefix of one, hex, kept in lowercase, or a
- * name as Docker accepts them, kept as it is; the live view only */
+ * name as Docker accepts them or a pod's NAMESPACE/POD[/CONTAINER], kept
+ * as it is; the live view only */
 static void test_container(void **state)
 {
 	struct uct_opts o;
@@ -460,6 +461,11 @@ static void test_container(void **state)
 	assert_string_equal(o.container, "Db_2.x");
 	assert_int_equal(parse(&o, "--container", "3f2g", NULL), -1);
 	assert_string_equal(o.container, "3f2g");
+	/* a Kubernetes pod, and one of its containers */
+	assert_int_equal(parse(&o, "--container", "shop/web-7d4b9c-x2x", NULL), -1);
+	assert_string_equal(o.container, "shop/web-7d4b9c-x2x");
+	assert_int_equal(parse(&o, "--container", "shop/web-7d4b9c-x2x/nginx", NULL), -1);
+	assert_string_equal(o.container, "shop/web-7d4b9c-x2x/nginx");
 	/* empty, too long for an id, too long for a name, neither */
 	reject_value(NULL, "--container", "");
 	id[64] = 'f';
@@ -471,9 +477,12 @@ static void test_container(void **state)
 	reject_value(NULL, "--container", "0x3f?");
 	reject_value(NULL, "--container", " 3f");
 	reject_value(NULL, "--container", "-web");
-	reject_value(NULL, "--container", "web/1");
+	reject_value(NULL, "--container", "web/1/2/3");
+	reject_value(NULL, "--container", "Shop/web");
+	reject_value(NULL, "--container", "shop/web/");
 	assert_non_null(strstr(errbuf, "1 to 64 hex digits"));
 	assert_non_null(strstr(errbuf, "as Docker gives it"));
+	assert_non_null(strstr(errbuf, "NAMESPACE/POD[/CONTAINER]"));
 	USAGE_ERROR(&o, "--container applies to the live view only, not to 'trace'",
 		    "trace", "--container", "3f");
 	USAGE_ERROR(&o, "--container applies to the live view only, not to 'check'",

@@ -467,7 +467,7 @@ static void test_names_json(void **state)
 
 	/* unknown: every key there, null */
 	assert_non_null(strstr(out, "\"rows\":3,\"pid\":null,\"comm\":null,\"hostname\":null,"
-				    "\"cgroup\":null,\"container_id\":null,\"container_name\":null,\"tasks\":null,"
+				    "\"cgroup\":null,\"container_id\":null,\"container_name\":null,\"pod\":null,\"tasks\":null,"
 				    "\"held_by\":null}"));
 	names_on(f);
 	out = render(f, uct_view_json);
@@ -475,13 +475,13 @@ static void test_names_json(void **state)
 	assert_non_null(strstr(out, "{\"ns\":100,\"level\":1,\"owner_uid\":1001,"));
 	assert_non_null(strstr(out, "\"rows\":2,\"pid\":300,\"comm\":\"nginx\","
 				    "\"hostname\":\"web-1\",\"cgroup\":\"" TEST_CGROUP "\","
-				    "\"container_id\":\"" TEST_CID "\",\"container_name\":null,\"tasks\":3,"
+				    "\"container_id\":\"" TEST_CID "\",\"container_name\":null,\"pod\":null,\"tasks\":3,"
 				    "\"held_by\":[]}"));
 	assert_non_null(strstr(out, "\"rows\":3,\"pid\":1,\"comm\":\"init\","
 				    "\"hostname\":\"uct-guest\",\"cgroup\":\"/\","
-				    "\"container_id\":null,\"container_name\":null,\"tasks\":2,\"held_by\":[]}"));
+				    "\"container_id\":null,\"container_name\":null,\"pod\":null,\"tasks\":2,\"held_by\":[]}"));
 	assert_non_null(strstr(out, "\"rows\":1,\"pid\":null,\"comm\":null,\"hostname\":null,"
-				    "\"cgroup\":null,\"container_id\":null,\"container_name\":null,\"tasks\":0,"
+				    "\"cgroup\":null,\"container_id\":null,\"container_name\":null,\"pod\":null,\"tasks\":0,"
 				    "\"held_by\":[\"queue\"]}"));
 }
 
