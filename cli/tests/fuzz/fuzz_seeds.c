@@ -560,6 +560,40 @@ static void known_seeds(void)
 	free(s);
 }
 
+/* ---- fuzz_engine_json: engines' files and cgroup paths ---- */
+
+#define SEED_UID	"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"
+#define SEED_CID	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+static void engine(const char *name, const char *text)
+{
+	put("fuzz_engine_json", name, text, strlen(text));
+}
+
+static void engine_seeds(void)
+{
+	engine("docker-config", "{\"StreamConfig\":{},\"Config\":{\"Labels\":{\"Name\":\"/x\"},"
+	       "\"Env\":[\"A=1\"]},\"Name\":\"/web\",\"Driver\":\"overlay2\"}");
+	engine("containerd-bundle", "{\"ociVersion\":\"1.1.0\",\"process\":{\"args\":[\"sh\"]},"
+	       "\"annotations\":{\"io.kubernetes.cri.container-type\":\"container\","
+	       "\"io.kubernetes.cri.sandbox-name\":\"web-1\","
+	       "\"io.kubernetes.cri.sandbox-namespace\":\"shop\","
+	       "\"io.kubernetes.cri.sandbox-uid\":\"" SEED_UID "\","
+	       "\"io.kubernetes.cri.container-name\":\"nginx\"}}");
+	engine("crio-bundle", "{\n  \"annotations\": {\n"
+	       "    \"io.kubernetes.cri-o.ContainerType\": \"sandbox\",\n"
+	       "    \"io.kubernetes.pod.name\": \"db-0\",\n"
+	       "    \"io.kubernetes.pod.namespace\": \"kube-system\",\n"
+	       "    \"io.kubernetes.pod.uid\": \"" SEED_UID "\"\n  }\n}\n");
+	/* a UID with a bad digit once left its first digits behind */
+	engine("known-partial-pod-uid", "{\"annotations\":{\"io.kubernetes.pod.name\":\"db-0\","
+	       "\"io.kubernetes.pod.namespace\":\"ks\",\"io.kubernetes.cri-o.ContainerType\":"
+	       "\"sandbox\",\"io.kubernetes.pod.uid\":\"0f1e2d3c-4b5a-6978-8796-a5j4c3d2e1f0\"}}");
+	engine("path-cgroupfs", "/kubepods/burstable/pod" SEED_UID "/" SEED_CID);
+	engine("path-systemd", "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod"
+	       "0f1e2d3c_4b5a_6978_8796_a5b4c3d2e1f0.slice/cri-containerd-" SEED_CID ".scope");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -571,5 +605,6 @@ int main(int argc, char **argv)
 	model_seeds();
 	check_seeds();
 	known_seeds();
+	engine_seeds();
 	return 0;
 }
