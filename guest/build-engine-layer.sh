@@ -1,7 +1,8 @@
 #!/bin/bash
 # build-engine-layer.sh: a container engine for the guest, out of the
 # default initramfs (about 200 MB; make test never pays it):
-# Debian 12's Docker (docker.io: dockerd, docker; containerd, runc, tini)
+# Debian 12's Docker (docker.io: dockerd, docker; containerd and its ctr,
+# runc, tini)
 # fetched with `apt-get download` from the machine's own sources and
 # unpacked (`dpkg-deb -x`), never installed on the host, with the shared
 # libraries its binaries link at the host's paths (the guest has the
@@ -29,7 +30,9 @@ for p in "${pkgs[@]}"; do
 	fi
 	vers="$vers $p=$v"
 done
-key=$(printf '%s %s' "$vers" "$(stat -c '%s %Y' "$busybox")" | sha256sum | cut -c1-16)
+# and what this script takes of them (LAYOUT: raise it when that changes)
+LAYOUT=2
+key=$(printf '%s %s %s' "$vers" "$(stat -c '%s %Y' "$busybox")" "$LAYOUT" | sha256sum | cut -c1-16)
 dir=$CACHE_DIR/engine-layer/$key
 if [ -f "$dir/.done" ]; then
 	echo "$dir"
@@ -45,7 +48,7 @@ for d in "$dir"/deb/*.deb; do
 done
 # the binaries the engine runs, and what they link
 bins=(usr/sbin/dockerd usr/bin/docker usr/bin/containerd usr/bin/containerd-shim-runc-v2
-      usr/sbin/runc usr/bin/docker-init)
+      usr/bin/ctr usr/sbin/runc usr/bin/docker-init)
 for b in "${bins[@]}"; do
 	[ -e "$dir/root/$b" ] || die "no $b in$vers"
 	install -D -m 0755 "$dir/root/$b" "$dir/docker/$b"

@@ -4,7 +4,8 @@
 # Docker, fetched and unpacked, never installed on the host) is added to a
 # guest of Debian's stock 7.x kernel, which runc can confine: runc's
 # device rules are a cgroup BPF program, and our guest kernel's config
-# leaves CONFIG_CGROUP_BPF out. Runs guest test 5K. Not in the default
+# leaves CONFIG_CGROUP_BPF out. Runs guest tests 5K (Docker) and 5L
+# (containerd as Kubernetes' CRI plugin runs a pod). Not in the default
 # matrix: about 200 MB more initramfs and a minute more.
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
@@ -22,7 +23,8 @@ console=$LOGDIR/engines.console
 	--add "$dir/early-modules:/uct/early-modules" \
 	--add "$layer/docker/usr:/usr" --add "$layer/docker/lib:/lib" \
 	--results "$tap" --console "$console" \
-	-- /uct/run-tests /uct/tests/5K-ucounttop-docker.sh || rc=$?
+	-- /uct/run-tests /uct/tests/5K-ucounttop-docker.sh /uct/tests/5L-ucounttop-containerd-pods.sh ||
+	rc=$?
 sed -E 's/^(not ok|ok) ([0-9]+) /\1 \2 engines: /' "$tap"
 [ "$rc" = 0 ] || echo "# guest exited $rc (console: $console)"
 exit "$rc"
