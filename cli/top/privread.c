@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* privread.c - other users' processes read by a helper (privread.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,47 @@ static size_t serve_engine_file(const struct uct_privread_req *q, char *reply, s
 	return sizeof(rc) + n;
 }
 
+/* Whether a directory's name is uid.gid: where a Docker daemon with
+ * --userns-remap keeps its state, below its data root */
+static bool remapped_root(const char *name)
+{
+	size_t a = strspn(name, "0123456789"), b;
+
+	if (!a || name[a] != '.')
+		return false;
+	b = strspn(name + a + 1, "0123456789");
+	return b && !name[a + 1 + b];
+}
+
+/* Docker's config.v2.json for the container: in the data root, else in
+ * a remapped daemon's uid.gid directory below it */
+static size_t serve_docker_config(const struct uct_privread_cfg *cfg,
+				  const struct uct_privread_req *q, char *reply, size_t max)
+{
+	size_t n = serve_engine_file(q, reply, max, "%s/containers/%s/config.v2.json",
+				     cfg->docker_root);
+	char dir[PATH_MAX];
+	struct dirent *e;
+	__s32 rc;
+	DIR *d;
+
+	memcpy(&rc, reply, sizeof(rc));
+	if (!rc || !(d = opendir(cfg->docker_root)))
+		return n;
+	while ((e = readdir(d))) {
+		if (!remapped_root(e->d_name) ||
+		    (size_t)snprintf(dir, sizeof(dir), "%s/%s", cfg->docker_root, e->d_name) >=
+			    sizeof(dir))
+			continue;
+		n = serve_engine_file(q, reply, max, "%s/containers/%s/config.v2.json", dir);
+		memcpy(&rc, reply, sizeof(rc));
+		if (!rc)
+			break;
+	}
+	closedir(d);
+	return n;
+}
+
 /* A Kubernetes container's bundle: containerd's task's, else CRI-O's */
 static size_t serve_bundle_config(const struct uct_privread_cfg *cfg,
 				  const struct uct_privread_req *q, char *reply, size_t max)
@@ -179,8 +221,7 @@ size_t uct_privread_serve(void *arg, const void *req, size_t len, void *reply, s
 	case UCT_PR_TASK_LIMITS:
 		return serve_task_limits(cfg, reply, max);
 	case UCT_PR_DOCKER_CONFIG:
-		return serve_engine_file(&q, reply, max, "%s/containers/%s/config.v2.json",
-					 cfg->docker_root);
+		return serve_docker_config(cfg, &q, reply, max);
 	case UCT_PR_BUNDLE_CONFIG:
 		return serve_bundle_config(cfg, &q, reply, max);
 	}

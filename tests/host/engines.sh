@@ -4,8 +4,9 @@
 # Docker, fetched and unpacked, never installed on the host) is added to a
 # guest of Debian's stock 7.x kernel, which runc can confine: runc's
 # device rules are a cgroup BPF program, and our guest kernel's config
-# leaves CONFIG_CGROUP_BPF out. Runs guest tests 5K (Docker) and 5L
-# (containerd as Kubernetes' CRI plugin runs a pod). Not in the default
+# leaves CONFIG_CGROUP_BPF out. Runs guest tests 5K (Docker), 5L
+# (containerd as Kubernetes' CRI plugin runs a pod) and 5M (Docker with
+# --userns-remap). Not in the default
 # matrix: about 200 MB more initramfs and a minute more.
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
@@ -23,8 +24,8 @@ console=$LOGDIR/engines.console
 	--add "$dir/early-modules:/uct/early-modules" \
 	--add "$layer/docker/usr:/usr" --add "$layer/docker/lib:/lib" \
 	--results "$tap" --console "$console" \
-	-- /uct/run-tests /uct/tests/5K-ucounttop-docker.sh /uct/tests/5L-ucounttop-containerd-pods.sh ||
-	rc=$?
+	-- /uct/run-tests /uct/tests/5K-ucounttop-docker.sh /uct/tests/5L-ucounttop-containerd-pods.sh \
+	/uct/tests/5M-ucounttop-docker-userns-remap.sh || rc=$?
 sed -E 's/^(not ok|ok) ([0-9]+) /\1 \2 engines: /' "$tap"
 [ "$rc" = 0 ] || echo "# guest exited $rc (console: $console)"
 exit "$rc"

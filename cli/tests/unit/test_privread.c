@@ -2,9 +2,11 @@
 /*
  * test_privread.c - what the helpers read for the live view (privread.c),
  * through real helper processes: a Docker container's name from its
- * config.v2.json under the configured data root, none for an id that is
- * not 64 hex digits (the path stays in the root), a missing file, or a
- * name Docker would not accept.
+ * config.v2.json under the configured data root or a remapped daemon's
+ * uid.gid directory below it, none for an id that is not 64 hex digits
+ * (the path stays in the root), a missing file, or a name Docker would
+ * not accept; a Kubernetes container's pod from containerd's bundle or
+ * CRI-O's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,21 +21,34 @@
 
 #define ID_WEB	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define ID_BAD	"fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+#define ID_REMAP "2222222222222222222222222222222222222222222222222222222222222222"
+#define ID_DECOY "3333333333333333333333333333333333333333333333333333333333333333"
+#define ID_CD	"4444444444444444444444444444444444444444444444444444444444444444"
+#define ID_CRIO	"5555555555555555555555555555555555555555555555555555555555555555"
 
 static char root[] = "/tmp/test_privread.XXXXXX";
 
-static void put_config(const char *id, const char *json)
+/* root/DIR/FILE with json in it, the directories made */
+static void put(const char *dir, const char *file, const char *json)
 {
-	char path[256];
+	char path[512], cmd[600];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/containers/%s", root, id);
-	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/containers/%s/config.v2.json", root, id);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/%s", root, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/%s/%s", root, dir, file);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(json, f);
 	fclose(f);
+}
+
+static void put_config(const char *id, const char *json)
+{
+	char dir[256];
+
+	snprintf(dir, sizeof(dir), "containers/%s", id);
+	put(dir, "config.v2.json", json);
 }
 
 static int setup(void **state)
@@ -46,6 +61,17 @@ static int setup(void **state)
 	mkdir(path, 0700);
 	put_config(ID_WEB, "{\"ID\":\"" ID_WEB "\",\"Name\":\"/web\",\"Driver\":\"vfs\"}");
 	put_config(ID_BAD, "{\"Name\":\"/bad name\"}");
+	/* a daemon with --userns-remap keeps its state in uid.gid */
+	put("100000.100000/containers/" ID_REMAP, "config.v2.json", "{\"Name\":\"/remapped\"}");
+	put("x.1/containers/" ID_DECOY, "config.v2.json", "{\"Name\":\"/decoy\"}");
+	put("cd/" ID_CD, "config.json",
+	    "{\"annotations\":{\"io.kubernetes.cri.container-type\":\"container\","
+	    "\"io.kubernetes.cri.sandbox-name\":\"web-1\","
+	    "\"io.kubernetes.cri.sandbox-namespace\":\"shop\","
+	    "\"io.kubernetes.cri.container-name\":\"nginx\"}}");
+	put("crio/" ID_CRIO "/userdata", "config.json",
+	    "{\"annotations\":{\"io.kubernetes.cri-o.ContainerType\":\"sandbox\","
+	    "\"io.kubernetes.pod.name\":\"db-0\",\"io.kubernetes.pod.namespace\":\"ks\"}}");
 	return 0;
 }
 
@@ -76,8 +102,37 @@ static void test_docker_name(void **state)
 	/* not an id: the helper reads nothing outside the root */
 	assert_int_equal(uct_privread_docker_name(&pr, "../../../../etc/passwd", name), -1);
 	assert_int_equal(uct_privread_docker_name(&pr, "0123", name), -1);
+	/* a remapped daemon's, in uid.gid; another directory is no root */
+	assert_int_equal(uct_privread_docker_name(&pr, ID_REMAP, name), 0);
+	assert_string_equal(name, "remapped");
+	assert_int_equal(uct_privread_docker_name(&pr, ID_DECOY, name), -1);
 	/* one helper answered all of them */
 	assert_int_equal(pr.helper.started, 1);
+	uct_privread_free(&pr);
+}
+
+static void test_cri_bundles(void **state)
+{
+	char cd[300], crio[300], name[UCT_CFILTER_MAX + 1];
+	struct uct_privread_cfg cfg;
+	struct uct_privread pr;
+	struct uct_kube k;
+
+	uct_privread_cfg_init(&cfg);
+	snprintf(cd, sizeof(cd), "%s/cd", root);
+	snprintf(crio, sizeof(crio), "%s/crio", root);
+	cfg.containerd_bundles = cd;
+	cfg.crio_containers = crio;
+	assert_int_equal(uct_privread_init(&pr, &cfg), 0);
+	assert_int_equal(uct_privread_cri(&pr, ID_CD, &k), 0);
+	uct_kube_display(&k, name, sizeof(name));
+	assert_string_equal(name, "shop/web-1/nginx");
+	assert_int_equal(uct_privread_cri(&pr, ID_CRIO, &k), 0);
+	uct_kube_display(&k, name, sizeof(name));
+	assert_string_equal(name, "ks/db-0");
+	assert_int_equal(uct_privread_cri(&pr, ID_WEB, &k), -1);
+	assert_string_equal(k.pod, "");
+	assert_int_equal(uct_privread_cri(&pr, "../cd/" ID_CD, &k), -1);
 	uct_privread_free(&pr);
 }
 
@@ -85,6 +140,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_docker_name),
+		cmocka_unit_test(test_cri_bundles),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
