@@ -345,9 +345,12 @@ static void ns_label(struct uct_sb *b, const struct uct_model *m, const struct u
 		container_label(b, nm->container, nm->container_name);
 		uct_sb_char(b, ' ');
 	}
-	/* docker's default hostname is the short id: once is enough */
+	/* docker's default hostname is the short id, a pod's its name, and
+	 * many containers are given their name: once is enough */
 	if (nm->own_host && !(nm->container && strlen(nm->hostname) == UCT_CID_SHORT &&
-			      !strncmp(nm->hostname, nm->container, UCT_CID_SHORT))) {
+			      !strncmp(nm->hostname, nm->container, UCT_CID_SHORT)) &&
+	    !(nm->container_name && !strcmp(nm->hostname, nm->container_name)) &&
+	    !(nm->kube && !strcmp(nm->hostname, nm->kube->pod))) {
 		uct_sb_word(b, nm->hostname, sizeof(nm->hostname));
 		uct_sb_char(b, ' ');
 	}

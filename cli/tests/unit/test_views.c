@@ -350,6 +350,25 @@ static void test_names_one_word(void **state)
 	assert_non_null(strstr(out, " 3f2a1b4c5d6e 0123456789ab_db-1 a_b?c(300)\n"));
 }
 
+/* Docker's name for ns 100's container: its hostname, web-1 */
+static int docker_web1(void *arg, const char *cid, char name[UCT_CNAME_MAX + 1])
+{
+	strcpy(name, "web-1");
+	return 0;
+}
+
+/* A container named as its hostname shows the name once */
+static void test_names_hostname_once(void **state)
+{
+	struct fx *f = *state;
+	const char *out;
+
+	f->m.docker_name_fn = docker_web1;
+	names_on(f);
+	out = render(f, uct_view_batch);
+	assert_non_null(strstr(out, "      0/8.0M web-1 nginx(300)\n"));
+}
+
 static void test_names_batch(void **state)
 {
 	struct fx *f = *state;
@@ -1604,6 +1623,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_recursion_misses_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_one_word, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_hostname_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_hostile_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names_json, setup, teardown),
