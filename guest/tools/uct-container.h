@@ -2,7 +2,8 @@
 /*
  * uct-container.h - make a process look like a container's to ucounttop:
  * put it in a cgroup v2 named as a container runtime names its
- * containers' cgroups, and give it a hostname of its own. For the guest
+ * containers' cgroups, write down its name where its engine does, and
+ * give it a hostname of its own. For the guest
  * helpers (uct-workload --names and --container; the demo may include it
  * too). Needs root in the initial namespaces and cgroup2 mounted at
  * /sys/fs/cgroup (guest/init mounts it).
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -102,6 +104,70 @@ static inline int uct_container_enter(const char *kind, const char *id, pid_t pi
 	if (path)
 		snprintf(path, len, "%s", cg);
 	return 0;
+}
+
+/* mkdir -p dir (an absolute path) */
+static inline int uct_mkdir_p(const char *dir)
+{
+	char d[512];
+	size_t i, n = (size_t)snprintf(d, sizeof(d), "%s", dir);
+
+	if (n >= sizeof(d)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (i = 1; i <= n; i++) {
+		if (d[i] != '/' && d[i])
+			continue;
+		d[i] = 0;
+		if (mkdir(d, 0711) && errno != EEXIST)
+			return -1;
+		if (i < n)
+			d[i] = '/';
+	}
+	return 0;
+}
+
+/*
+ * What the engine of runtime kind writes down about container id, for
+ * ucounttop to name it by: Docker's config.v2.json with its name (docker,
+ * dockerfs: name is "web"), or the OCI bundle's config.json with the
+ * annotations of containerd's CRI plugin (containerd) or CRI-O's (crio):
+ * name is "namespace/pod/container". 0, or -1 with errno.
+ */
+static inline int uct_container_name(const char *kind, const char *id, const char *name)
+{
+	char dir[512], file[600], ns[64], pod[254], ctr[64];
+	bool cri = !strcmp(kind, "containerd"), crio = !strcmp(kind, "crio");
+	FILE *f;
+
+	if (!strcmp(kind, "docker") || !strcmp(kind, "dockerfs"))
+		snprintf(dir, sizeof(dir), "/var/lib/docker/containers/%s", id);
+	else if (cri)
+		snprintf(dir, sizeof(dir), "/run/containerd/io.containerd.runtime.v2.task/k8s.io/%s", id);
+	else if (crio)
+		snprintf(dir, sizeof(dir), "/run/containers/storage/overlay-containers/%s/userdata", id);
+	else
+		return errno = EINVAL, -1;
+	if ((cri || crio) && sscanf(name, "%63[^/]/%253[^/]/%63s", ns, pod, ctr) != 3)
+		return errno = EINVAL, -1;
+	snprintf(file, sizeof(file), "%s/%s", dir, cri || crio ? "config.json" : "config.v2.json");
+	if (uct_mkdir_p(dir) || !(f = fopen(file, "we")))
+		return -1;
+	if (cri)
+		fprintf(f, "{\"ociVersion\":\"1.1.0\",\"annotations\":{"
+			"\"io.kubernetes.cri.container-type\":\"container\","
+			"\"io.kubernetes.cri.sandbox-namespace\":\"%s\","
+			"\"io.kubernetes.cri.sandbox-name\":\"%s\","
+			"\"io.kubernetes.cri.container-name\":\"%s\"}}\n", ns, pod, ctr);
+	else if (crio)
+		fprintf(f, "{\"ociVersion\":\"1.1.0\",\"annotations\":{"
+			"\"io.kubernetes.cri-o.ContainerType\":\"container\","
+			"\"io.kubernetes.pod.namespace\":\"%s\",\"io.kubernetes.pod.name\":\"%s\","
+			"\"io.kubernetes.container.name\":\"%s\"}}\n", ns, pod, ctr);
+	else
+		fprintf(f, "{\"ID\":\"%s\",\"Name\":\"/%s\",\"Driver\":\"vfs\"}\n", id, name);
+	return fclose(f) ? -1 : 0;
 }
 
 /* A UTS namespace of the caller's own, named hostname: inside a user

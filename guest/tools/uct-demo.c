@@ -149,6 +149,8 @@ static pid_t container(const char *name, const char *id, int interval)
 	/* no cgroup2 (ENOENT): a container without a cgroup, still named */
 	if (uct_container_enter("docker", id, pid, NULL, 0) && errno != ENOENT)
 		fprintf(stderr, "uct-demo: container %s's cgroup: %s\n", name, strerror(errno));
+	if (uct_container_name("docker", id, name))
+		fprintf(stderr, "uct-demo: container %s's name: %s\n", name, strerror(errno));
 	if (write(go[1], "g", 1) != 1)
 		return -1;
 	close(go[1]);
@@ -166,9 +168,13 @@ static pid_t host_container(const char *name, const char *kind, const char *id, 
 			    int interval)
 {
 	struct rlimit three = { 3, 3 };
-	pid_t parent = getpid(), pid = fork();
+	pid_t parent = getpid(), pid;
 	int k;
 
+	/* docker's name, or a pod's namespace/pod/container */
+	if (uct_container_name(kind, id, name))
+		fprintf(stderr, "uct-demo: container %s's name: %s\n", name, strerror(errno));
+	pid = fork();
 	if (pid)
 		return pid;
 	if ((uct_container_enter(kind, id, 0, NULL, 0) && errno != ENOENT) ||
@@ -225,7 +231,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sleep(1);
-	if (host_container("worker", "containerd",
+	if (host_container("shop/worker-7d4b9/worker", "containerd",
 			   "f0e1d2c3b4a5968778695a4b3c2d1e0ff0e1d2c3b4a5968778695a4b3c2d1e0f", 1,
 			   interval) < 0) {
 		perror("uct-demo: starting worker");
