@@ -15,6 +15,7 @@
 # (KTAP).
 . /uct/tests/lib/ktap.sh
 . /uct/tests/lib/json-rows.sh
+. /uct/tests/lib/engines.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 WL=/uct/bin/uct-workload
 T=/tmp/t5k
@@ -42,14 +43,7 @@ cleanup() {
 	wait $cd_pid 2> /dev/null
 }
 trap cleanup EXIT
-docker_up() { docker info > /dev/null 2>&1; }
-if ! waitfor 1200 docker_up; then
-	fail "dockerd answers"
-	tail -n 20 $T/dockerd.log | sed 's/^/# /'
-	echo "1..$n"
-	exit 1
-fi
-pass "dockerd answers"
+answers dockerd $T/dockerd.log docker info
 cp /bin/busybox $WL $T/img/bin/
 for a in sh sleep; do ln -s busybox $T/img/bin/$a; done
 tar -C $T/img -cf - . | docker import - uct > /dev/null 2> $T/import.err

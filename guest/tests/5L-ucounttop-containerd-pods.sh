@@ -13,6 +13,7 @@
 # cgroup path, put Kubernetes' label names on the namespace info metric
 # and select the pod and the container with --container (KTAP).
 . /uct/tests/lib/ktap.sh
+. /uct/tests/lib/engines.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 T=/tmp/t5l
 echo "KTAP version 1"
@@ -39,14 +40,7 @@ cleanup() {
 	wait $cd_pid 2> /dev/null
 }
 trap cleanup EXIT
-cd_up() { ctr version > /dev/null 2>&1; }
-if ! waitfor 1200 cd_up; then
-	fail "containerd answers"
-	tail -n 20 $T/containerd.log | sed 's/^/# /'
-	echo "1..$n"
-	exit 1
-fi
-pass "containerd answers"
+answers containerd $T/containerd.log ctr version
 # no image to pull: an OCI image layout of one layer, the guest's static
 # busybox, imported
 cp /bin/busybox $T/rootfs/bin/

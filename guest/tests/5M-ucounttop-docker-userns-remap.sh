@@ -13,6 +13,7 @@
 # --container NAME (KTAP).
 . /uct/tests/lib/ktap.sh
 . /uct/tests/lib/json-rows.sh
+. /uct/tests/lib/engines.sh
 UCT=${UCT:-/uct/bin/ucounttop}
 T=/tmp/t5m
 echo "KTAP version 1"
@@ -48,14 +49,7 @@ cleanup() {
 	wait $cd_pid 2> /dev/null
 }
 trap cleanup EXIT
-docker_up() { docker info > /dev/null 2>&1; }
-if ! waitfor 400 docker_up; then
-	fail "dockerd --userns-remap=default answers"
-	tail -n 20 $T/dockerd.log | sed 's/^/# /'
-	echo "1..$n"
-	exit 1
-fi
-pass "dockerd --userns-remap=default answers"
+answers "dockerd --userns-remap=default" $T/dockerd.log docker info
 expect "its state is in /var/lib/docker/100000.100000" \
 	"$(docker info -f '{{.DockerRootDir}}')" /var/lib/docker/100000.100000
 cp /bin/busybox $T/img/bin/

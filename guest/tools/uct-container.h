@@ -54,26 +54,38 @@ static inline int uct_container_path(const char *kind, const char *id, char *pat
 	return -1;
 }
 
+/* mkdir -p dir (an absolute path) */
+static inline int uct_mkdir_p(const char *dir)
+{
+	char d[512];
+	size_t i, n = (size_t)snprintf(d, sizeof(d), "%s", dir);
+
+	if (n >= sizeof(d)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (i = 1; i <= n; i++) {
+		if (d[i] != '/' && d[i])
+			continue;
+		d[i] = 0;
+		if (mkdir(d, 0755) && errno != EEXIST)
+			return -1;
+		if (i < n)
+			d[i] = '/';
+	}
+	return 0;
+}
+
 /* mkdir -p UCT_CGROUP_ROOT/path */
 static inline int uct_cgroup_mkdir(const char *path)
 {
 	char dir[512];
-	size_t i, n = (size_t)snprintf(dir, sizeof(dir), "%s%s", UCT_CGROUP_ROOT, path);
 
-	if (n >= sizeof(dir)) {
+	if ((size_t)snprintf(dir, sizeof(dir), "%s%s", UCT_CGROUP_ROOT, path) >= sizeof(dir)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	for (i = sizeof(UCT_CGROUP_ROOT); i <= n; i++) {
-		if (dir[i] != '/' && dir[i])
-			continue;
-		dir[i] = 0;
-		if (mkdir(dir, 0755) && errno != EEXIST)
-			return -1;
-		if (i < n)
-			dir[i] = '/';
-	}
-	return 0;
+	return uct_mkdir_p(dir);
 }
 
 /*
@@ -103,28 +115,6 @@ static inline int uct_container_enter(const char *kind, const char *id, pid_t pi
 		return -1;
 	if (path)
 		snprintf(path, len, "%s", cg);
-	return 0;
-}
-
-/* mkdir -p dir (an absolute path) */
-static inline int uct_mkdir_p(const char *dir)
-{
-	char d[512];
-	size_t i, n = (size_t)snprintf(d, sizeof(d), "%s", dir);
-
-	if (n >= sizeof(d)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (i = 1; i <= n; i++) {
-		if (d[i] != '/' && d[i])
-			continue;
-		d[i] = 0;
-		if (mkdir(d, 0711) && errno != EEXIST)
-			return -1;
-		if (i < n)
-			d[i] = '/';
-	}
 	return 0;
 }
 
