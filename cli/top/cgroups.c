@@ -63,30 +63,24 @@ bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1]
 	return true;
 }
 
-bool uct_container_is_docker(const char *path, const char *cid)
+/* Whether container id cid stands in path right after prefix */
+static bool id_after(const char *path, const char *cid, const char *prefix)
 {
 	const char *at = path && cid ? strstr(path, cid) : NULL;
-	size_t k;
+	size_t k = strlen(prefix);
 
-	if (!at)
-		return false;
-	k = (size_t)(at - path);
-	if (k >= 7 && !memcmp(at - 7, "docker-", 7))
-		return true;
+	return at && (size_t)(at - path) >= k && !memcmp(at - k, prefix, k);
+}
+
+bool uct_container_is_docker(const char *path, const char *cid)
+{
 	/* a bare id: its parent directory is docker */
-	return k >= 8 && !memcmp(at - 8, "/docker/", 8);
+	return id_after(path, cid, "docker-") || id_after(path, cid, "/docker/");
 }
 
 bool uct_container_is_cri(const char *path, const char *cid)
 {
-	const char *at = path && cid ? strstr(path, cid) : NULL;
-	size_t k;
-
-	if (!at)
-		return false;
-	k = (size_t)(at - path);
-	return (k >= 15 && !memcmp(at - 15, "cri-containerd-", 15)) ||
-	       (k >= 5 && !memcmp(at - 5, "crio-", 5));
+	return id_after(path, cid, "cri-containerd-") || id_after(path, cid, "crio-");
 }
 
 bool uct_container_name_ok(const char *s, size_t n)

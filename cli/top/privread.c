@@ -314,36 +314,40 @@ int uct_privread_task_limits(struct uct_privread *p, struct uct_task_limits **ou
 	return 0;
 }
 
-int uct_privread_docker_name(void *arg, const char *cid, char name[UCT_CNAME_MAX + 1])
+/* The bytes of an engine's file about container cid (op: which one),
+ * in p->reply, their length in *len; NULL when the helper read none */
+static const char *engine_file(struct uct_privread *p, __u32 op, const char *cid, size_t *len)
 {
-	struct uct_privread *p = arg;
-	struct uct_privread_req q = { .op = UCT_PR_DOCKER_CONFIG };
+	struct uct_privread_req q = { .op = op };
 	size_t n;
 	__s32 rc;
 
-	name[0] = 0;
 	snprintf(q.cid, sizeof(q.cid), "%s", cid);
 	if (uct_privread_call(p, &q, &n, UCT_PRIVREAD_DEADLINE) || n < sizeof(rc))
-		return -1;
+		return NULL;
 	memcpy(&rc, p->reply, sizeof(rc));
-	if (rc || !uct_docker_name(p->reply + sizeof(rc), n - sizeof(rc), name))
-		return -1;
-	return 0;
+	if (rc)
+		return NULL;
+	*len = n - sizeof(rc);
+	return p->reply + sizeof(rc);
+}
+
+int uct_privread_docker_name(void *arg, const char *cid, char name[UCT_CNAME_MAX + 1])
+{
+	const char *text;
+	size_t n;
+
+	name[0] = 0;
+	text = engine_file(arg, UCT_PR_DOCKER_CONFIG, cid, &n);
+	return text && uct_docker_name(text, n, name) ? 0 : -1;
 }
 
 int uct_privread_cri(void *arg, const char *cid, struct uct_kube *k)
 {
-	struct uct_privread *p = arg;
-	struct uct_privread_req q = { .op = UCT_PR_BUNDLE_CONFIG };
+	const char *text;
 	size_t n;
-	__s32 rc;
 
 	memset(k, 0, sizeof(*k));
-	snprintf(q.cid, sizeof(q.cid), "%s", cid);
-	if (uct_privread_call(p, &q, &n, UCT_PRIVREAD_DEADLINE) || n < sizeof(rc))
-		return -1;
-	memcpy(&rc, p->reply, sizeof(rc));
-	if (rc || !uct_cri_identity(p->reply + sizeof(rc), n - sizeof(rc), k))
-		return -1;
-	return 0;
+	text = engine_file(arg, UCT_PR_BUNDLE_CONFIG, cid, &n);
+	return text && uct_cri_identity(text, n, k) ? 0 : -1;
 }

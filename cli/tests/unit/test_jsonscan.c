@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_jsonscan.c - engines' JSON walked, not searched (jsonscan.h), and
- * Docker's name read so. */
+/* test_jsonscan.c - engines' JSON walked, not searched (jsonscan.h); what
+ * Docker's name makes of it: test_names.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "cgroups.h"
+#include "common.h"
 #include "jsonscan.h"
 
 static bool get_plain(const char *json, const char *key, char *out, size_t len)
@@ -73,32 +73,10 @@ static void test_walk(void **state)
 	}
 }
 
-/* Docker's name is the top-level "Name": an image's label, an argument
- * or a volume's "Name" deeper is not */
-static void test_docker_name_spoofs(void **state)
-{
-	static const struct { const char *json, *want; } cases[] = {
-		{ "{\"Args\":[\"\\\"Name\\\":\\\"/evil\"],\"Name\":\"/web\"}", "web" },
-		{ "{\"Config\":{\"Labels\":{\"Name\":\"/evil\"}},\"Name\":\"/web\"}", "web" },
-		{ "{\"Config\":{\"Labels\":{\"Name\":\"/evil\"}}}", NULL },
-		{ "{\"MountPoints\":{\"/d\":{\"Name\":\"/vol\"}},\"Name\":\"/db\"}", "db" },
-	};
-	char name[UCT_CNAME_MAX + 1];
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		bool got = uct_docker_name(cases[i].json, strlen(cases[i].json), name);
-
-		if (got != !!cases[i].want || (got && strcmp(name, cases[i].want)))
-			fail_msg("case %zu: got %s '%s'", i, got ? "a name" : "none", name);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk),
-		cmocka_unit_test(test_docker_name_spoofs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

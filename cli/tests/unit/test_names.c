@@ -307,7 +307,7 @@ static void test_cgroup2_mount(void **state)
 
 /* Docker's names: which paths are Docker's, and the name in its
  * config.v2.json (the top-level "Name", which starts with '/'), taken
- * only as Docker accepts one (deeper ones: test_kube.c) */
+ * only as Docker accepts one */
 static void test_docker_names(void **state)
 {
 	static const char id[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
@@ -317,6 +317,11 @@ static void test_docker_names(void **state)
 		{ "{\"MountPoints\":{},\"Name\":\"/db-1.a_b\"}", "db-1.a_b" },
 		/* the first top-level "Name" only */
 		{ "{\"Name\":\"vol\",\"x\":1,\"Name\":\"/api\"}", NULL },
+		/* deeper "Name"s: an argument, an image's label, a volume's */
+		{ "{\"Args\":[\"\\\"Name\\\":\\\"/evil\"],\"Name\":\"/web\"}", "web" },
+		{ "{\"Config\":{\"Labels\":{\"Name\":\"/evil\"}},\"Name\":\"/web\"}", "web" },
+		{ "{\"Config\":{\"Labels\":{\"Name\":\"/evil\"}}}", NULL },
+		{ "{\"MountPoints\":{\"/d\":{\"Name\":\"/vol\"}},\"Name\":\"/db\"}", "db" },
 		{ "{\"Name\":\"/\"}", NULL },			/* empty */
 		{ "{\"Name\":\"/-x\"}", NULL },		/* a bad first byte */
 		{ "{\"Name\":\"/a b\"}", NULL },		/* a space */
