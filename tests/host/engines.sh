@@ -1,13 +1,14 @@
 #!/bin/bash
 # engines: ucounttop beside real container engines, in a guest that has
 # them (TAP). The engine layer (guest/build-engine-layer.sh: Debian 12's
-# Docker, fetched and unpacked, never installed on the host) is added to a
+# Docker and Podman, fetched and unpacked, never installed on the host;
+# Podman's default configuration at /etc/containers) is added to a
 # guest of Debian's stock 7.x kernel, which runc can confine: runc's
 # device rules are a cgroup BPF program, and our guest kernel's config
 # leaves CONFIG_CGROUP_BPF out. Runs guest tests 5K (Docker), 5L
 # (containerd as Kubernetes' CRI plugin runs a pod) and 5M (Docker with
 # --userns-remap). Not in the default
-# matrix: about 200 MB more initramfs and a minute more.
+# matrix: about 250 MB more initramfs and a minute more.
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
@@ -22,7 +23,8 @@ console=$LOGDIR/engines.console
 "$UCT_ROOT/guest/run" -q --smp "${ENGINES_SMP:-2}" --mem 3072 --timeout 1200 \
 	--kernel "$dir/vmlinuz" --tree "$MAINLINE_TREE" \
 	--add "$dir/early-modules:/uct/early-modules" \
-	--add "$layer/docker/usr:/usr" --add "$layer/docker/lib:/lib" \
+	--add "$layer/engines/usr:/usr" --add "$layer/engines/lib:/lib" \
+	--add "$layer/engines/etc/containers:/etc/containers" \
 	--results "$tap" --console "$console" \
 	-- /uct/run-tests /uct/tests/5K-ucounttop-docker.sh /uct/tests/5L-ucounttop-containerd-pods.sh \
 	/uct/tests/5M-ucounttop-docker-userns-remap.sh || rc=$?
