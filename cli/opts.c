@@ -71,10 +71,11 @@ void uct_usage(FILE *f, const char *prog)
 "                         initial namespace, the creator rows its charges reach\n"
 "      --container ID|NAME  only the namespaces whose oldest process is in a\n"
 "                         container whose id starts with ID (hex, as docker ps\n"
-"                         shows it) or whose name is NAME (Docker's, or a\n"
-"                         Kubernetes NAMESPACE/POD/CONTAINER; NAMESPACE/POD: the\n"
-"                         pod's), everything below them, and the rows their\n"
-"                         charges reach up to the initial namespace\n"
+"                         shows it) or whose name is NAME (Docker's, a Kubernetes\n"
+"                         NAMESPACE/POD/CONTAINER, NAMESPACE/POD for the pod's,\n"
+"                         or USER:NAME for user USER's rootless Podman's),\n"
+"                         everything below them, and the rows their charges\n"
+"                         reach up to the initial namespace\n"
 "      --no-tenant-labels leave out of OpenMetrics (--openmetrics, --listen) the\n"
 "                         names tenants choose: user names from their passwd\n"
 "                         files, hostnames, container ids from their cgroups\n"
@@ -304,8 +305,9 @@ static bool parse_ull(const char *s, unsigned long long min, unsigned long long 
 
 /* --container's value: a container id or a prefix of one (1 to 64 hex
  * digits, kept in lowercase: runtimes write ids in lowercase), else a
- * name as Docker accepts them (uct_container_name_ok()) or a pod's
- * namespace/pod[/container] (uct_kube_display_ok()), kept as is */
+ * name as Docker accepts them (uct_container_name_ok()), a pod's
+ * namespace/pod[/container] (uct_kube_display_ok()) or a rootless
+ * container's user:name (uct_tenant_cname_ok()), kept as is */
 static bool parse_container(const char *s, char out[UCT_CFILTER_MAX + 1])
 {
 	size_t i, n = strlen(s), hex = 0;
@@ -327,7 +329,7 @@ static bool parse_container(const char *s, char out[UCT_CFILTER_MAX + 1])
 		out[n] = 0;
 		return true;
 	}
-	if (!uct_container_name_ok(s, n))
+	if (!uct_container_name_ok(s, n) && !uct_tenant_cname_ok(s, n))
 		return false;
 	memcpy(out, s, n + 1);
 	return true;
@@ -545,8 +547,9 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			if (!parse_container(optarg, o->container))
 				BAD("--container needs a container id or a prefix of one (1 to %d hex "
 				    "digits), a container's name as Docker gives it ([a-zA-Z0-9]"
-				    "[a-zA-Z0-9_.-]*, at most %d bytes) or a Kubernetes pod's "
-				    "NAMESPACE/POD[/CONTAINER], got '%s'", UCT_CID_LEN,
+				    "[a-zA-Z0-9_.-]*, at most %d bytes), a Kubernetes pod's "
+				    "NAMESPACE/POD[/CONTAINER] or a rootless Podman's USER:NAME, "
+				    "got '%s'", UCT_CID_LEN,
 				    UCT_CNAME_MAX, optarg);
 			break;
 		case 't':

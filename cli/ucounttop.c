@@ -215,6 +215,8 @@ static void setup_model(struct uct_model *m, struct uct_view_ctx *c, struct top_
 	m->docker_name_arg = &env->pr;
 	m->cri_fn = uct_privread_cri;
 	m->cri_arg = &env->pr;
+	m->podman_name_fn = uct_privread_podman_name;
+	m->podman_name_arg = &env->pr;
 	m->passwd_fn = uct_pwreader_read;
 	m->passwd_arg = pr;
 	/* MEMLOCK is counted in pages of this size; the table shows bytes */

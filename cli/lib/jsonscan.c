@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* jsonscan.c - members of a JSON object by walking its text (jsonscan.h). */
+/* jsonscan.c - members of a JSON object, elements of an array, by walking
+ * its text (jsonscan.h). */
 #include <string.h>
 #include "jsonscan.h"
 
@@ -72,32 +73,46 @@ static size_t skip_value(const char *s, size_t n, size_t i, int depth)
 	}
 }
 
-int uct_json_next(const char *obj, size_t n, size_t *pos, struct uct_json_member *m)
+/* Where the next item of the object or array (open, close) at text
+ * starts, *pos being 0 before the first: 1 with *at, 0 after the last
+ * (*pos set to n), -1 when malformed */
+static int next_item(const char *text, size_t n, size_t *pos, char open, char close, size_t *at)
 {
-	size_t i = *pos, k, v;
+	size_t i = *pos;
 
 	if (i == 0) {
-		i = skip_ws(obj, n, 0);
-		if (i >= n || obj[i] != '{')
+		i = skip_ws(text, n, 0);
+		if (i >= n || text[i] != open)
 			return -1;
-		i = skip_ws(obj, n, i + 1);
-		if (i < n && obj[i] == '}') {
+		i = skip_ws(text, n, i + 1);
+		if (i < n && text[i] == close) {
 			*pos = n;
 			return 0;
 		}
 	} else if (i >= n) {
 		return 0;
 	} else {
-		/* after the last member's value: ',' or the end */
-		i = skip_ws(obj, n, i);
-		if (i < n && obj[i] == '}') {
+		/* after the last item: ',' or the end */
+		i = skip_ws(text, n, i);
+		if (i < n && text[i] == close) {
 			*pos = n;
 			return 0;
 		}
-		if (i >= n || obj[i] != ',')
+		if (i >= n || text[i] != ',')
 			return -1;
-		i = skip_ws(obj, n, i + 1);
+		i = skip_ws(text, n, i + 1);
 	}
+	*at = i;
+	return 1;
+}
+
+int uct_json_next(const char *obj, size_t n, size_t *pos, struct uct_json_member *m)
+{
+	size_t i, k, v;
+	int r = next_item(obj, n, pos, '{', '}', &i);
+
+	if (r != 1)
+		return r;
 	if (i >= n || obj[i] != '"' || !(k = skip_string(obj, n, i)))
 		return -1;
 	m->key = obj + i + 1;
@@ -110,6 +125,21 @@ int uct_json_next(const char *obj, size_t n, size_t *pos, struct uct_json_member
 		return -1;
 	m->val = obj + i;
 	m->val_len = v - i;
+	*pos = v;
+	return 1;
+}
+
+int uct_json_elem(const char *arr, size_t n, size_t *pos, const char **val, size_t *val_len)
+{
+	size_t i, v;
+	int r = next_item(arr, n, pos, '[', ']', &i);
+
+	if (r != 1)
+		return r;
+	if (!(v = skip_value(arr, n, i, 1)))
+		return -1;
+	*val = arr + i;
+	*val_len = v - i;
 	*pos = v;
 	return 1;
 }

@@ -4,7 +4,8 @@
  * by searching it: a key nested deeper (a label, an environment
  * variable a tenant chose) never passes for a top-level one. Reads
  * engines' state files (Docker's config.v2.json, an OCI bundle's
- * config.json); nothing is decoded but strings without escapes.
+ * config.json, containers/storage's containers.json); nothing is
+ * decoded but strings without escapes.
  */
 #ifndef UCT_JSONSCAN_H
 #define UCT_JSONSCAN_H
@@ -26,6 +27,13 @@ struct uct_json_member {
  * (nesting deeper than 64 counts as not).
  */
 int uct_json_next(const char *obj, size_t n, size_t *pos, struct uct_json_member *m);
+
+/*
+ * The next element of the array whose text is the n bytes at arr (white
+ * space, then '['), as uct_json_next() walks an object: 1 with *val,
+ * *val_len set (the whole value), 0 after the last, -1 when malformed.
+ */
+int uct_json_elem(const char *arr, size_t n, size_t *pos, const char **val, size_t *val_len);
 
 /* The value of obj's member named key (its first), as uct_json_next()
  * gives it; false when there is none or the text is malformed */

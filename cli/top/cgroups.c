@@ -63,6 +63,28 @@ bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1]
 	return true;
 }
 
+bool uct_podman_claim(const char *path, size_t trusted, char id[UCT_CID_LEN + 1])
+{
+	static const char prefix[] = "libpod-";
+	const char *s, *end, *found;
+
+	id[0] = 0;
+	if (!path || strlen(path) <= trusted)
+		return false;
+	for (s = path + trusted; *s; s = *end ? end + 1 : end) {
+		for (end = s; *end && *end != '/'; end++)
+			;
+		found = component_id(s, (size_t)(end - s));
+		if (found && found - s == sizeof(prefix) - 1 &&
+		    !memcmp(s, prefix, sizeof(prefix) - 1)) {
+			memcpy(id, found, UCT_CID_LEN);
+			id[UCT_CID_LEN] = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Whether container id cid stands in path right after prefix */
 static bool id_after(const char *path, const char *cid, const char *prefix)
 {
@@ -113,6 +135,47 @@ bool uct_docker_name(const char *json, size_t n, char out[UCT_CNAME_MAX + 1])
 	memcpy(out, name + 1, len - 1);
 	out[len - 1] = 0;
 	return true;
+}
+
+bool uct_podman_name(const char *json, size_t n, const char *cid, char out[UCT_CNAME_MAX + 1])
+{
+	const char *obj, *v, *id, *names, *name;
+	size_t pos = 0, olen, vlen, idlen, nlen, len, npos = 0;
+
+	out[0] = 0;
+	while (uct_json_elem(json, n, &pos, &obj, &olen) == 1) {
+		if (!uct_json_get(obj, olen, "id", &v, &vlen) ||
+		    !uct_json_plain_string(v, vlen, &id, &idlen) || idlen != UCT_CID_LEN ||
+		    memcmp(id, cid, UCT_CID_LEN))
+			continue;
+		/* its first name: what podman ps shows */
+		if (!uct_json_get(obj, olen, "names", &names, &nlen) ||
+		    uct_json_elem(names, nlen, &npos, &v, &vlen) != 1 ||
+		    !uct_json_plain_string(v, vlen, &name, &len) ||
+		    !uct_container_name_ok(name, len))
+			return false;
+		memcpy(out, name, len);
+		out[len] = 0;
+		return true;
+	}
+	return false;
+}
+
+bool uct_tenant_cname_ok(const char *s, size_t n)
+{
+	const char *colon = memchr(s, ':', n);
+	size_t u = colon ? (size_t)(colon - s) : 0, i;
+
+	if (!u || u > UCT_TENANT_NAME_MAX || s[0] == '-' || s[0] == '.')
+		return false;
+	for (i = 0; i < u; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '.' || c == '-'))
+			return false;
+	}
+	return uct_container_name_ok(s + u + 1, n - u - 1);
 }
 
 /* ---- cgroup id -> name cache ---- */
@@ -179,13 +242,18 @@ struct uct_cgname *uct_cgcache_get(struct uct_cache *c, __u64 id, unsigned long 
 	return e;
 }
 
-bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted)
+bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted, __u32 tenant)
 {
 	char id[UCT_CID_LEN + 1];
 	size_t n = strlen(path);
 	bool has = uct_container_id(path, trusted, id);
+	bool claimed = !has && tenant && tenant != UCT_NO_UID &&
+		       uct_podman_claim(path, trusted, id);
 	/* one allocation: the path, then the id */
-	char *s = malloc(n + 1 + (has ? sizeof(id) : 0));
+	char *s;
+
+	has |= claimed;
+	s = malloc(n + 1 + (has ? sizeof(id) : 0));
 
 	if (!s)
 		return false;
@@ -199,6 +267,7 @@ bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted)
 	e->kube = NULL;
 	e->path = s;
 	e->cid = has ? s + n + 1 : NULL;
+	e->tenant = claimed ? tenant : 0;
 	e->failed_pid = 0;
 	return true;
 }

@@ -41,6 +41,17 @@
  */
 bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1]);
 
+/*
+ * The container id a rootless Podman claims in a tenant's delegated
+ * subtree (systemd's user@UID.service, the cgroup an administrator gave
+ * a user): the first libpod-<id>[.scope] component past path's first
+ * trusted bytes. Only a claim: the tenant made it and could have named
+ * it after anyone's container, so it is never matched against an
+ * engine root runs, only against the tenant's own Podman's state
+ * (uct_podman_name()). Like uct_container_id() otherwise.
+ */
+bool uct_podman_claim(const char *path, size_t trusted, char id[UCT_CID_LEN + 1]);
+
 /* Whether the component of path that carries container id cid is
  * Docker's: docker-<cid>.scope (systemd driver) or <cid> in a directory
  * named docker (cgroupfs driver, /docker/<cid>) */
@@ -70,11 +81,34 @@ bool uct_container_name_ok(const char *s, size_t n);
  */
 bool uct_docker_name(const char *json, size_t n, char out[UCT_CNAME_MAX + 1]);
 
+/*
+ * The name of container cid in the text of a containers/storage
+ * containers.json (rootless Podman's, in its user's
+ * ~/.local/share/containers/storage/<driver>-containers/): the first of
+ * "names" of the top-level array's object whose "id" is cid, if Podman
+ * accepts it as a name (uct_container_name_ok()); false otherwise.
+ */
+bool uct_podman_name(const char *json, size_t n, const char *cid, char out[UCT_CNAME_MAX + 1]);
+
+/* The longest user name in a rootless container's name, user:name, and
+ * that name's */
+#define UCT_TENANT_NAME_MAX	32
+#define UCT_TENANT_CNAME_MAX	(UCT_TENANT_NAME_MAX + 1 + UCT_CNAME_MAX)
+
+/* Whether the n bytes at s are a rootless container's name as shown,
+ * user:name: a user name (1 to UCT_TENANT_NAME_MAX of [a-zA-Z0-9_.-],
+ * not starting with '-' or '.'), a colon, and a name
+ * uct_container_name_ok() takes */
+bool uct_tenant_cname_ok(const char *s, size_t n);
+
 /* One cgroup: its path and the container id in it. */
 struct uct_cgname {
 	__u64 id;		/* cgroup id (kernfs id), never 0 */
 	char *path;		/* NULL until looked up, or when that failed */
 	const char *cid;	/* in path's allocation; NULL: no container */
+	__u32 tenant;		/* 0: cid is in what root made; else the
+				 * uid whose subtree claims it (rootless
+				 * Podman: uct_podman_claim()) */
 	char *cname;		/* the engine's name for it, NULL: none known */
 	struct uct_kube *kube;	/* its pod (kube.h), NULL: none known */
 	__u32 failed_pid;	/* the lookup through this process failed */
@@ -92,8 +126,11 @@ struct uct_cgname {
  */
 struct uct_cgname *uct_cgcache_get(struct uct_cache *c, __u64 id, unsigned long gen);
 /* Its path (copied) and the container id in its first trusted bytes
- * (uct_container_id()); false without memory */
-bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted);
+ * (uct_container_id()), else, when tenant (the owner of the directory
+ * past them) is a user's uid (not 0, not UCT_NO_UID), the one that
+ * tenant's Podman claims
+ * (uct_podman_claim()); false without memory */
+bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted, __u32 tenant);
 /* Forget the entries not used since generation gen (their strings too) */
 void uct_cgcache_sweep(struct uct_cache *c, unsigned long gen);
 void uct_cgcache_free(struct uct_cache *c);

@@ -161,14 +161,16 @@ bool uct_model_name_matched(const struct uct_model *m)
 	return false;
 }
 
-/* --container: an id that starts with the filter, a name that is it, or
+/* --container: an id that starts with the filter (only root's engines':
+ * a tenant's claim is matched by its user:name), a name that is it, or
  * the containers of the pod namespace/pod it names */
-static bool container_matches(const struct uct_model *m, const char *id, const char *name)
+static bool container_matches(const struct uct_model *m, const char *id, const char *name,
+			      __u32 tenant)
 {
 	const char *f = m->container_filter;
 	size_t n = strlen(f);
 
-	return (id && !strncmp(id, f, n)) ||
+	return (id && !tenant && !strncmp(id, f, n)) ||
 	       (name && (!strcmp(name, f) ||
 			 (strchr(f, '/') && !strncmp(name, f, n) && name[n] == '/')));
 }
@@ -177,7 +179,8 @@ static bool name_matches(const struct uct_model *m, const struct uct_nsname *nm)
 {
 	const char *q = m->search;
 
-	if (m->container_filter[0] && !container_matches(m, nm->container, nm->container_name))
+	if (m->container_filter[0] && !container_matches(m, nm->container, nm->container_name,
+						     nm->container_tenant))
 		return false;
 	if (q[0] && !(nm->container && strcasestr(nm->container, q)) &&
 	    !(nm->container_name && strcasestr(nm->container_name, q)) &&
@@ -197,7 +200,8 @@ static bool share_matches(const struct uct_model *m, const struct uct_row *r)
 
 		if (!s->container)
 			continue;
-		if (m->container_filter[0] && !container_matches(m, s->container, s->container_name))
+		if (m->container_filter[0] && !container_matches(m, s->container, s->container_name,
+						     s->container_tenant))
 			continue;
 		if (m->search[0] && !strcasestr(s->container, m->search) &&
 		    !(s->container_name && strcasestr(s->container_name, m->search)))

@@ -128,6 +128,8 @@ struct uct_share {
 	const char *cgroup;		/* path, NULL: not known (no process) */
 	const char *container;		/* container id in it (cgroups.h), NULL: none */
 	const char *container_name;	/* the engine's name for it, NULL: none known */
+	__u32 container_tenant;		/* 0, or the uid whose rootless Podman
+					 * claims the id (struct uct_cgname) */
 	const struct uct_kube *kube;	/* its pod, NULL: not Kubernetes' (kube.h) */
 };
 
@@ -158,6 +160,7 @@ struct uct_nsname {
 	const char *cgroup;		/* cgroup v2 path, NULL: not known */
 	const char *container;		/* container id in it, NULL: none */
 	const char *container_name;	/* the engine's name for it, NULL: none known */
+	__u32 container_tenant;		/* as struct uct_share's */
 	const struct uct_kube *kube;	/* its pod, NULL: not Kubernetes' (kube.h) */
 	bool pending;			/* cgroup not looked up yet */
 	bool own_host;			/* hostname differs from the nearest
@@ -283,7 +286,7 @@ struct uct_model {
 	 * uct_container_id()) */
 	bool have_tasks;
 	int (*cgroup_fn)(void *arg, __u32 pid, __u64 cgroup_id, char *path, size_t len,
-			 size_t *trusted);
+			 size_t *trusted, __u32 *tenant);
 	void *cgroup_arg;
 	struct uct_cache cgroups;	/* of struct uct_cgname (cgroups.h) */
 	unsigned long cgroup_lookups;	/* cgroup_fn calls so far */
@@ -297,6 +300,13 @@ struct uct_model {
 	 * through the reader); NULL: none. 0 with k, or -1 */
 	int (*cri_fn)(void *arg, const char *cid, struct uct_kube *k);
 	void *cri_arg;
+	/* a rootless Podman container's name, user:name, by the uid whose
+	 * cgroup subtree claims id cid (the tool: that user's own
+	 * containers.json through the reader); NULL: none. 0 with the name,
+	 * or -1: the claim is dropped, never shown without a name */
+	int (*podman_name_fn)(void *arg, __u32 tenant, const char *cid,
+			      char name[UCT_TENANT_CNAME_MAX + 1]);
+	void *podman_name_arg;
 	/* user names: each namespace's passwd file through passwd_fn (the
 	 * tool: uct_passwd_read()), checked at most once per update and
 	 * read again only when it changed; kept in users by root */

@@ -79,6 +79,7 @@ static void attach_cgroup(struct uct_model *m, struct uct_nsname *nm)
 		nm->cgroup = e->path;
 		nm->container = e->cid;
 		nm->container_name = e->cname;
+		nm->container_tenant = e->tenant;
 		nm->kube = e->kube;
 	} else if (e->failed_pid != nm->pid) {
 		nm->pending = true;
@@ -214,23 +215,40 @@ static void name_pod(struct uct_model *m, struct uct_cgname *e, size_t trusted)
 	}
 }
 
+/* A rootless Podman's container: named by its user's own Podman, as
+ * user:name, or not at all (the id is the tenant's claim) */
+static void name_rootless(struct uct_model *m, struct uct_cgname *e)
+{
+	char name[UCT_TENANT_CNAME_MAX + 1];
+
+	if (m->podman_name_fn && !m->podman_name_fn(m->podman_name_arg, e->tenant, e->cid, name))
+		e->cname = strdup(name);
+	if (!e->cname) {
+		e->cid = NULL;
+		e->tenant = 0;
+	}
+}
+
 void uct_model_lookup_cgroup(struct uct_model *m, struct uct_cgname *e, __u32 pid)
 {
 	char path[4096];
 	size_t trusted = 0;
+	__u32 tenant = UCT_NO_UID;
 
 	m->cgroup_lookups++;
 	path[0] = 0;
 	path[sizeof(path) - 1] = 0;
 	if (!m->cgroup_fn ||
-	    m->cgroup_fn(m->cgroup_arg, pid, e->id, path, sizeof(path) - 1, &trusted) ||
-	    !uct_cgname_set(e, path, trusted)) {
+	    m->cgroup_fn(m->cgroup_arg, pid, e->id, path, sizeof(path) - 1, &trusted, &tenant) ||
+	    !uct_cgname_set(e, path, trusted, tenant)) {
 		e->failed_pid = pid;
 		return;
 	}
 	/* the engine's name, once per cgroup: a container is not renamed
 	 * often, and a new cgroup is looked up again */
-	if (e->cid && m->docker_name_fn && uct_container_is_docker(e->path, e->cid)) {
+	if (e->tenant) {
+		name_rootless(m, e);
+	} else if (e->cid && m->docker_name_fn && uct_container_is_docker(e->path, e->cid)) {
 		char name[UCT_CNAME_MAX + 1];
 
 		if (!m->docker_name_fn(m->docker_name_arg, e->cid, name))
@@ -258,6 +276,7 @@ static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 	nm->cgroup = e->path;
 	nm->container = e->cid;
 	nm->container_name = e->cname;
+	nm->container_tenant = e->tenant;
 	nm->kube = e->kube;
 }
 

@@ -2,16 +2,26 @@
 /* privread.c - other users' processes read by a helper (privread.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "privread.h"
 
 struct cgroup_answer {
 	__s32 rc;
 	__u32 trusted;			/* bytes of the path root made */
+	__u32 tenant;			/* the owner of what follows them */
 	char path[PATH_MAX];
+};
+
+/* UCT_PR_PODMAN_STORAGE's answer, the file's bytes after it */
+struct podman_answer {
+	__s32 rc;
+	char user[UCT_TENANT_NAME_MAX + 1];
 };
 
 struct row_answer {
@@ -80,13 +90,15 @@ static size_t serve_cgroup(const struct uct_privread_cfg *cfg, const struct uct_
 
 	memset(a, 0, sizeof(*a));
 	a->rc = -1;
+	a->tenant = UCT_NO_UID;
 	if (uct_read_task_cgroup(cfg->proc, (int)q->pid, a->path, sizeof(a->path)))
 		return sizeof(*a);
 	if (cfg->have_mnt) {
 		snprintf(full, sizeof(full), "%s%s", cfg->cgroup_mnt, a->path);
 		if (stat(full, &st) || (__u64)st.st_ino != q->cgroup_id)
 			return sizeof(*a);
-		a->trusted = (__u32)uct_cgroup_owned_prefix(cfg->cgroup_mnt, a->path, 0);
+		a->trusted = (__u32)uct_cgroup_owned_prefix(cfg->cgroup_mnt, a->path, 0,
+							    &a->tenant);
 	}
 	a->rc = 0;
 	return sizeof(*a);
@@ -196,6 +208,57 @@ static size_t serve_bundle_config(const struct uct_privread_cfg *cfg,
 				 cfg->crio_containers);
 }
 
+/* A user's rootless Podman's containers.json: at most 1 MiB (some 2,000
+ * containers) */
+#define PODMAN_FILE_MAX	(1u << 20)
+
+/*
+ * The containers.json in uid's Podman's storage, if uid owns it: the
+ * user's home is the user's to point anywhere (a symbolic link to
+ * another user's file, a FIFO, a device), so the file is opened without
+ * following a last link or waiting, and read only when it is a regular
+ * file of uid's. With the user's name from the host's passwd.
+ */
+static size_t serve_podman_storage(const struct uct_privread_cfg *cfg,
+				   const struct uct_privread_req *q, char *reply, size_t max)
+{
+	static const char *const drivers[] = { "overlay", "vfs" };
+	struct podman_answer *a = (struct podman_answer *)reply;
+	struct passwd pw, *found = NULL;
+	char buf[4096], path[PATH_MAX];
+	size_t n = 0, i, want;
+	struct stat st;
+	ssize_t got;
+	int fd = -1;
+
+	memset(a, 0, sizeof(*a));
+	a->rc = -1;
+	if (getpwuid_r((uid_t)q->uid, &pw, buf, sizeof(buf), &found) || !found ||
+	    strlen(pw.pw_name) > UCT_TENANT_NAME_MAX || !pw.pw_dir)
+		return sizeof(*a);
+	strcpy(a->user, pw.pw_name);
+	for (i = 0; i < sizeof(drivers) / sizeof(drivers[0]) && fd < 0; i++) {
+		if ((size_t)snprintf(path, sizeof(path),
+				     "%s/.local/share/containers/storage/%s-containers/containers.json",
+				     cfg->podman_home ? cfg->podman_home : pw.pw_dir, drivers[i]) >=
+		    sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != q->uid)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0)
+		return sizeof(*a);
+	want = max - sizeof(*a) < PODMAN_FILE_MAX ? max - sizeof(*a) : PODMAN_FILE_MAX;
+	while (n < want && (got = read(fd, reply + sizeof(*a) + n, want - n)) > 0)
+		n += (size_t)got;
+	close(fd);
+	a->rc = 0;
+	return sizeof(*a) + n;
+}
+
 size_t uct_privread_serve(void *arg, const void *req, size_t len, void *reply, size_t max)
 {
 	const struct uct_privread_cfg *cfg = arg;
@@ -224,6 +287,8 @@ size_t uct_privread_serve(void *arg, const void *req, size_t len, void *reply, s
 		return serve_docker_config(cfg, &q, reply, max);
 	case UCT_PR_BUNDLE_CONFIG:
 		return serve_bundle_config(cfg, &q, reply, max);
+	case UCT_PR_PODMAN_STORAGE:
+		return serve_podman_storage(cfg, &q, reply, max);
 	}
 	memcpy(reply, &bad, sizeof(bad));
 	return sizeof(bad);
@@ -253,7 +318,8 @@ int uct_privread_call(struct uct_privread *p, const struct uct_privread_req *q, 
 	return uct_helper_call(&p->helper, q, sizeof(*q), p->reply, n, deadline_s);
 }
 
-int uct_privread_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted)
+int uct_privread_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted,
+			__u32 *tenant)
 {
 	struct uct_privread *p = arg;
 	struct uct_privread_req q = { .op = UCT_PR_CGROUP, .pid = pid, .cgroup_id = id };
@@ -269,6 +335,7 @@ int uct_privread_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len, 
 		return -1;
 	memcpy(path, a.path, plen + 1);
 	*trusted = a.trusted <= plen ? a.trusted : 0;
+	*tenant = a.tenant;
 	return 0;
 }
 
@@ -350,4 +417,25 @@ int uct_privread_cri(void *arg, const char *cid, struct uct_kube *k)
 	memset(k, 0, sizeof(*k));
 	text = engine_file(arg, UCT_PR_BUNDLE_CONFIG, cid, &n);
 	return text && uct_cri_identity(text, n, k) ? 0 : -1;
+}
+
+int uct_privread_podman_name(void *arg, __u32 uid, const char *cid,
+			     char name[UCT_TENANT_CNAME_MAX + 1])
+{
+	struct uct_privread *p = arg;
+	struct uct_privread_req q = { .op = UCT_PR_PODMAN_STORAGE, .uid = uid };
+	char own[UCT_CNAME_MAX + 1];
+	struct podman_answer a;
+	size_t n;
+
+	name[0] = 0;
+	snprintf(q.cid, sizeof(q.cid), "%s", cid);
+	if (uct_privread_call(p, &q, &n, UCT_PRIVREAD_DEADLINE) || n < sizeof(a))
+		return -1;
+	memcpy(&a, p->reply, sizeof(a));
+	a.user[UCT_TENANT_NAME_MAX] = 0;
+	if (a.rc || !uct_podman_name(p->reply + sizeof(a), n - sizeof(a), cid, own))
+		return -1;
+	snprintf(name, UCT_TENANT_CNAME_MAX + 1, "%s:%s", a.user, own);
+	return uct_tenant_cname_ok(name, strlen(name)) ? 0 : -1;
 }

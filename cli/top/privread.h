@@ -18,7 +18,9 @@
  * process's rlimits (when the task iterator is missing); a Docker
  * container's config.v2.json, by the container id (which names its
  * name); a Kubernetes container's OCI bundle config.json, containerd's
- * or CRI-O's, by the container id (its annotations name its pod).
+ * or CRI-O's, by the container id (its annotations name its pod); a
+ * user's rootless Podman's containers.json, by the user's uid, with the
+ * user's name (the host's passwd, which root writes).
  */
 #ifndef UCT_PRIVREAD_H
 #define UCT_PRIVREAD_H
@@ -37,6 +39,7 @@ enum uct_privread_op {
 	UCT_PR_TASK_LIMITS,
 	UCT_PR_DOCKER_CONFIG,
 	UCT_PR_BUNDLE_CONFIG,
+	UCT_PR_PODMAN_STORAGE,
 };
 
 /* What every helper reads with: set before the first helper is made */
@@ -45,6 +48,8 @@ struct uct_privread_cfg {
 	const char *docker_root;	/* Docker's data root, /var/lib/docker */
 	const char *containerd_bundles;	/* containerd's CRI tasks' bundles */
 	const char *crio_containers;	/* CRI-O's containers' directories */
+	const char *podman_home;	/* NULL: a user's home in passwd (tests:
+					 * another, for every user) */
 	char cgroup_mnt[PATH_MAX];	/* where cgroup2 is mounted whole */
 	bool have_mnt;
 };
@@ -56,6 +61,7 @@ struct uct_privread_req {
 	__u32 have_known;
 	struct uct_file_id known;
 	char cid[UCT_CID_LEN + 1];	/* UCT_PR_DOCKER_CONFIG, _BUNDLE_CONFIG */
+	__u32 uid;			/* UCT_PR_PODMAN_STORAGE */
 };
 
 /* UCT_PR_PASSWD's answer, the text's bytes after it */
@@ -93,7 +99,7 @@ int uct_privread_call(struct uct_privread *p, const struct uct_privread_req *q, 
 
 /* The model's cgroup_fn (arg: the struct uct_privread) */
 int uct_privread_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len,
-			size_t *trusted);
+			size_t *trusted, __u32 *tenant);
 /* uct_read_task_row() and uct_read_task_limits() through the helper */
 int uct_privread_task_row(struct uct_privread *p, int pid, __u32 *ns_inum, __u32 *uid);
 int uct_privread_task_limits(struct uct_privread *p, struct uct_task_limits **out, size_t *n);
@@ -103,5 +109,11 @@ int uct_privread_docker_name(void *arg, const char *cid, char name[UCT_CNAME_MAX
 /* The model's cri_fn (arg: the struct uct_privread): the pod in the
  * bundle's annotations of container cid (uct_cri_identity()) */
 int uct_privread_cri(void *arg, const char *cid, struct uct_kube *k);
+/* The model's podman_name_fn (arg: the struct uct_privread): user:name,
+ * the name in the containers.json of uid's rootless Podman
+ * (uct_podman_name()), in its default place, which only uid may own:
+ * ~/.local/share/containers/storage/{overlay,vfs}-containers/ */
+int uct_privread_podman_name(void *arg, __u32 uid, const char *cid,
+			     char name[UCT_TENANT_CNAME_MAX + 1]);
 
 #endif /* UCT_PRIVREAD_H */

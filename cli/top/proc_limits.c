@@ -118,13 +118,15 @@ int uct_read_task_cgroup(const char *proc, int pid, char *path, size_t len)
 	return -1;
 }
 
-size_t uct_cgroup_owned_prefix(const char *mnt, const char *path, uid_t owner)
+size_t uct_cgroup_owned_prefix(const char *mnt, const char *path, uid_t owner, __u32 *tenant)
 {
 	const char *s = path, *end;
 	size_t owned = 0;
 	struct stat st;
 	int dir = open(mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
+	if (tenant)
+		*tenant = UCT_NO_UID;
 	if (dir < 0)
 		return 0;
 	if (fstat(dir, &st) || st.st_uid != owner) {
@@ -149,8 +151,13 @@ size_t uct_cgroup_owned_prefix(const char *mnt, const char *path, uid_t owner)
 		next = openat(dir, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		close(dir);
 		dir = next;
-		if (dir < 0 || fstat(dir, &st) || st.st_uid != owner)
+		if (dir < 0 || fstat(dir, &st))
 			break;
+		if (st.st_uid != owner) {
+			if (tenant)
+				*tenant = (__u32)st.st_uid;
+			break;
+		}
 		owned = (size_t)(end - path);
 	}
 	if (dir >= 0)

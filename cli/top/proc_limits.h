@@ -43,8 +43,10 @@ int uct_read_task_cgroup(const char *proc, int pid, char *path, size_t len);
  * user@UID.service, a container's own cgroup namespace) is owned by its
  * tenant, and what the tenant makes in it is too; root makes the
  * runtimes' cgroups. 0 when mnt's root is not owner's or unreadable.
+ * *tenant (unless NULL): the owner of the first component past them,
+ * whose subtree it is; UCT_NO_UID when there is none.
  */
-size_t uct_cgroup_owned_prefix(const char *mnt, const char *path, uid_t owner);
+size_t uct_cgroup_owned_prefix(const char *mnt, const char *path, uid_t owner, __u32 *tenant);
 
 /* Where cgroup2 is mounted whole (its root at the mount point), from the
  * text of /proc/self/mountinfo. 0 and dir, or -1 when it is not. */

@@ -59,6 +59,7 @@ static void name_share(struct uct_model *m, struct uct_share *s)
 	s->cgroup = e->path;
 	s->container = e->cid;
 	s->container_name = e->cname;
+	s->container_tenant = e->tenant;
 	s->kube = e->kube;
 }
 
@@ -147,6 +148,7 @@ int uct_model_build_shares(struct uct_model *m, const struct uct_tlim *tl, size_
 			m->shares[i].cgroup = e->path;
 			m->shares[i].container = e->cid;
 			m->shares[i].container_name = e->cname;
+			m->shares[i].container_tenant = e->tenant;
 			m->shares[i].kube = e->kube;
 		}
 	}
@@ -155,8 +157,9 @@ int uct_model_build_shares(struct uct_model *m, const struct uct_tlim *tl, size_
 	return 0;
 }
 
-/* By container (none last), then by the shortest cgroup path: the
- * container's own cgroup before its sub-cgroups */
+/* By container (none last) and who claims it (root's engines first, a
+ * tenant's id never one of theirs), then by the shortest cgroup path:
+ * the container's own cgroup before its sub-cgroups */
 static int container_cmp(const void *a, const void *b)
 {
 	const struct uct_share *x = a, *y = b;
@@ -167,6 +170,8 @@ static int container_cmp(const void *a, const void *b)
 	c = strcmp(x->container, y->container);
 	if (c)
 		return c;
+	if (x->container_tenant != y->container_tenant)
+		return x->container_tenant < y->container_tenant ? -1 : 1;
 	return (x->cgroup ? strlen(x->cgroup) : 0) < (y->cgroup ? strlen(y->cgroup) : 0) ? -1 : 1;
 }
 
@@ -180,7 +185,8 @@ static void merge_containers(struct uct_model *m, struct uct_row *r)
 	qsort(s, (size_t)r->nshares, sizeof(*s), container_cmp);
 	for (i = 0, k = 0; i < r->nshares; i++) {
 		if (k && s[i].container && s[k - 1].container &&
-		    !strcmp(s[i].container, s[k - 1].container)) {
+		    !strcmp(s[i].container, s[k - 1].container) &&
+		    s[i].container_tenant == s[k - 1].container_tenant) {
 			share_add(&s[k - 1], &s[i]);
 			continue;
 		}
@@ -191,7 +197,8 @@ static void merge_containers(struct uct_model *m, struct uct_row *r)
 
 void uct_model_name_shares(struct uct_model *m, struct uct_row *r)
 {
-	const char *own = m->have_tasks ? m->ns[r->ns].name->container : NULL;
+	const struct uct_nsname *nm = m->ns[r->ns].name;
+	const char *own = m->have_tasks ? nm->container : NULL;
 	int k, containers = 0;
 
 	if (r->shares_named)
@@ -205,7 +212,8 @@ void uct_model_name_shares(struct uct_model *m, struct uct_row *r)
 		containers += s->container != NULL;
 		/* a namespace of a container's own holds its processes: its
 		 * line says which; a row is shared when another's are in it */
-		r->shared |= s->container && !(own && !strcmp(own, s->container));
+		r->shared |= s->container && !(own && !strcmp(own, s->container) &&
+					       nm->container_tenant == s->container_tenant);
 	}
 	if (containers > 1)
 		merge_containers(m, r);

@@ -116,11 +116,21 @@ static void pod_json(struct uct_sb *b, const struct uct_kube *k)
 	uct_sb_char(b, '}');
 }
 
+/* A rootless Podman's container: the uid whose cgroup subtree claims
+ * it; null for an engine root runs */
+static void owner_json(struct uct_sb *b, __u32 tenant)
+{
+	if (tenant)
+		key_u64(b, ",\"container_owner_uid\":", tenant);
+	else
+		uct_sb_str(b, ",\"container_owner_uid\":null");
+}
+
 /*
  * What runs in the namespace (struct uct_nsname): its oldest process, the
  * hostname it sees, its cgroup, the container id in that and the
- * engine's name for it (Docker's, a pod's namespace/pod/container), its
- * pod (Kubernetes'); the number
+ * engine's name for it (Docker's, a pod's namespace/pod/container, a
+ * rootless Podman's user:name and its uid), its pod (Kubernetes'); the number
  * of its processes; without one, what holds the namespace. All null when
  * the names are unknown (no task iterator).
  */
@@ -130,8 +140,8 @@ static void names_json(struct uct_sb *b, const struct uct_model *m, const struct
 
 	if (!m->have_tasks) {
 		uct_sb_str(b, ",\"pid\":null,\"comm\":null,\"hostname\":null,\"cgroup\":null,"
-			   "\"container_id\":null,\"container_name\":null,\"pod\":null,\"tasks\":null,"
-			   "\"held_by\":null");
+			   "\"container_id\":null,\"container_name\":null,\"container_owner_uid\":null,"
+			   "\"pod\":null,\"tasks\":null,\"held_by\":null");
 		return;
 	}
 	if (nm->pid) {
@@ -141,10 +151,12 @@ static void names_json(struct uct_sb *b, const struct uct_model *m, const struct
 		key_str(b, ",\"cgroup\":", nm->cgroup);
 		key_str(b, ",\"container_id\":", nm->container);
 		key_str(b, ",\"container_name\":", nm->container_name);
+		owner_json(b, nm->container_tenant);
 		pod_json(b, nm->kube);
 	} else {
 		uct_sb_str(b, ",\"pid\":null,\"comm\":null,\"hostname\":null,\"cgroup\":null,"
-			   "\"container_id\":null,\"container_name\":null,\"pod\":null");
+			   "\"container_id\":null,\"container_name\":null,\"container_owner_uid\":null,"
+			   "\"pod\":null");
 	}
 	key_u64(b, ",\"tasks\":", nm->ntasks);
 	uct_sb_str(b, ",\"held_by\":[");
@@ -213,6 +225,7 @@ static void shares_json(struct uct_sb *b, const struct uct_model *m, const struc
 		first = false;
 		uct_sb_json_str(b, s->container);
 		key_str(b, ",\"container_name\":", s->container_name);
+		owner_json(b, s->container_tenant);
 		pod_json(b, s->kube);
 		key_str(b, ",\"cgroup\":", s->cgroup);
 		key_u64(b, ",\"processes\":", s->processes);

@@ -287,7 +287,9 @@ static void container_sample(FILE *f, const char *sample, const struct uct_row *
  * refusals per container, for the rows that processes of a container
  * other than their namespace's own charge (Docker's containers of one
  * uid in the host's namespace). Only containers in cgroups root made
- * (cgroups.h): no tenant names a series.
+ * (cgroups.h): no tenant names a series. A rootless Podman's (a claim
+ * in its user's subtree, which may repeat any id) are in the table and
+ * JSON only.
  */
 static void containers(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt)
 {
@@ -304,7 +306,7 @@ static void containers(FILE *f, const struct uct_model *m, enum uct_metrics_fmt 
 
 		for (k = 0; row_shown(m, r) && r->shared && k < r->nshares; k++) {
 			sh = &m->shares[r->share + k];
-			if (sh->container)
+			if (sh->container && !sh->container_tenant)
 				container_sample(f, "ucounttop_container_nproc_processes", r, sh,
 						 -1, sh->processes);
 		}
@@ -317,7 +319,7 @@ static void containers(FILE *f, const struct uct_model *m, enum uct_metrics_fmt 
 
 		for (k = 0; row_shown(m, r) && r->shared && k < r->nshares; k++) {
 			sh = &m->shares[r->share + k];
-			for (t = 0; sh->container && t < UCT_NTYPES; t++)
+			for (t = 0; sh->container && !sh->container_tenant && t < UCT_NTYPES; t++)
 				container_sample(f, "ucounttop_container_denials_total", r, sh, t,
 						 sh->denials[t]);
 		}
@@ -379,7 +381,7 @@ static void namespace_info(FILE *f, const struct uct_model *m, enum uct_metrics_
 				opt_label(&b, &sep, "pod_uid", k->pod_uid, sizeof(k->pod_uid));
 			} else {
 				opt_label(&b, &sep, "container", ns->name->container_name,
-					  UCT_CNAME_MAX);
+					  UCT_TENANT_CNAME_MAX);
 			}
 			opt_label(&b, &sep, "hostname", ns->name->hostname,
 				  sizeof(ns->name->hostname));

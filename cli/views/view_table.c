@@ -43,7 +43,8 @@
 #define NS_NAME_FLOOR	19
 /* A container's name on a line: as long as docker ps would show most */
 #define UCT_CNAME_SHOWN	24
-/* a pod's, namespace/pod/container: its three parts */
+/* a pod's, namespace/pod/container: its three parts; a rootless one's
+ * user:name: its two */
 #define UCT_KUBE_SHOWN	64
 
 int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
@@ -320,7 +321,7 @@ void uct_sb_held_by(struct uct_sb *b, unsigned held, bool json)
 static void container_label(struct uct_sb *b, const char *id, const char *name)
 {
 	if (name)
-		uct_sb_text(b, name, strchr(name, '/') ? UCT_KUBE_SHOWN : UCT_CNAME_SHOWN);
+		uct_sb_text(b, name, strpbrk(name, "/:") ? UCT_KUBE_SHOWN : UCT_CNAME_SHOWN);
 	else
 		uct_sb_text(b, id, UCT_CID_SHORT);
 }

@@ -81,12 +81,12 @@ nsobj() { grep "^{\"ns\":$1,\"level\":[0-9]*,\"owner_uid\":" $T/j.lines; }
 # object (its container_name must be null: no engine made these; pod()
 # reads its pod)
 names() {
-	nsobj "$1" | sed -n 's/.*"rows":[0-9]*,"pid":\([0-9a-z]*\),"comm":\("[^"]*"\|null\),"hostname":\("[^"]*"\|null\),"cgroup":\("[^"]*"\|null\),"container_id":\("[^"]*"\|null\),"container_name":null,"pod":\(null\|{[^}]*}\),"tasks":\([0-9a-z]*\),"held_by":\(\[[^]]*\]\|null\)}.*/\1 \2 \3 \4 \5 \7 \8/p'
+	nsobj "$1" | sed -n 's/.*"rows":[0-9]*,"pid":\([0-9a-z]*\),"comm":\("[^"]*"\|null\),"hostname":\("[^"]*"\|null\),"cgroup":\("[^"]*"\|null\),"container_id":\("[^"]*"\|null\),"container_name":null,"container_owner_uid":null,"pod":\(null\|{[^}]*}\),"tasks":\([0-9a-z]*\),"held_by":\(\[[^]]*\]\|null\)}.*/\1 \2 \3 \4 \5 \7 \8/p'
 }
 # pod INUM [FILE]: the container_name and pod of its object
 pod() {
 	grep "^{\"ns\":$1,\"level\":[0-9]*,\"owner_uid\":" "${2:-$T/j.lines}" |
-		sed -n 's/.*"container_name":\("[^"]*"\|null\),"pod":\(null\|{[^}]*}\),.*/\1 \2/p'
+		sed -n 's/.*"container_name":\("[^"]*"\|null\),"container_owner_uid":null,"pod":\(null\|{[^}]*}\),.*/\1 \2/p'
 }
 expect "JSON N1: pid, comm, hostname, cgroup, full container id, 2 processes, held by nothing" \
 	"$(names $N1)" "$P1 \"svc-n1\" \"n1-web\" \"$(ct N1 5)\" \"$C1\" 2 []"
@@ -148,8 +148,8 @@ $UCT -b -n 1 --container web-1 > $T/cname.txt 2>&1
 expect "--container web-1 (a name no engine gave here): exit 0, no match" \
 	"$? $(grep -c '  container web-1 (no match)' $T/cname.txt)" "0 1"
 $UCT -b -n 1 --container Web/1 > $T/cbad.txt 2>&1
-expect "--container Web/1 (neither an id, nor a name, nor a pod): usage error, exit 2" \
-	"$? $(grep -c "^ucounttop: --container needs a container id or a prefix of one (1 to 64 hex digits), a container's name as Docker gives it (\[a-zA-Z0-9\]\[a-zA-Z0-9_.-\]\*, at most 63 bytes) or a Kubernetes pod's NAMESPACE/POD\[/CONTAINER\], got 'Web/1'" $T/cbad.txt)" "2 1"
+expect "--container Web/1 (neither an id, nor a name, nor a pod, nor a user's): usage error, exit 2" \
+	"$? $(grep -c "^ucounttop: --container needs a container id or a prefix of one (1 to 64 hex digits), a container's name as Docker gives it (\[a-zA-Z0-9\]\[a-zA-Z0-9_.-\]\*, at most 63 bytes), a Kubernetes pod's NAMESPACE/POD\[/CONTAINER\] or a rootless Podman's USER:NAME, got 'Web/1'" $T/cbad.txt)" "2 1"
 
 # '/' in the live view: typing a hostname narrows the view to N6, with N5
 # and the initial namespace's creator row above it (uct-pty: '|' Enter)

@@ -93,7 +93,7 @@ mode() { # mode NAME [ucounttop options]
 	set -- $(grep '^TARGET' $T/$name.rf)
 	r=$(row $T/$name.json $2 $3)
 	expect "$name: a signal refused to a container's task, in the container's share" \
-		"$(echo "$r" | sed -n 's/.*"containers":\[{"container_id":"\([0-9a-f]*\)","container_name":null,"pod":null,"cgroup":"[^"]*","processes":[0-9]*,"denials":{"nproc":[0-9]*,"msgqueue":[0-9]*,"sigpending":\([0-9]*\).*"other":{"processes":[0-9]*,"denials":{"nproc":[0-9]*,"msgqueue":[0-9]*,"sigpending":\([0-9]*\).*/\1 \2 \3/p')" \
+		"$(echo "$r" | sed -n 's/.*"containers":\[{"container_id":"\([0-9a-f]*\)","container_name":null,"container_owner_uid":null,"pod":null,"cgroup":"[^"]*","processes":[0-9]*,"denials":{"nproc":[0-9]*,"msgqueue":[0-9]*,"sigpending":\([0-9]*\).*"other":{"processes":[0-9]*,"denials":{"nproc":[0-9]*,"msgqueue":[0-9]*,"sigpending":\([0-9]*\).*/\1 \2 \3/p')" \
 		"$4 1 0"
 	expect "$name: the row's last refused task is the signal's target" \
 		"$(echo "$r" | sed -n 's/.*"last_pid":\([0-9]*\).*/\1/p')" "$5"

@@ -113,7 +113,7 @@ expect "table: the sandbox's namespace is its pod, nginx's namespace/pod/contain
 $UCT --json -n 1 2> /dev/null | sed 's/{"ns":/\n{"ns":/g' > $T/j.lines
 pod() {
 	grep "^{\"ns\":$1,\"level\":[0-9]*,\"owner_uid\":" $T/j.lines |
-		sed -n 's/.*"container_name":\("[^"]*"\|null\),"pod":\(null\|{[^}]*}\),.*/\1 \2/p'
+		sed -n 's/.*"container_name":\("[^"]*"\|null\),"container_owner_uid":null,"pod":\(null\|{[^}]*}\),.*/\1 \2/p'
 }
 expect "JSON: the sandbox's pod, no container" "$(pod $SBN)" \
 	"\"shop/web-1\" {\"namespace\":\"shop\",\"name\":\"web-1\",\"uid\":\"$UID_\",\"container\":null}"

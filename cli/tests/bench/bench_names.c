@@ -88,7 +88,8 @@ static int hostile_passwd(void *arg, const struct uct_pwsrc *src, const struct u
 	return 0;
 }
 
-static int cgroup_root(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted)
+static int cgroup_root(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted,
+		       __u32 *tenant)
 {
 	snprintf(path, len, "/");
 	*trusted = 1;

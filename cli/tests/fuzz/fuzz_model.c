@@ -210,9 +210,11 @@ static size_t fz_ntasks;
  * id), or any bytes: the process's hostname field, unterminated; or (id
  * 5) as long a path as the lookup takes, components of NAME_MAX (255)
  * bytes of that field over and over, which a tenant with a delegated
- * cgroup subtree can make.
+ * cgroup subtree can make. With id & 16, the part past the trusted
+ * bytes is uid 1000's (or 1001's): its rootless Podman's claims count.
  */
-static int fuzz_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted)
+static int fuzz_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len, size_t *trusted,
+		       __u32 *tenant)
 {
 	static const char *const prefix[] = { "/system.slice/docker-", "/docker/",
 					      "/machine.slice/libpod-" };
@@ -226,6 +228,7 @@ static int fuzz_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len, s
 		/* trusted to any byte, a component's end or not: all of
 		 * the path (id & 8) or a prefix the id picks */
 		*trusted = id & 8 ? len : (size_t)(id >> 4) % len;
+		*tenant = id & 16 ? 1000 + (__u32)(id & 1) : UCT_NO_UID;
 		switch (id % 3) {
 		case 0:
 			return -1;
@@ -253,6 +256,17 @@ static int fuzz_cgroup(void *arg, __u32 pid, __u64 id, char *path, size_t len, s
 		}
 	}
 	return -1;
+}
+
+/* uid 1000's Podman names every container it is asked about; 1001's
+ * none */
+static int fuzz_podman_name(void *arg, __u32 tenant, const char *cid,
+			    char name[UCT_TENANT_CNAME_MAX + 1])
+{
+	if (tenant != 1000)
+		return -1;
+	snprintf(name, UCT_TENANT_CNAME_MAX + 1, "alice:c%.8s", cid);
+	return 0;
 }
 
 static char *render(void (*fn)(FILE *, const struct uct_model *, const struct uct_view_ctx *),
@@ -578,8 +592,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		m.show_kuid = true;
 		m.page_shift = h.pad[0] % 40;
 	}
-	if (h.names & FN_LOOKUP)
+	if (h.names & FN_LOOKUP) {
 		m.cgroup_fn = fuzz_cgroup;
+		m.podman_name_fn = fuzz_podman_name;
+	}
 	if (h.users & FU_READER)
 		m.passwd_fn = fuzz_passwd;
 	if (nrec && (h.names & FN_CONTAINER))

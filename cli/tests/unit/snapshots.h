@@ -164,7 +164,7 @@ static inline size_t base_tasks(struct uct_tlim *t)
 /* The cgroup lookup the tool does from /proc: cgroups 1 and 77 (above),
  * 88 (a podman container); others fail. *arg counts the calls. */
 static inline int test_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len,
-				 size_t *trusted)
+				 size_t *trusted, __u32 *tenant)
 {
 	const char *p = id == 1 ? "/" : id == 77 ? TEST_CGROUP :
 			id == 88 ? "/machine.slice/libpod-" TEST_CID ".scope/container" : NULL;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_jsonscan.c - engines' JSON walked, not searched (jsonscan.h); what
- * Docker's name makes of it: test_names.c. */
+ * Docker's and Podman's names make of it: test_names.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,10 +73,46 @@ static void test_walk(void **state)
 	}
 }
 
+/* An array's elements, each whole; a malformed one ends the walk */
+static void test_elements(void **state)
+{
+	static const struct { const char *json; int n; bool ok; } cases[] = {
+		{ "[]", 0, true },
+		{ " [ 1 , \"],\" , {\"a\":[2,3]}, [4] ,null ] ", 5, true },
+		{ "[{\"id\":\"x\"},{\"id\":\"y\"}]", 2, true },
+		{ "[1 2]", 1, false },			/* no comma */
+		{ "[1,]", 1, false },			/* no element */
+		{ "[\"x]", 0, false },			/* unterminated */
+		{ "{\"a\":1}", 0, false },		/* not an array */
+		{ "", 0, false },
+	};
+	const char *v;
+	size_t i, pos, vl;
+	int n, rc;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *j = cases[i].json;
+
+		pos = 0;
+		n = 0;
+		while ((rc = uct_json_elem(j, strlen(j), &pos, &v, &vl)) == 1)
+			n++;
+		if (n != cases[i].n || (rc == 0) != cases[i].ok)
+			fail_msg("case %zu: %d elements, then %d", i, n, rc);
+	}
+	pos = 0;
+	assert_int_equal(uct_json_elem("[\"a\",{\"b\":[1]}]", 16, &pos, &v, &vl), 1);
+	assert_int_equal(uct_json_elem("[\"a\",{\"b\":[1]}]", 16, &pos, &v, &vl), 1);
+	assert_int_equal((int)vl, 9);
+	assert_memory_equal(v, "{\"b\":[1]}", 9);
+	assert_int_equal(uct_json_elem("[\"a\",{\"b\":[1]}]", 16, &pos, &v, &vl), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_elements),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -837,7 +837,7 @@ static unsigned nsheld(const struct uct_model *m, __u32 inum)
 /* cgroups 201 (docker A), 202 (containerd B), 203 (a user's session,
  * no container), 204 (docker A again: a sub-cgroup), all made by root */
 static int share_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len,
-			   size_t *trusted)
+			   size_t *trusted, __u32 *tenant)
 {
 	const char *p = id == 201 ? "/system.slice/docker-" CID_A ".scope" :
 			id == 202 ? "/kubepods.slice/cri-containerd-" CID_B ".scope" :
@@ -939,11 +939,12 @@ static void test_share_pod_names(void **state)
 	fclose(f);
 	assert_non_null(strstr(out, " in aaaa1111aaaa 4, shop/web-1/nginx 1 (refused 2), "));
 	assert_non_null(strstr(out, "{\"container_id\":\"" CID_B "\",\"container_name\":"
-				    "\"shop/web-1/nginx\",\"pod\":{\"namespace\":\"shop\","
+				    "\"shop/web-1/nginx\",\"container_owner_uid\":null,"
+				    "\"pod\":{\"namespace\":\"shop\","
 				    "\"name\":\"web-1\",\"uid\":\"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0\","
 				    "\"container\":\"nginx\"},"));
 	assert_non_null(strstr(out, "{\"container_id\":\"" CID_A "\",\"container_name\":null,"
-				    "\"pod\":null,"));
+				    "\"container_owner_uid\":null,\"pod\":null,"));
 	free(out);
 	uct_model_free(&m);
 	/* the pod, the container: the shared row; a part of a name: nothing */
@@ -955,6 +956,117 @@ static void test_share_pod_names(void **state)
 		shares_update(&m, &lookups);
 		if (uct_model_name_matched(&m) != (i < 2))
 			fail_msg("--container %s: want %s", filters[i], i < 2 ? "a match" : "none");
+		uct_model_free(&m);
+	}
+}
+
+#define CID_C "cccc3333cccc3333cccc3333cccc3333cccc3333cccc3333cccc3333cccc3333"
+
+/* 201: Docker's container A, root's; 301: uid 1000's delegated subtree,
+ * its rootless Podman claiming A's id; 302, 303: the same claiming B's
+ * and C's */
+static int rootless_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len,
+			      size_t *trusted, __u32 *tenant)
+{
+	static const char deleg[] = "/user.slice/user-1000.slice/user@1000.service";
+	const char *p = id == 201 ? "/system.slice/docker-" CID_A ".scope" :
+			id == 301 ? "/user.slice/user-1000.slice/user@1000.service/user.slice/"
+				    "libpod-" CID_A ".scope" :
+			id == 302 ? "/user.slice/user-1000.slice/user@1000.service/user.slice/"
+				    "libpod-" CID_B ".scope" :
+			id == 303 ? "/user.slice/user-1000.slice/user@1000.service/user.slice/"
+				    "libpod-" CID_C ".scope" : NULL;
+
+	if (!p)
+		return -1;
+	snprintf(path, len, "%s", p);
+	*trusted = id == 201 ? strlen(p) : strlen(deleg) - strlen("/user@1000.service");
+	*tenant = id == 201 ? UCT_NO_UID : 1000;
+	return 0;
+}
+
+/* uid 1000's Podman names its A "web", its C "cache"; it knows no B */
+static int fake_podman_name(void *arg, __u32 tenant, const char *cid,
+			    char name[UCT_TENANT_CNAME_MAX + 1])
+{
+	(*(int *)arg)++;
+	if (tenant != 1000 || (strcmp(cid, CID_A) && strcmp(cid, CID_C)))
+		return -1;
+	strcpy(name, strcmp(cid, CID_A) ? "alice:cache" : "alice:web");
+	return 0;
+}
+
+/* A rootless Podman's containers share its user's row: each is named
+ * user:name by that user's Podman, never merged with root's container
+ * of the same id, never selected by that id, never a series' label; a
+ * claim without a name is no container */
+static void test_share_rootless_names(void **state)
+{
+	static const struct { const char *filter; bool match; } filters[] = {
+		{ "alice:web", true }, { "aaaa1111", true }, { "alice:db", false },
+		{ "bbbb2222", false }, { "alice:cache", true }, { "cccc3333", false },
+	};
+	struct uct_model m;
+	struct uct_view_ctx c = { .snapshot_src = "iter/ucounts", .hooks = "-", .degraded = "" };
+	struct uct_rec recs[2];
+	struct uct_tlim tl[6];
+	int names = 0, dockers, r;
+	char *out = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	recs[0] = mkrec(1, 0, 0, 0, 0, 0, 1, 0, 0, 0, INF);
+	recs[1] = mkrec(1, 0, 1000, 0, 0, 0, 5, 0, 0, 0, INF);
+	tl[0] = mktask(1, 0, 1, 1, 1, "init", "h");
+	tl[1] = mktask(1, 1000, 100, 10, 201, "a", "h");
+	tl[2] = mktask(1, 1000, 101, 11, 201, "a", "h");
+	tl[3] = mktask(1, 1000, 110, 20, 301, "httpd", "h");
+	tl[4] = mktask(1, 1000, 120, 30, 302, "db", "h");
+	tl[5] = mktask(1, 1000, 130, 40, 303, "redis", "h");
+	for (i = 0; i <= ARRAY_SIZE(filters); i++) {
+		dockers = 0;
+		uct_model_init(&m);
+		m.cgroup_fn = rootless_cgroup_fn;
+		m.docker_name_fn = fake_docker_name;
+		m.docker_name_arg = &dockers;
+		m.podman_name_fn = fake_podman_name;
+		m.podman_name_arg = &names;
+		if (i < ARRAY_SIZE(filters))
+			snprintf(m.container_filter, sizeof(m.container_filter), "%s",
+				 filters[i].filter);
+		assert_int_equal(uct_model_update(&m, recs, 2, NULL, 0, 100.0), 0);
+		assert_int_equal(uct_model_set_tasks(&m, tl, 6), 0);
+		if (i < ARRAY_SIZE(filters)) {
+			if (uct_model_name_matched(&m) != filters[i].match)
+				fail_msg("--container %s: want %s", filters[i].filter,
+					 filters[i].match ? "a match" : "none");
+			/* a tenant's claim never asks root's engines */
+			assert_true(dockers <= 1);
+			uct_model_free(&m);
+			continue;
+		}
+		uct_model_resolve_names(&m, -1, 0);
+		f = open_memstream(&out, &len);
+		assert_non_null(f);
+		uct_view_batch(f, &m, &c);
+		uct_view_json(f, &m, &c);
+		uct_view_openmetrics(f, &m, &c);
+		fclose(f);
+		assert_non_null(strstr(out, " in web 2, alice:web 1, alice:cache 1, other 1\n"));
+		/* root's container has its series; a tenant's claim has none */
+		assert_non_null(strstr(out, "ucounttop_container_nproc_processes{ns=\"1\",uid=\"1000\","
+					    "container_id=\"" CID_A "\"} 2\n"));
+		assert_null(strstr(out, "container_id=\"" CID_C));
+		assert_non_null(strstr(out, "{\"container_id\":\"" CID_A "\",\"container_name\":"
+					    "\"alice:web\",\"container_owner_uid\":1000,"));
+		assert_non_null(strstr(out, "{\"container_id\":\"" CID_A "\",\"container_name\":"
+					    "\"web\",\"container_owner_uid\":null,"));
+		assert_null(strstr(out, CID_B));
+		r = uct_model_find_row(&m, 1, 1000);
+		assert_int_equal(m.rows[r].ncontainers, 3);
+		assert_int_equal(dockers, 1);
+		free(out);
+		out = NULL;
 		uct_model_free(&m);
 	}
 }
@@ -1054,7 +1166,7 @@ static void test_shares(void **state)
 		assert_non_null(strstr(out, " in aaaa1111aaaa 4, bbbb2222bbbb 1 (refused 2), "
 					    "other 1 (refused 1)\n"));
 		assert_non_null(strstr(out, "\"shared\":true,\"containers\":[{\"container_id\":\""
-					    CID_A "\",\"container_name\":null,\"pod\":null,\"cgroup\":\"/system.slice/docker-" CID_A
+					    CID_A "\",\"container_name\":null,\"container_owner_uid\":null,\"pod\":null,\"cgroup\":\"/system.slice/docker-" CID_A
 					    ".scope\",\"processes\":4,\"denials\":{\"nproc\":0,"));
 		assert_non_null(strstr(out, "\"other\":{\"processes\":1,\"denials\":{\"nproc\":1,"));
 		/* a series per container, none for "other" */
@@ -1409,6 +1521,7 @@ int main(void)
 		cmocka_unit_test(test_names_cgroup_cache),
 		cmocka_unit_test(test_shares),
 		cmocka_unit_test(test_share_names),
+		cmocka_unit_test(test_share_rootless_names),
 		cmocka_unit_test(test_share_pod_names),
 		cmocka_unit_test(test_shares_own_namespace),
 		cmocka_unit_test(test_shares_filter),

@@ -160,7 +160,7 @@ static void test_cache(void **state)
 	assert_non_null(e);
 	assert_null(e->path);
 	assert_int_equal(c.cap, 64);		/* the first table */
-	assert_true(uct_cgname_set(e, "/system.slice/docker-" ID1 ".scope", 99));
+	assert_true(uct_cgname_set(e, "/system.slice/docker-" ID1 ".scope", 99, UCT_NO_UID));
 	path = e->path;
 	id = e->cid;
 	assert_string_equal(id, ID1);
@@ -168,7 +168,7 @@ static void test_cache(void **state)
 	for (k = 1000; k < 2000; k++) {
 		e = uct_cgcache_get(&c, k, 1);
 		assert_non_null(e);
-		assert_true(uct_cgname_set(e, "/user.slice", 11));
+		assert_true(uct_cgname_set(e, "/user.slice", 11, UCT_NO_UID));
 		assert_null(e->cid);
 	}
 	e = uct_cgcache_get(&c, 42, 2);
@@ -249,6 +249,7 @@ static void test_cgroup_owned_prefix(void **state)
 		"user.slice/user@1000.service/docker-" ID1 ".scope",
 	};
 	char mnt[64], p[256];
+	__u32 tenant;
 	size_t i;
 
 	if (geteuid())
@@ -261,17 +262,23 @@ static void test_cgroup_owned_prefix(void **state)
 	}
 	snprintf(p, sizeof(p), "%s/user.slice/user@1000.service", mnt);
 	assert_int_equal(chown(p, 1000, 1000), 0);
-	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/system.slice/docker-" ID1 ".scope/x", 0),
+	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/system.slice/docker-" ID1 ".scope/x", 0,
+						 &tenant),
 			 strlen("/system.slice/docker-" ID1 ".scope/x"));
+	assert_int_equal(tenant, UCT_NO_UID);
+	/* the tenant: the owner of the first directory past root's */
 	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/user.slice/user@1000.service/docker-" ID1
-						 ".scope", 0), strlen("/user.slice"));
-	/* gone meanwhile: up to what is there */
+						 ".scope", 0, &tenant), strlen("/user.slice"));
+	assert_int_equal(tenant, 1000);
+	/* gone meanwhile: up to what is there, and no tenant */
 	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/system.slice/gone/docker-" ID1 ".scope",
-						 0), strlen("/system.slice"));
-	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/", 0), 0);
+						 0, &tenant), strlen("/system.slice"));
+	assert_int_equal(tenant, UCT_NO_UID);
+	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/", 0, NULL), 0);
 	/* the mount's own root owned by someone else: nothing */
 	assert_int_equal(chown(mnt, 1000, 1000), 0);
-	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/system.slice", 0), 0);
+	assert_int_equal(uct_cgroup_owned_prefix(mnt, "/system.slice", 0, &tenant), 0);
+	assert_int_equal(tenant, UCT_NO_UID);
 	snprintf(p, sizeof(p), "rm -rf %s", mnt);
 	assert_int_equal(system(p), 0);
 }
@@ -364,6 +371,81 @@ static void test_docker_names(void **state)
 	assert_false(uct_docker_name("{\"Name\":\"/web\"}", 12, name));
 }
 
+/* A rootless Podman's claim: libpod-<id> past the trusted bytes only,
+ * the first such; conmon's cgroup and other engines' prefixes are none */
+static void test_podman_claims(void **state)
+{
+	static const char deleg[] = "/user.slice/user-1000.slice/user@1000.service";
+	static const struct { const char *path, *want; } cases[] = {
+		{ "/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-" ID1 ".scope",
+		  ID1 },
+		{ "/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-" ID1
+		  ".scope/container", ID1 },
+		{ "/user.slice/user-1000.slice/user@1000.service/libpod-" ID1 "/libpod-" ID2, ID1 },
+		{ "/user.slice/user-1000.slice/user@1000.service/libpod-conmon-" ID1 ".scope",
+		  NULL },
+		{ "/user.slice/user-1000.slice/user@1000.service/docker-" ID1 ".scope", NULL },
+		{ "/user.slice/user-1000.slice/user@1000.service/" ID1, NULL },
+		{ "/user.slice/user-1000.slice/user@1000.service/libpod-" ID1 "0", NULL },
+		{ "/user.slice/user-1000.slice/user@1000.service", NULL },
+		/* root made it: an id of its own (uct_container_id()), no claim */
+		{ "/user.slice/libpod-" ID1, NULL },
+	};
+	char id[UCT_CID_LEN + 1];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool got = uct_podman_claim(cases[i].path, strlen(deleg), id);
+
+		if (got != !!cases[i].want || (got && strcmp(id, cases[i].want)))
+			fail_msg("case %zu: got %s '%s'", i, got ? "a claim" : "none", id);
+	}
+	assert_false(uct_podman_claim(NULL, 0, id));
+}
+
+/* A rootless Podman's name: the first of "names" of the object whose
+ * "id" is the container's, nothing deeper, nothing Podman would refuse;
+ * and the user:name it is shown as */
+static void test_podman_names(void **state)
+{
+	static const struct { const char *json, *want; } cases[] = {
+		{ "[{\"id\":\"" ID1 "\",\"names\":[\"web\"],\"image\":\"x\"}]", "web" },
+		{ "[{\"id\":\"" ID2 "\",\"names\":[\"db\"]},{\"names\":[\"api\",\"alias\"],"
+		  "\"id\":\"" ID1 "\"}]", "api" },
+		/* the id in metadata, or another's name, is not it */
+		{ "[{\"id\":\"" ID2 "\",\"metadata\":\"{\\\"id\\\":\\\"" ID1 "\\\"}\","
+		  "\"names\":[\"evil\"]}]", NULL },
+		{ "[{\"x\":{\"id\":\"" ID1 "\"},\"names\":[\"evil\"]}]", NULL },
+		{ "[{\"id\":\"" ID1 "\",\"names\":[]}]", NULL },
+		{ "[{\"id\":\"" ID1 "\",\"names\":[\"a b\"]}]", NULL },
+		{ "[{\"id\":\"" ID1 "\",\"names\":\"web\"}]", NULL },
+		{ "{\"id\":\"" ID1 "\",\"names\":[\"web\"]}", NULL },
+		{ "[{\"id\":\"" ID1 "\",\"names\":[\"web\"]}", "web" },	/* cut after */
+		{ "", NULL },
+	};
+	char name[UCT_CNAME_MAX + 1];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool got = uct_podman_name(cases[i].json, strlen(cases[i].json), ID1, name);
+
+		if (got != !!cases[i].want || (got && strcmp(name, cases[i].want)))
+			fail_msg("case %zu: got %s '%s'", i, got ? "a name" : "none", name);
+		if (!got)
+			assert_string_equal(name, "");
+	}
+	assert_true(uct_tenant_cname_ok("alice:web", 9));
+	assert_true(uct_tenant_cname_ok("svc_ci-2.x:db.1", 15));
+	assert_false(uct_tenant_cname_ok("alice:web", 6));	/* the length bounds it */
+	assert_false(uct_tenant_cname_ok(":web", 4));
+	assert_false(uct_tenant_cname_ok("alice:", 6));
+	assert_false(uct_tenant_cname_ok("-x:web", 6));
+	assert_false(uct_tenant_cname_ok("a/b:web", 7));
+	assert_false(uct_tenant_cname_ok("alice:a:b", 9));
+	assert_false(uct_tenant_cname_ok("web", 3));
+	assert_false(uct_tenant_cname_ok("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:web", 37));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +459,8 @@ int main(void)
 		cmocka_unit_test(test_cgroup_owned_prefix),
 		cmocka_unit_test(test_cgroup2_mount),
 		cmocka_unit_test(test_docker_names),
+		cmocka_unit_test(test_podman_claims),
+		cmocka_unit_test(test_podman_names),
 	};
 
 	return cmocka_run_group_tests_name("names", tests, NULL, NULL);

@@ -6,7 +6,9 @@
  * uid.gid directory below it, none for an id that is not 64 hex digits
  * (the path stays in the root), a missing file, or a name Docker would
  * not accept; a Kubernetes container's pod from containerd's bundle or
- * CRI-O's.
+ * CRI-O's; a rootless Podman's container's user:name from its user's
+ * containers.json, which only that user may own, and never through a
+ * symbolic link.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +27,7 @@
 #define ID_DECOY "3333333333333333333333333333333333333333333333333333333333333333"
 #define ID_CD	"4444444444444444444444444444444444444444444444444444444444444444"
 #define ID_CRIO	"5555555555555555555555555555555555555555555555555555555555555555"
+#define ID_POD	"6666666666666666666666666666666666666666666666666666666666666666"
 
 static char root[] = "/tmp/test_privread.XXXXXX";
 
@@ -136,11 +139,49 @@ static void test_cri_bundles(void **state)
 	uct_privread_free(&pr);
 }
 
+/* containers.json in a home of the test's: root's files, read for uid 0
+ * (whose name the host's passwd gives), refused for any other uid; the
+ * file behind a symbolic link refused for its owner too */
+static void test_podman_name(void **state)
+{
+	char home[300], link[400], target[400], name[UCT_TENANT_CNAME_MAX + 1];
+	struct uct_privread_cfg cfg;
+	struct uct_privread pr;
+
+	if (geteuid())
+		skip();		/* the files are the test's; their owner must be a
+				 * user the host's passwd names: root */
+	put("home/.local/share/containers/storage/vfs-containers", "containers.json",
+	    "[{\"id\":\"" ID_WEB "\",\"names\":[\"web\"],\"metadata\":\"{}\"},"
+	    "{\"id\":\"" ID_POD "\",\"names\":[\"db\",\"db-alias\"]}]");
+	uct_privread_cfg_init(&cfg);
+	snprintf(home, sizeof(home), "%s/home", root);
+	cfg.podman_home = home;
+	assert_int_equal(uct_privread_init(&pr, &cfg), 0);
+	assert_int_equal(uct_privread_podman_name(&pr, 0, ID_WEB, name), 0);
+	assert_string_equal(name, "root:web");
+	assert_int_equal(uct_privread_podman_name(&pr, 0, ID_POD, name), 0);
+	assert_string_equal(name, "root:db");
+	assert_int_equal(uct_privread_podman_name(&pr, 0, ID_CD, name), -1);
+	/* uid 1000 does not own it: whatever its home points to */
+	assert_int_equal(uct_privread_podman_name(&pr, 1000, ID_WEB, name), -1);
+	assert_string_equal(name, "");
+	/* overlay's place, a link to the file: not followed */
+	snprintf(link, sizeof(link), "%s/.local/share/containers/storage/overlay-containers", home);
+	snprintf(target, sizeof(target), "mkdir -p %s && ln -s ../vfs-moved/containers.json "
+		 "%s/containers.json && mv %s/.local/share/containers/storage/vfs-containers "
+		 "%s/.local/share/containers/storage/vfs-moved", link, link, home, home);
+	assert_int_equal(system(target), 0);
+	assert_int_equal(uct_privread_podman_name(&pr, 0, ID_WEB, name), -1);
+	uct_privread_free(&pr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_docker_name),
 		cmocka_unit_test(test_cri_bundles),
+		cmocka_unit_test(test_podman_name),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -422,7 +422,7 @@ static void test_names_hostile_text(void **state)
  * components of 255 control bytes (NAME_MAX each, 3,840 bytes), each byte
  * escaped to six in JSON. */
 static int long_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len,
-			  size_t *trusted)
+			  size_t *trusted, __u32 *tenant)
 {
 	size_t n = 0;
 	int i;
@@ -486,7 +486,7 @@ static void test_names_json(void **state)
 
 	/* unknown: every key there, null */
 	assert_non_null(strstr(out, "\"rows\":3,\"pid\":null,\"comm\":null,\"hostname\":null,"
-				    "\"cgroup\":null,\"container_id\":null,\"container_name\":null,\"pod\":null,\"tasks\":null,"
+				    "\"cgroup\":null,\"container_id\":null,\"container_name\":null,\"container_owner_uid\":null,\"pod\":null,\"tasks\":null,"
 				    "\"held_by\":null}"));
 	names_on(f);
 	out = render(f, uct_view_json);
@@ -494,13 +494,13 @@ static void test_names_json(void **state)
 	assert_non_null(strstr(out, "{\"ns\":100,\"level\":1,\"owner_uid\":1001,"));
 	assert_non_null(strstr(out, "\"rows\":2,\"pid\":300,\"comm\":\"nginx\","
 				    "\"hostname\":\"web-1\",\"cgroup\":\"" TEST_CGROUP "\","
-				    "\"container_id\":\"" TEST_CID "\",\"container_name\":null,\"pod\":null,\"tasks\":3,"
+				    "\"container_id\":\"" TEST_CID "\",\"container_name\":null,\"container_owner_uid\":null,\"pod\":null,\"tasks\":3,"
 				    "\"held_by\":[]}"));
 	assert_non_null(strstr(out, "\"rows\":3,\"pid\":1,\"comm\":\"init\","
 				    "\"hostname\":\"uct-guest\",\"cgroup\":\"/\","
-				    "\"container_id\":null,\"container_name\":null,\"pod\":null,\"tasks\":2,\"held_by\":[]}"));
+				    "\"container_id\":null,\"container_name\":null,\"container_owner_uid\":null,\"pod\":null,\"tasks\":2,\"held_by\":[]}"));
 	assert_non_null(strstr(out, "\"rows\":1,\"pid\":null,\"comm\":null,\"hostname\":null,"
-				    "\"cgroup\":null,\"container_id\":null,\"container_name\":null,\"pod\":null,\"tasks\":0,"
+				    "\"cgroup\":null,\"container_id\":null,\"container_name\":null,\"container_owner_uid\":null,\"pod\":null,\"tasks\":0,"
 				    "\"held_by\":[\"queue\"]}"));
 }
 
