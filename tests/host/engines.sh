@@ -6,9 +6,9 @@
 # guest of Debian's stock 7.x kernel, which runc can confine: runc's
 # device rules are a cgroup BPF program, and our guest kernel's config
 # leaves CONFIG_CGROUP_BPF out. Runs guest tests 5K (Docker), 5L
-# (containerd as Kubernetes' CRI plugin runs a pod) and 5M (Docker with
-# --userns-remap). Not in the default
-# matrix: about 250 MB more initramfs and a minute more.
+# (containerd as Kubernetes' CRI plugin runs a pod), 5M (Docker with
+# --userns-remap) and 5N (rootless Podman). Not in the default matrix:
+# about 250 MB more initramfs and a minute more.
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
@@ -27,7 +27,7 @@ console=$LOGDIR/engines.console
 	--add "$layer/engines/etc/containers:/etc/containers" \
 	--results "$tap" --console "$console" \
 	-- /uct/run-tests /uct/tests/5K-ucounttop-docker.sh /uct/tests/5L-ucounttop-containerd-pods.sh \
-	/uct/tests/5M-ucounttop-docker-userns-remap.sh || rc=$?
+	/uct/tests/5M-ucounttop-docker-userns-remap.sh /uct/tests/5N-ucounttop-rootless-podman.sh || rc=$?
 sed -E 's/^(not ok|ok) ([0-9]+) /\1 \2 engines: /' "$tap"
 [ "$rc" = 0 ] || echo "# guest exited $rc (console: $console)"
 exit "$rc"
