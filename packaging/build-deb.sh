@@ -49,6 +49,9 @@ install -d "$doc"
 install -m 0644 "$root/packaging/debian/copyright" "$doc/copyright"
 install -m 0644 "$root/README.md" "$doc/README.md"
 gzip -9n "$doc/README.md"
+# the upstream changelog, where Debian's policy puts it
+install -m 0644 "$root/CHANGELOG.md" "$doc/changelog"
+gzip -9n "$doc/changelog"
 date=$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}")
 printf 'ucounttop (%s) unstable; urgency=medium\n\n  * Built from the ucounttop tree.\n\n -- %s  %s\n' \
 	"$version" "$maintainer" "$date" | gzip -9n > "$doc/changelog.Debian.gz"

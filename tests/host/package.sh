@@ -108,6 +108,7 @@ cat > "$tmp/want.deb" <<'EOF'
 -rw-r--r-- root/root usr/share/bash-completion/completions/ucounttop
 -rw-r--r-- root/root usr/share/doc/ucounttop/README.md.gz
 -rw-r--r-- root/root usr/share/doc/ucounttop/changelog.Debian.gz
+-rw-r--r-- root/root usr/share/doc/ucounttop/changelog.gz
 -rw-r--r-- root/root usr/share/doc/ucounttop/copyright
 -rw-r--r-- root/root usr/share/man/man8/ucounttop.8.gz
 -rw-r--r-- root/root usr/share/ucounttop/grafana/ucounttop.json
