@@ -35,7 +35,7 @@ static const char *const counts[UCT_NTYPES] = {
 	[UCT_MEMLOCK] = "bytes of locked memory (pages times the page size)",
 };
 
-/* {ns="..",level="..",uid=".." after the sample's name: built without
+/* {ns="..",level="..",kuid=".." after the sample's name: built without
  * printf, as every row gets several lines (see struct uct_sb); the caller
  * closes the braces */
 static void row_labels(struct uct_sb *b, const char *sample, const struct uct_row *r)
@@ -45,7 +45,7 @@ static void row_labels(struct uct_sb *b, const char *sample, const struct uct_ro
 	uct_sb_u64(b, r->rec.ns_inum);
 	uct_sb_str(b, "\",level=\"");
 	uct_sb_u64(b, r->rec.level);
-	uct_sb_str(b, "\",uid=\"");
+	uct_sb_str(b, "\",kuid=\"");
 	uct_sb_u64(b, r->rec.uid);
 	uct_sb_char(b, '"');
 }
@@ -135,7 +135,7 @@ static void row_gauge(FILE *f, const struct uct_model *m, enum uct_metrics_fmt f
 			 "unlimited, no sample: none.", uct_type_header(t), counts[t]);
 	else
 		snprintf(help, sizeof(help), "RLIMIT_%s counter of a row (the struct ucounts of "
-			 "user namespace ns and kuid uid), in %s.", uct_type_header(t), counts[t]);
+			 "user namespace ns and global uid kuid), in %s.", uct_type_header(t), counts[t]);
 	family(f, fmt, name, "gauge", unit_of[t], help);
 	for (i = 0; i < m->nrows; i++) {
 		const struct uct_row *r = &m->rows[i];
@@ -258,7 +258,7 @@ static void row_state(FILE *f, const struct uct_model *m, enum uct_metrics_fmt f
 	}
 }
 
-/* sample{ns="..",uid="..",container_id=".."[,type=".."]} v; type < 0: none */
+/* sample{ns="..",kuid="..",container_id=".."[,type=".."]} v; type < 0: none */
 static void container_sample(FILE *f, const char *sample, const struct uct_row *r,
 			     const struct uct_share *sh, int type, unsigned long long v)
 {
@@ -268,7 +268,7 @@ static void container_sample(FILE *f, const char *sample, const struct uct_row *
 	uct_sb_str(&b, sample);
 	uct_sb_str(&b, "{ns=\"");
 	uct_sb_u64(&b, r->rec.ns_inum);
-	uct_sb_str(&b, "\",uid=\"");
+	uct_sb_str(&b, "\",kuid=\"");
 	uct_sb_u64(&b, r->rec.uid);
 	uct_sb_str(&b, "\",container_id=\"");
 	uct_sb_label(&b, sh->container, UCT_CID_LEN);
@@ -392,7 +392,7 @@ static void namespace_info(FILE *f, const struct uct_model *m, enum uct_metrics_
 }
 
 /*
- * User names as an info metric, joined on (ns, uid): not a label of the
+ * User names as an info metric, joined on (ns, kuid): not a label of the
  * counters, whose series would then change with a container's passwd
  * file and multiply with every name. Only rows with a name; no family
  * when none has one.
@@ -412,14 +412,14 @@ static void users_info(FILE *f, const struct uct_model *m, enum uct_metrics_fmt 
 			continue;
 		if (!any)
 			family(f, fmt, "ucounttop_user", "info", NULL,
-			       "The user name of a row's uid as its user namespace maps it (ns_uid), "
+			       "The user name of a row's kuid as its user namespace maps it, "
 			       "from the passwd file in the root of the namespace's oldest process "
-			       "(the initial namespace: /etc/passwd); join on ns and uid.");
+			       "(the initial namespace: /etc/passwd); join on ns and kuid.");
 		any = true;
 		b.n = 0;
 		uct_sb_str(&b, "ucounttop_user_info{ns=\"");
 		uct_sb_u64(&b, r->rec.ns_inum);
-		uct_sb_str(&b, "\",uid=\"");
+		uct_sb_str(&b, "\",kuid=\"");
 		uct_sb_u64(&b, r->rec.uid);
 		uct_sb_str(&b, "\",user=\"");
 		uct_sb_label(&b, user, UCT_USER_MAX);

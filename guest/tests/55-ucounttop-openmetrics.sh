@@ -13,7 +13,7 @@ check() { d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
 $UCT --openmetrics -n 1 > $T/om 2> $T/err
 check "--openmetrics -n 1 exits 0" [ $? -eq 0 ]
 check "ends with # EOF" [ "$(tail -n 1 $T/om)" = "# EOF" ]
-check "root's nproc sample" [ -n "$(grep '^ucounttop_nproc_processes{ns="[0-9]*",level="0",uid="0"} [0-9][0-9]*$' $T/om)" ]
+check "root's nproc sample" [ -n "$(grep '^ucounttop_nproc_processes{ns="[0-9]*",level="0",kuid="0"} [0-9][0-9]*$' $T/om)" ]
 check "memlock in bytes, with its UNIT; no old family" \
 	[ "$(grep -cx '# UNIT ucounttop_memlock_bytes bytes' $T/om) $(grep -cE '(^|^# [A-Z]+ )ucounttop_(rlimit_|namespace_rlimit_max|row_flag)' $T/om)" = "1 0" ]
 check "a row state sample for every row" \

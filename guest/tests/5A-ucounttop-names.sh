@@ -154,7 +154,7 @@ expect "JSON rows: no name is a null" \
 	"1 1"
 $UCT --openmetrics -n 1 > $T/om.txt 2>&1
 expect "OpenMetrics: ucounttop_user_info for (init,1000) and (N1,1000), none for N2, N3, N4" \
-	"$(grep -c "^ucounttop_user_info{ns=\"$init\",uid=\"1000\",user=\"alice\"} 1\$" $T/om.txt) $(grep -c "^ucounttop_user_info{ns=\"$N1\",uid=\"1000\",user=\"n1-app\"} 1\$" $T/om.txt) $(grep -cE "^ucounttop_user_info\\{ns=\"($N2|$N3|$N4)\"" $T/om.txt)" \
+	"$(grep -c "^ucounttop_user_info{ns=\"$init\",kuid=\"1000\",user=\"alice\"} 1\$" $T/om.txt) $(grep -c "^ucounttop_user_info{ns=\"$N1\",kuid=\"1000\",user=\"n1-app\"} 1\$" $T/om.txt) $(grep -cE "^ucounttop_user_info\\{ns=\"($N2|$N3|$N4)\"" $T/om.txt)" \
 	"1 1 0"
 expect "OpenMetrics: no user label on the counters" "$(grep -v '^ucounttop_user_info{' $T/om.txt | grep -c 'user=')" 0
 
@@ -173,7 +173,7 @@ fi
 kill $u 2>/dev/null
 wait $u
 expect "--listen: N1's uid 2000 is n1-app, then n1-new once its file changed" \
-	"$(grep -c "user_info{ns=\"$N1\",uid=\"1000\",user=\"n1-app\"}" $T/s1) $(grep -c "user_info{ns=\"$N1\",uid=\"1000\",user=\"n1-new\"}" $T/s2) $(grep -c 'n1-app' $T/s2)" \
+	"$(grep -c "user_info{ns=\"$N1\",kuid=\"1000\",user=\"n1-app\"}" $T/s1) $(grep -c "user_info{ns=\"$N1\",kuid=\"1000\",user=\"n1-new\"}" $T/s2) $(grep -c 'n1-app' $T/s2)" \
 	"1 1 0"
 
 cleanup

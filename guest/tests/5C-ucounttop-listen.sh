@@ -87,7 +87,7 @@ samples() {
 	grep '^EXPECT ' $2 | while read -r _ ns lvl uid np mq sp ml; do
 		for tv in nproc_processes:$np msgqueue_bytes:$mq sigpending_signals:$sp \
 			  memlock_bytes:$((ml * PAGE)); do
-			s="ucounttop_${tv%:*}{ns=\"$ns\",level=\"$lvl\",uid=\"$uid\"} ${tv#*:}"
+			s="ucounttop_${tv%:*}{ns=\"$ns\",level=\"$lvl\",kuid=\"$uid\"} ${tv#*:}"
 			grep -qxF "$s" $1 || echo "# missing: $s"
 		done
 	done
@@ -162,7 +162,7 @@ check "GET /metrics: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "... 200" has $T/text1.h 'HTTP/1.1 200 OK'
 check "... $TEXT_CT" has $T/text1.h "$TEXT_CT"
 check "... root's nproc sample" \
-	grep -q '^ucounttop_nproc_processes{ns="[0-9]*",level="0",uid="0"} [1-9][0-9]*$' $T/text1
+	grep -q '^ucounttop_nproc_processes{ns="[0-9]*",level="0",kuid="0"} [1-9][0-9]*$' $T/text1
 check "... a counter's TYPE names its samples (text 0.0.4)" \
 	grep -qx '# TYPE ucounttop_denials_total counter' $T/text1
 check "... no '# EOF'" [ -z "$(grep '^# EOF' $T/text1)" ]
@@ -251,7 +251,7 @@ if workload $T/wld --denials; then
 	# shellcheck disable=SC2046 # the words of one line
 	set -- $(grep '^DENY .* nproc ' $T/wld)
 	check "... and its $5 refused forks as ucounttop_denials_total" \
-		grep -qxF "ucounttop_denials_total{ns=\"$2\",level=\"1\",uid=\"$3\",type=\"nproc\"} $5" $T/text
+		grep -qxF "ucounttop_denials_total{ns=\"$2\",level=\"1\",kuid=\"$3\",type=\"nproc\"} $5" $T/text
 	kill $w
 	wait $w
 	get $T/text.again

@@ -86,7 +86,7 @@ expect "--container B: the shared row" "$(grep -c '^ *uid 9000 ' $T/c.txt)" 1
 expect "--container B: no 'no match'" "$(grep -c 'no match' $T/c.txt)" 0
 
 timeout 60 wget -q -O $T/om http://127.0.0.1:9469/metrics
-grep "^ucounttop_container_\|^ucounttop_nproc_processes{ns=\"$init\",level=\"0\",uid=\"9000\"}" $T/om |
+grep "^ucounttop_container_\|^ucounttop_nproc_processes{ns=\"$init\",level=\"0\",kuid=\"9000\"}" $T/om |
 	sed 's/^/# /'
 expect "--listen: the same split, per container: A 3 and no refusal, B 2 and the refusal" \
 	"$(om_share $T/om $init 9000 $A), $(om_share $T/om $init 9000 $B)" "3 0, 2 1"

@@ -380,7 +380,7 @@ json.dump(d, open(sys.argv[2], "w"))
 PYEOF
 refuses "a query with a data source of its own is refused" chk dashboard "$b/ds.json" "$b/ds-rules.yml"
 # shellcheck disable=SC2016 # $ns: Grafana's, in the JSON
-sed 's/ns=~\\"$ns\\", uid=~\\"$uid\\"})", *$/ns=~\\"$namespace\\"})",/' "$dash" > "$b/var.json"
+sed 's/ns=~\\"$ns\\", kuid=~\\"$kuid\\"})", *$/ns=~\\"$namespace\\"})",/' "$dash" > "$b/var.json"
 refuses "... so is a variable that is not defined" chk dashboard "$b/var.json" "$b/var-rules.yml"
 sed 's/"expr": "sum by (type) (rate(/"expr": "sum by type (rate(/' "$dash" > "$b/syntax.json"
 if chk dashboard "$b/syntax.json" "$b/syntax-rules.yml" > /dev/null 2>&1; then

@@ -104,7 +104,7 @@ print("\n".join(sorted(out)))'
 # the last series to appear: B's refusal, on the series of the split;
 # and the last scrape a good one (a TCG guest on a busy host may answer
 # one late: a failed scrape makes every series stale)
-q_den="ucounttop_container_denials_total{uid=\"9000\",container_id=\"$B\",type=\"nproc\"}"
+q_den="ucounttop_container_denials_total{kuid=\"9000\",container_id=\"$B\",type=\"nproc\"}"
 for ((i = 0; i < 120; i++)); do
 	[ -n "$(query "$q_den" 2> /dev/null)" ] &&
 		[ "$(query 'up{job="ucounttop"}' 2> /dev/null | sed 's/.*=//')" = 1 ] && break
@@ -115,20 +115,20 @@ expect "Prometheus scrapes the target: up == 1" "$(query 'up{job="ucounttop"}' |
 init=$(query 'ucounttop_build_info' | head -n 1 | grep -c version)
 expect "ucounttop_build_info is there, with a version" "$init" 1
 expect "uid 9000's row in the initial namespace: 5 processes" \
-	"$(query 'ucounttop_nproc_processes{uid="9000",level="0"}' | sed 's/.*=//')" 5
+	"$(query 'ucounttop_nproc_processes{kuid="9000",level="0"}' | sed 's/.*=//')" 5
 expect "no limit series: it created no namespace (the tasks' RLIMIT_NPROC is theirs)" \
-	"$(query 'ucounttop_nproc_limit_processes{uid="9000",level="0"}')" ""
+	"$(query 'ucounttop_nproc_limit_processes{kuid="9000",level="0"}')" ""
 expect "split by container: A 3, B 2" \
-	"$(query 'ucounttop_container_nproc_processes{uid="9000"}' | sed 's/.*container_id=\([0-9a-f]*\),.*=\([0-9]*\)$/\1 \2/')" \
+	"$(query 'ucounttop_container_nproc_processes{kuid="9000"}' | sed 's/.*container_id=\([0-9a-f]*\),.*=\([0-9]*\)$/\1 \2/')" \
 	"$A 3
 $B 2"
 expect "the shares add up to the row (PromQL)" \
-	"$(query 'sum(ucounttop_container_nproc_processes{uid="9000"}) == on() ucounttop_nproc_processes{uid="9000",level="0"}' | sed 's/.*=//')" 5
+	"$(query 'sum(ucounttop_container_nproc_processes{kuid="9000"}) == on() ucounttop_nproc_processes{kuid="9000",level="0"}' | sed 's/.*=//')" 5
 expect "B's refused fork: 1 on B, none on A" \
-	"$(query 'ucounttop_container_denials_total{uid="9000",type="nproc"}' | sed 's/.*container_id=\([0-9a-f]*\),.*=\([0-9]*\)$/\1 \2/')" \
+	"$(query 'ucounttop_container_denials_total{kuid="9000",type="nproc"}' | sed 's/.*container_id=\([0-9a-f]*\),.*=\([0-9]*\)$/\1 \2/')" \
 	"$A 0
 $B 1"
 expect "the row's refusals: 1" \
-	"$(query 'ucounttop_denials_total{uid="9000",level="0",type="nproc"}' | sed 's/.*=//')" 1
+	"$(query 'ucounttop_denials_total{kuid="9000",level="0",type="nproc"}' | sed 's/.*=//')" 1
 grep -v '^$' "$tmp/prom.log" | head -n 5 | sed 's/^/# prometheus: /'
 finish

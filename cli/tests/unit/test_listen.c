@@ -384,7 +384,7 @@ static void test_formats(void **state)
 	assert_int_equal(r.status, 200);
 	assert_string_equal(header(&r, "Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
 	same_doc(r.body, text);
-	assert_non_null(strstr(r.body, "\nucounttop_nproc_processes{ns=\"1\",level=\"0\",uid=\"0\"} 11\n"));
+	assert_non_null(strstr(r.body, "\nucounttop_nproc_processes{ns=\"1\",level=\"0\",kuid=\"0\"} 11\n"));
 	seconds = scrape_seconds(r.body);
 	release(&r);
 
@@ -434,7 +434,7 @@ static void test_snapshot_per_scrape(void **state)
 		request(sv.port, "GET", "/metrics", NULL, &r);
 		assert_int_equal(r.status, 200);
 		snprintf(want, sizeof(want), "\nucounttop_nproc_processes{ns=\"1\",level=\"0\","
-			 "uid=\"0\"} %d\n", 10 + i);
+			 "kuid=\"0\"} %d\n", 10 + i);
 		assert_non_null(strstr(r.body, want));
 		assert_true(scrape_seconds(r.body) >= 0.02);
 		assert_true(scrape_seconds(r.body) < 10);
@@ -464,7 +464,7 @@ static void test_statuses(void **state)
 	release(&r);
 	request(sv.port, "GET", "/metrics", NULL, &r);
 	assert_int_equal(r.status, 200);
-	assert_non_null(strstr(r.body, "uid=\"0\"} 12\n"));
+	assert_non_null(strstr(r.body, "kuid=\"0\"} 12\n"));
 	/* the 500 counted */
 	assert_non_null(strstr(r.body, "\nucounttop_scrape_errors_total 1\n"));
 	release(&r);

@@ -1054,7 +1054,7 @@ static void test_share_rootless_names(void **state)
 		fclose(f);
 		assert_non_null(strstr(out, " in web 2, alice:web 1, alice:cache 1, other 1\n"));
 		/* root's container has its series; a tenant's claim has none */
-		assert_non_null(strstr(out, "ucounttop_container_nproc_processes{ns=\"1\",uid=\"1000\","
+		assert_non_null(strstr(out, "ucounttop_container_nproc_processes{ns=\"1\",kuid=\"1000\","
 					    "container_id=\"" CID_A "\"} 2\n"));
 		assert_null(strstr(out, "container_id=\"" CID_C));
 		assert_non_null(strstr(out, "{\"container_id\":\"" CID_A "\",\"container_name\":"
@@ -1170,13 +1170,13 @@ static void test_shares(void **state)
 					    ".scope\",\"processes\":4,\"denials\":{\"nproc\":0,"));
 		assert_non_null(strstr(out, "\"other\":{\"processes\":1,\"denials\":{\"nproc\":1,"));
 		/* a series per container, none for "other" */
-		assert_non_null(strstr(out, "\nucounttop_container_nproc_processes{ns=\"1\",uid=\"9000\","
+		assert_non_null(strstr(out, "\nucounttop_container_nproc_processes{ns=\"1\",kuid=\"9000\","
 					    "container_id=\"" CID_A "\"} 4\n"
-					    "ucounttop_container_nproc_processes{ns=\"1\",uid=\"9000\","
+					    "ucounttop_container_nproc_processes{ns=\"1\",kuid=\"9000\","
 					    "container_id=\"" CID_B "\"} 1\n# TYPE"));
-		assert_non_null(strstr(out, "\nucounttop_container_denials_total{ns=\"1\",uid=\"9000\","
+		assert_non_null(strstr(out, "\nucounttop_container_denials_total{ns=\"1\",kuid=\"9000\","
 					    "container_id=\"" CID_B "\",type=\"nproc\"} 2\n"));
-		assert_non_null(strstr(out, "\nucounttop_container_denials_total{ns=\"1\",uid=\"9000\","
+		assert_non_null(strstr(out, "\nucounttop_container_denials_total{ns=\"1\",kuid=\"9000\","
 					    "container_id=\"" CID_A "\",type=\"nproc\"} 0\n"));
 		free(out);
 	}

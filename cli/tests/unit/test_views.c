@@ -521,7 +521,7 @@ static void test_names_openmetrics(void **state)
 	assert_non_null(strstr(out, "\nucounttop_namespace_info{ns=\"200\",level=\"2\"} 1\n"));
 	assert_null(strstr(out, "=\"\""));
 	/* the counters' series keep their labels */
-	assert_non_null(strstr(out, "\nucounttop_nproc_processes{ns=\"100\",level=\"1\",uid=\"1001\"} 3\n"));
+	assert_non_null(strstr(out, "\nucounttop_nproc_processes{ns=\"100\",level=\"1\",kuid=\"1001\"} 3\n"));
 }
 
 /* At 80 columns the name column gives way so that a short container id
@@ -679,7 +679,7 @@ static void test_memlock_stock_cap(void **state)
 	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"100\",level=\"1\","
 				    "owner_uid=\"1001\"} 34359738368\n"));
 	assert_non_null(strstr(out, "\nucounttop_memlock_limit_bytes{ns=\"1\",level=\"0\","
-				    "uid=\"1001\"} 34359738368\n"));
+				    "kuid=\"1001\"} 34359738368\n"));
 	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"1\",level=\"0\","
 				    "owner_uid=\"0\"} +Inf\n"));
 	/* the help says what such a kernel stores */
@@ -705,25 +705,25 @@ static void test_memlock_pages_in_json_bytes_in_metrics(void **state)
 				    "\"sigpending\":7671,\"memlock\":2048}"));
 	out = render(f, uct_view_openmetrics);
 	/* 7 pages, its limit and the namespaces' maximum 2048 pages (8 MiB) */
-	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"1\",level=\"0\",uid=\"1001\"} "
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"1\",level=\"0\",kuid=\"1001\"} "
 				    "28672\n"));
 	assert_non_null(strstr(out, "\nucounttop_memlock_limit_bytes{ns=\"1\",level=\"0\","
-				    "uid=\"1001\"} 8388608\n"));
+				    "kuid=\"1001\"} 8388608\n"));
 	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"100\",level=\"1\","
 				    "owner_uid=\"1001\"} 8388608\n"));
-	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"100\",level=\"1\",uid=\"1002\"} "
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"100\",level=\"1\",kuid=\"1002\"} "
 				    "20480\n"));
 	assert_non_null(strstr(out, "# TYPE ucounttop_memlock_bytes gauge\n"
 				    "# UNIT ucounttop_memlock_bytes bytes\n"
 				    "# HELP ucounttop_memlock_bytes RLIMIT_MEMLOCK counter of a row (the "
-				    "struct ucounts of user namespace ns and kuid uid), in bytes of locked "
+				    "struct ucounts of user namespace ns and global uid kuid), in bytes of locked "
 				    "memory (pages times the page size).\n"));
 	assert_null(strstr(out, "pages)."));
 	assert_null(strstr(out, "} 7\n"));
 	/* 64 KiB pages: the same pages are 16 times the bytes */
 	memlock_update(f, 16, 0, 1003.0);
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"1\",level=\"0\",uid=\"1001\"} "
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"1\",level=\"0\",kuid=\"1001\"} "
 				    "458752\n"));
 	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"100\",level=\"1\","
 				    "owner_uid=\"1001\"} 134217728\n"));
@@ -746,19 +746,19 @@ static void test_metrics_memlock_saturates(void **state)
 					      recs[i].ns_inum == 200 ? (LLONG_MAX >> 12) + 1 : 2048;
 	assert_int_equal(uct_model_update(&f->m, recs, n, NULL, 0, 1001.0), 0);
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"1\",level=\"0\",uid=\"1001\"} "
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"1\",level=\"0\",kuid=\"1001\"} "
 				    "+Inf\n"));
-	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"100\",level=\"1\",uid=\"1001\"} "
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"100\",level=\"1\",kuid=\"1001\"} "
 				    "-Inf\n"));
 	/* the largest page count that fits, exactly */
-	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"100\",level=\"1\",uid=\"1002\"} "
+	assert_non_null(strstr(out, "\nucounttop_memlock_bytes{ns=\"100\",level=\"1\",kuid=\"1002\"} "
 				    "9223372036854771712\n"));
 	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"100\",level=\"1\","
 				    "owner_uid=\"1001\"} +Inf\n"));
 	assert_non_null(strstr(out, "\nucounttop_namespace_memlock_max_bytes{ns=\"200\",level=\"2\","
 				    "owner_uid=\"1002\"} +Inf\n"));
 	assert_non_null(strstr(out, "\nucounttop_memlock_limit_bytes{ns=\"1\",level=\"0\","
-				    "uid=\"1001\"} +Inf\n"));
+				    "kuid=\"1001\"} +Inf\n"));
 	assert_null(strstr(out, "} -9"));
 }
 
@@ -872,10 +872,10 @@ static void test_openmetrics_kuid_labels(void **state)
 
 	names_update(f);
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "ucounttop_nproc_processes{ns=\"20\",level=\"2\",uid=\"1000\"} "
+	assert_non_null(strstr(out, "ucounttop_nproc_processes{ns=\"20\",level=\"2\",kuid=\"1000\"} "
 				    "1\n"));
-	assert_non_null(strstr(out, "ucounttop_nproc_processes{ns=\"20\",level=\"2\",uid=\"1500\"}"));
-	assert_null(strstr(out, "uid=\"3000\""));
+	assert_non_null(strstr(out, "ucounttop_nproc_processes{ns=\"20\",level=\"2\",kuid=\"1500\"}"));
+	assert_null(strstr(out, "kuid=\"3000\""));
 }
 
 /* ---- user names, from each namespace's own passwd file ---- */
@@ -988,8 +988,8 @@ static void test_users_hostile(void **state)
 	assert_non_null(strstr(out, "\"user\":\"a\\\"b\\\\c\""));
 	assert_non_null(strstr(out, "\"user\":\"jos\\u00c3\\u00a9\""));
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "ucounttop_user_info{ns=\"10\",uid=\"1000\",user=\"a\\\"b\\\\c\"} 1\n"));
-	assert_non_null(strstr(out, "ucounttop_user_info{ns=\"10\",uid=\"900\",user=\"jos?" "?\"} 1\n"));
+	assert_non_null(strstr(out, "ucounttop_user_info{ns=\"10\",kuid=\"1000\",user=\"a\\\"b\\\\c\"} 1\n"));
+	assert_non_null(strstr(out, "ucounttop_user_info{ns=\"10\",kuid=\"900\",user=\"jos?" "?\"} 1\n"));
 }
 
 /* JSON: "user" names ns_uid in the row's namespace, null when nothing
@@ -1028,12 +1028,12 @@ static void test_users_openmetrics(void **state)
 	users_on(f, NULL);
 	out = render(f, uct_view_openmetrics);
 	assert_non_null(strstr(out, "# TYPE ucounttop_user info\n"));
-	assert_non_null(strstr(out, "\nucounttop_user_info{ns=\"1\",uid=\"1000\",user=\"alice\"} 1\n"));
-	assert_non_null(strstr(out, "\nucounttop_user_info{ns=\"10\",uid=\"1000\",user=\"app\"} 1\n"));
-	assert_non_null(strstr(out, "\nucounttop_user_info{ns=\"10\",uid=\"900\",user=\"root\"} 1\n"));
+	assert_non_null(strstr(out, "\nucounttop_user_info{ns=\"1\",kuid=\"1000\",user=\"alice\"} 1\n"));
+	assert_non_null(strstr(out, "\nucounttop_user_info{ns=\"10\",kuid=\"1000\",user=\"app\"} 1\n"));
+	assert_non_null(strstr(out, "\nucounttop_user_info{ns=\"10\",kuid=\"900\",user=\"root\"} 1\n"));
 	assert_null(strstr(out, "ucounttop_user_info{ns=\"20\""));
 	assert_null(strstr(out, "user=\"app\",type"));
-	assert_non_null(strstr(out, "\nucounttop_nproc_processes{ns=\"10\",level=\"1\",uid=\"1000\"} "
+	assert_non_null(strstr(out, "\nucounttop_nproc_processes{ns=\"10\",level=\"1\",kuid=\"1000\"} "
 				    "3\n"));
 	/* text 0.0.4: a gauge of the same name */
 	out = render(f, view_text);
@@ -1143,17 +1143,17 @@ static void test_openmetrics(void **state)
 	size_t len = strlen(out);
 
 	assert_true(len > 6 && !strcmp(out + len - 6, "# EOF\n"));
-	assert_non_null(strstr(out, "\nucounttop_msgqueue_bytes{ns=\"200\",level=\"2\",uid=\"1002\"} "
+	assert_non_null(strstr(out, "\nucounttop_msgqueue_bytes{ns=\"200\",level=\"2\",kuid=\"1002\"} "
 				    "2048\n"));
-	assert_non_null(strstr(out, "\nucounttop_nproc_processes{ns=\"1\",level=\"0\",uid=\"0\"} 10\n"));
-	assert_non_null(strstr(out, "\nucounttop_sigpending_signals{ns=\"100\",level=\"1\",uid=\"1001\"} "
+	assert_non_null(strstr(out, "\nucounttop_nproc_processes{ns=\"1\",level=\"0\",kuid=\"0\"} 10\n"));
+	assert_non_null(strstr(out, "\nucounttop_sigpending_signals{ns=\"100\",level=\"1\",kuid=\"1001\"} "
 				    "4\n"));
-	assert_non_null(strstr(out, "\nucounttop_nproc_limit_processes{ns=\"1\",level=\"0\",uid=\"1001\"} "
+	assert_non_null(strstr(out, "\nucounttop_nproc_limit_processes{ns=\"1\",level=\"0\",kuid=\"1001\"} "
 				    "5\n"));
-	assert_non_null(strstr(out, "\nucounttop_msgqueue_limit_bytes{ns=\"1\",level=\"0\",uid=\"1001\"} "
+	assert_non_null(strstr(out, "\nucounttop_msgqueue_limit_bytes{ns=\"1\",level=\"0\",kuid=\"1001\"} "
 				    "819200\n"));
 	/* a row that created no namespace has no limit */
-	assert_null(strstr(out, "_limit_processes{ns=\"1\",level=\"0\",uid=\"0\"}"));
+	assert_null(strstr(out, "_limit_processes{ns=\"1\",level=\"0\",kuid=\"0\"}"));
 	assert_non_null(strstr(out, "\nucounttop_namespace_nproc_max_processes{ns=\"1\",level=\"0\","
 				    "owner_uid=\"0\"} +Inf\n"));
 	assert_non_null(strstr(out, "\nucounttop_namespace_nproc_max_processes{ns=\"200\",level=\"2\","
@@ -1163,14 +1163,14 @@ static void test_openmetrics(void **state)
 	assert_non_null(strstr(out, "# TYPE ucounttop_nproc_processes gauge\n"
 				    "# UNIT ucounttop_nproc_processes processes\n"
 				    "# HELP ucounttop_nproc_processes RLIMIT_NPROC counter of a row (the "
-				    "struct ucounts of user namespace ns and kuid uid), in processes.\n"));
+				    "struct ucounts of user namespace ns and global uid kuid), in processes.\n"));
 	assert_non_null(strstr(out, "# TYPE ucounttop_denials counter\n# HELP ucounttop_denials "));
-	assert_non_null(strstr(out, "ucounttop_denials_total{ns=\"100\",level=\"1\",uid=\"1001\","
+	assert_non_null(strstr(out, "ucounttop_denials_total{ns=\"100\",level=\"1\",kuid=\"1001\","
 				    "type=\"sigpending\"} 2\n"));
 	/* the row state: a sample for each row, 0 or 1 */
-	assert_non_null(strstr(out, "\nucounttop_row_over_limit{ns=\"1\",level=\"0\",uid=\"1001\"} 1\n"
-				    "ucounttop_row_over_limit{ns=\"1\",level=\"0\",uid=\"1002\"} 0\n"));
-	assert_non_null(strstr(out, "\nucounttop_row_imbalanced{ns=\"1\",level=\"0\",uid=\"1001\"} 0\n"));
+	assert_non_null(strstr(out, "\nucounttop_row_over_limit{ns=\"1\",level=\"0\",kuid=\"1001\"} 1\n"
+				    "ucounttop_row_over_limit{ns=\"1\",level=\"0\",kuid=\"1002\"} 0\n"));
+	assert_non_null(strstr(out, "\nucounttop_row_imbalanced{ns=\"1\",level=\"0\",kuid=\"1001\"} 0\n"));
 	/* the exporter: what it is, its cost, its snapshot's time */
 	assert_non_null(strstr(out, "\nucounttop_build_info{version=\"" UCT_VERSION "\","
 				    "snapshot=\"iter/task\",hooks=\"fexit:x\"} 1\n"));
@@ -1222,8 +1222,8 @@ static void test_openmetrics_row_state(void **state)
 	/* imbalanced: (1,1001) counts less than its namespaces' rows */
 	f->m.rows[uct_model_find_row(&f->m, 1, 1001)].flags |= UCT_F_IMBALANCED;
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "\nucounttop_row_imbalanced{ns=\"1\",level=\"0\",uid=\"1001\"} 1\n"
-				    "ucounttop_row_imbalanced{ns=\"1\",level=\"0\",uid=\"1002\"} 0\n"));
+	assert_non_null(strstr(out, "\nucounttop_row_imbalanced{ns=\"1\",level=\"0\",kuid=\"1001\"} 1\n"
+				    "ucounttop_row_imbalanced{ns=\"1\",level=\"0\",kuid=\"1002\"} 0\n"));
 }
 
 /* No label with an empty value anywhere, info families included: an
@@ -1286,11 +1286,11 @@ static void test_openmetrics_counters_unsigned(void **state)
 	kv.st.limit_hits[UCT_NPROC] = 0x7fffffffffffffffULL;
 	assert_int_equal(uct_model_update(&f->m, recs, n, &kv, 1, 1001.0), 0);
 	out = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(out, "ucounttop_denials_total{ns=\"100\",level=\"1\",uid=\"1001\","
+	assert_non_null(strstr(out, "ucounttop_denials_total{ns=\"100\",level=\"1\",kuid=\"1001\","
 				    "type=\"nproc\"} 9223372036854775813\n"));
 	assert_non_null(strstr(out, "ucounttop_limit_hits_total{ns=\"100\",level=\"1\","
-				    "uid=\"1001\",type=\"nproc\"} 9223372036854775807\n"));
-	assert_null(strstr(out, "_total{ns=\"100\",level=\"1\",uid=\"1001\",type=\"nproc\"} -"));
+				    "kuid=\"1001\",type=\"nproc\"} 9223372036854775807\n"));
+	assert_null(strstr(out, "_total{ns=\"100\",level=\"1\",kuid=\"1001\",type=\"nproc\"} -"));
 }
 
 /* Runs the kernel skipped are drops, in every format, by their name. */
@@ -1464,7 +1464,7 @@ static void test_metrics_documents(void **state)
 	f->c.snapshot_src = "iter/ucounts";
 	f->c.hooks = "tp_btf:ucounts_rlimit_refused,iter/task";
 	om = render(f, uct_view_openmetrics);
-	assert_non_null(strstr(om, "\nucounttop_row_over_limit{ns=\"1\",level=\"0\",uid=\"1001\"} 1\n"));
+	assert_non_null(strstr(om, "\nucounttop_row_over_limit{ns=\"1\",level=\"0\",kuid=\"1001\"} 1\n"));
 	if (dir)
 		write_doc(dir, "openmetrics-1.0.0.txt", om);
 	tx = render(f, view_text);

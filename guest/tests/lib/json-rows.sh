@@ -21,6 +21,6 @@ refreshed() { [ "$(grep -c "$2" "$1")" -ge "$3" ]; }
 # om_share FILE NS UID ID: the same of a --listen document's container
 # families (ucounttop_container_nproc_processes, _denials_total)
 om_share() {
-	echo "$(sed -n "s/^ucounttop_container_nproc_processes{ns=\"$2\",uid=\"$3\",container_id=\"$4\"} \([0-9]*\)\$/\1/p" "$1")" \
-	     "$(sed -n "s/^ucounttop_container_denials_total{ns=\"$2\",uid=\"$3\",container_id=\"$4\",type=\"nproc\"} \([0-9]*\)\$/\1/p" "$1")"
+	echo "$(sed -n "s/^ucounttop_container_nproc_processes{ns=\"$2\",kuid=\"$3\",container_id=\"$4\"} \([0-9]*\)\$/\1/p" "$1")" \
+	     "$(sed -n "s/^ucounttop_container_denials_total{ns=\"$2\",kuid=\"$3\",container_id=\"$4\",type=\"nproc\"} \([0-9]*\)\$/\1/p" "$1")"
 }
