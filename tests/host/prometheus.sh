@@ -6,8 +6,13 @@
 # forwarding (guest/run --forward). The guest runs a known workload,
 # uct-workload --shared-uid: uid 9000 under RLIMIT_NPROC 5 in two
 # containers sharing the initial user namespace, A (Docker-style) with 3
-# processes and B (containerd-style) with 2, B's sixth fork refused.
-# PromQL queries through Prometheus' HTTP API must return exactly that.
+# processes and B (containerd-style) with 2, B's sixth fork refused; and
+# a Kubernetes pod's container, shop/web-1/nginx (containerd's CRI
+# plugin's cgroup and bundle annotations), in a user namespace of its
+# own. A second target serves kube_pod_info as kube-state-metrics does,
+# for that pod and another. PromQL queries through Prometheus' HTTP API
+# must return exactly that, and ucounttop(8)'s join of its counters with
+# kube_pod_info must give the pod's node.
 # TAP. Bounded: the guest's setup within BOOT_SECS, the first scrape with
 # every series within 120 s.
 set -uo pipefail
@@ -17,12 +22,16 @@ BOOT_SECS=${BOOT_SECS:-600}
 PROMETHEUS=${PROMETHEUS:-$CACHE_DIR/promtool/prometheus}
 A=aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111
 B=bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222
+C=cccc3333cccc3333cccc3333cccc3333cccc3333cccc3333cccc3333cccc3333
+# the pod UID uct-workload's containerd cgroups carry (uct-container.h)
+POD_UID=0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9
 tmp=$(mktemp -d)
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/tools.sh"
-guest_pid= prom_pid=
+guest_pid= prom_pid= ksm_pid=
 cleanup() {
 	[ -n "$prom_pid" ] && kill "$prom_pid" 2> /dev/null && wait "$prom_pid" 2> /dev/null
+	[ -n "$ksm_pid" ] && kill "$ksm_pid" 2> /dev/null && wait "$ksm_pid" 2> /dev/null
 	# guest/run and its QEMU: a session of their own (setsid), in which
 	# timeout(1) makes a process group of its own
 	[ -n "$guest_pid" ] && pkill -KILL -s "$guest_pid" 2> /dev/null && wait "$guest_pid" 2> /dev/null
@@ -34,11 +43,12 @@ if [ ! -x "$PROMETHEUS" ]; then
 	nok "Debian's prometheus is unpacked at $PROMETHEUS (guest/deps.sh)"
 	finish
 fi
-# two free ports on the host's loopback: the guest's forward, Prometheus
+# three free ports on the host's loopback: the guest's forward,
+# Prometheus, the kube-state-metrics stand-in
 free_port() {
 	"$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
-hp=$(free_port) qp=$(free_port)
+hp=$(free_port) qp=$(free_port) kp=$(free_port)
 
 cat > "$tmp/guest.sh" << EOF
 ucounttop --listen 0.0.0.0:9465 -d 1 2> /tmp/listen.err &
@@ -54,6 +64,12 @@ until grep -q '^READY' /tmp/wl.out; do
 	usleep 100000
 done
 cat /tmp/wl.out
+# the pod's container: its bundle as containerd's CRI plugin writes it,
+# its process in a user namespace of its own (hostUsers: false)
+b=/run/containerd/io.containerd.runtime.v2.task/k8s.io/$C
+mkdir -p \$b
+printf '%s' '{"ociVersion":"1.1.0","annotations":{"io.kubernetes.cri.container-type":"container","io.kubernetes.cri.sandbox-namespace":"shop","io.kubernetes.cri.sandbox-name":"web-1","io.kubernetes.cri.container-name":"nginx"}}' > \$b/config.json
+uct-workload --container containerd $C -- unshare -U -r sleep 3000 &
 echo UCT-GUEST-READY
 # held until the host has its answers and stops this guest
 sleep 3000
@@ -75,6 +91,16 @@ fi
 ok "the guest serves --listen with the workload running (forwarded to 127.0.0.1:$hp)"
 grep -aE '^(SHARE|FORK)' "$tmp/run.out" | tr -d '\r' | sed 's/^/# /'
 
+# kube_pod_info with kube-state-metrics' labels (its uid is the pod's)
+mkdir -p "$tmp/ksm"
+cat > "$tmp/ksm/metrics" << EOF
+# HELP kube_pod_info Information about pod.
+# TYPE kube_pod_info gauge
+kube_pod_info{namespace="shop",pod="web-1",uid="$POD_UID",host_ip="10.0.0.11",pod_ip="10.244.1.7",node="node-1",created_by_kind="ReplicaSet",created_by_name="web-7d4b9",priority_class="",host_network="false"} 1
+kube_pod_info{namespace="shop",pod="db-0",uid="9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a",host_ip="10.0.0.12",pod_ip="10.244.2.3",node="node-2",created_by_kind="StatefulSet",created_by_name="db",priority_class="",host_network="false"} 1
+EOF
+"$PY" -m http.server "$kp" --bind 127.0.0.1 --directory "$tmp/ksm" > "$tmp/ksm.log" 2>&1 &
+ksm_pid=$!
 cat > "$tmp/prometheus.yml" << EOF
 global:
   scrape_interval: 5s
@@ -83,6 +109,9 @@ scrape_configs:
   - job_name: ucounttop
     static_configs:
       - targets: ["127.0.0.1:$hp"]
+  - job_name: kube-state-metrics
+    static_configs:
+      - targets: ["127.0.0.1:$kp"]
 EOF
 "$PROMETHEUS" --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
 	--web.listen-address="127.0.0.1:$qp" --log.level=warn > "$tmp/prom.log" 2>&1 &
@@ -130,5 +159,19 @@ expect "B's refused fork: 1 on B, none on A" \
 $B 1"
 expect "the row's refusals: 1" \
 	"$(query 'ucounttop_denials_total{kuid="9000",level="0",type="nproc"}' | sed 's/.*=//')" 1
+expect "rows are labelled kuid, no series uid: kube-state-metrics' (a pod's UID) is not ours" \
+	"$(query 'count({job="ucounttop",kuid!=""}) > 0' | grep -c .) $(query 'count({job="ucounttop",uid!=""})' | grep -c .)" "1 0"
+expect "the pod's namespace: its info has Kubernetes' labels" \
+	"$(query 'ucounttop_namespace_info{pod="web-1"}' | sed 's/^__name__=[a-z_]*,//; s/container_id=[0-9a-f]*,//; s/hostname=[^,]*,//; s/,ns=[0-9]*//')" \
+	"container=nginx,level=1,namespace=shop,pod=web-1,pod_uid=$POD_UID=1"
+# ucounttop(8)'s join, as the page prints it
+join=$(sed -n '/^sum by (namespace, pod) (ucounttop_nproc_processes$/,/kube_pod_info$/p' \
+	"$UCT_ROOT/cli/ucounttop.8" | tr '\n' ' ')
+for ((i = 0; i < 60; i++)); do
+	[ -n "$(query 'kube_pod_info' 2> /dev/null)" ] && break
+	sleep 1
+done
+expect "ucounttop(8)'s PromQL join reaches kube_pod_info: the pod's processes on its node" \
+	"$(query "$join")" "namespace=shop,node=node-1,pod=web-1=1"
 grep -v '^$' "$tmp/prom.log" | head -n 5 | sed 's/^/# prometheus: /'
 finish
