@@ -57,7 +57,8 @@ void uct_usage(FILE *f, const char *prog)
 "      --openmetrics      OpenMetrics text per refresh, ending in '# EOF'\n"
 "  -o, --output FILE      write each refresh to FILE, replaced atomically\n"
 "                         (node_exporter textfile collector: FILE.prom)\n"
-"      --listen ADDR:PORT serve /metrics over HTTP (127.0.0.1:9465, [::1]:9465):\n"
+"      --listen ADDR:PORT serve /metrics over HTTP (127.0.0.1:9465, [::1]:9465;\n"
+"                         :9465 or [::]:9465 every address, IPv4 and IPv6):\n"
 "                         OpenMetrics when the scraper's Accept header asks for\n"
 "                         it, else the Prometheus text format 0.0.4; a snapshot\n"
 "                         per scrape, at most one per -d SECS (scrapes between\n"
@@ -361,19 +362,30 @@ static bool parse_secs(const char *s, double min, bool above, double max, double
 
 /*
  * --listen: an IPv4 address or a bracketed IPv6 one, written as numbers,
- * a colon and a port, 127.0.0.1:9465 or [::1]:9465. No host names: a name
- * lookup is one more way to fail at start, and the address it gives is
- * not the one a reader of the command line sees. No port 0 either: a
- * scraper must know where to look.
+ * a colon and a port, 127.0.0.1:9465 or [::1]:9465; or no address, :9465,
+ * for every address, as exporters take it (so is [::]:9465: IPv4 too,
+ * through IPv4-mapped addresses). No host names: a name lookup is one
+ * more way to fail at start, and the address it gives is not the one a
+ * reader of the command line sees. No port 0 either: a scraper must know
+ * where to look.
  */
 static bool parse_listen(const char *s, struct uct_listen_addr *a)
 {
+	static const unsigned char unspecified[16];
 	char host[INET6_ADDRSTRLEN];
 	const char *port;
 	unsigned long long u;
 	size_t n;
 
 	memset(a, 0, sizeof(*a));
+	if (*s == ':') {
+		if (!parse_ull(s + 1, 1, 65535, &u))
+			return false;
+		a->family = AF_INET6;
+		a->port = (unsigned short)u;
+		a->any = true;
+		return true;
+	}
 	if (*s == '[') {
 		port = strchr(++s, ']');
 		if (!port || port[1] != ':')
@@ -394,6 +406,7 @@ static bool parse_listen(const char *s, struct uct_listen_addr *a)
 	if (inet_pton(a->family, host, a->addr) != 1 || !parse_ull(port + 1, 1, 65535, &u))
 		return false;
 	a->port = (unsigned short)u;
+	a->any = a->family == AF_INET6 && !memcmp(a->addr, unspecified, sizeof(unspecified));
 	return true;
 }
 
@@ -516,9 +529,9 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 			break;
 		case OPT_LISTEN:
 			if (!parse_listen(optarg, &o->listen_addr))
-				BAD("--listen needs an IPv4 address and a port (127.0.0.1:9465) or "
-				    "[IPv6]:PORT ([::1]:9465), port 1..65535, no host names, got '%s'",
-				    optarg);
+				BAD("--listen needs an IPv4 address and a port (127.0.0.1:9465), "
+				    "[IPv6]:PORT ([::1]:9465) or :PORT (every address), port "
+				    "1..65535, no host names, got '%s'", optarg);
 			o->listen = optarg;
 			break;
 		case OPT_WEBCONFIG:

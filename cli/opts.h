@@ -14,6 +14,8 @@ struct uct_listen_addr {
 	int family;			/* AF_INET or AF_INET6; 0: no --listen */
 	unsigned char addr[16];		/* network byte order */
 	unsigned short port;		/* 1..65535 */
+	bool any;			/* :PORT or [::]:PORT: every address,
+					 * IPv6 and IPv4 */
 };
 enum uct_output { UCT_OUT_TTY, UCT_OUT_BATCH, UCT_OUT_JSON, UCT_OUT_OPENMETRICS, UCT_OUT_KTAP };
 

@@ -3,7 +3,8 @@
  * listen.c - ucounttop --listen ADDR:PORT: GET or HEAD /metrics answers
  * with the live view's OpenMetrics families, in OpenMetrics 1.0.0 or the
  * Prometheus text format 0.0.4 as the scraper's Accept header asks
- * (negotiate.c); other paths get 404, other methods 405.
+ * (negotiate.c), GET or HEAD / a landing page that links it; other paths
+ * get 404, other methods 405.
  *
  * One serving thread (and the hasher's, which run bcrypt alone and touch
  * nothing else). libmicrohttpd runs without threads of its own (MHD_USE_EPOLL
@@ -174,7 +175,7 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, const
 	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(a->port) };
 	char host[INET6_ADDRSTRLEN] = "?";
 	const char *what = "bind", *hint = "";
-	int one = 1, err;
+	int one = 1, v6only, err;
 
 	/* the library first: nothing bound, nothing to undo, if it is missing */
 	err = uct_mhd_load(msg, len);
@@ -200,6 +201,13 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, const
 	}
 
 	s->fd = socket(a->family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	/* every address on a kernel without IPv6: IPv4's every address */
+	if (s->fd < 0 && errno == EAFNOSUPPORT && a->any) {
+		v6 = false;
+		strcpy(host, "0.0.0.0");
+		snprintf(s->name, sizeof(s->name), "%s:%u", host, a->port);
+		s->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	}
 	if (s->fd < 0) {
 		err = errno;
 		if (err == EAFNOSUPPORT) {
@@ -213,10 +221,12 @@ int uct_listen_open(struct uct_listen *s, const struct uct_listen_addr *a, const
 		return UCT_EXIT_FAIL;
 	}
 	/* Old connections in TIME_WAIT must not keep a restarted ucounttop
-	 * off its port; Linux still refuses a second listener on it. An IPv6
-	 * address is IPv6 only: [::] does not take 0.0.0.0's port too. */
+	 * off its port; Linux still refuses a second listener on it. Every
+	 * address (:PORT, [::]:PORT) is IPv6's and IPv4's, whatever
+	 * net.ipv6.bindv6only says; another IPv6 address is IPv6 only. */
+	v6only = !a->any;
 	if (setsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    (v6 && setsockopt(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one))))
+	    (v6 && setsockopt(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only))))
 		what = "set the socket's options";
 	else if (bind(s->fd, v6 ? (struct sockaddr *)&in6 : (struct sockaddr *)&in,
 		      v6 ? sizeof(in6) : sizeof(in)))
@@ -600,6 +610,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	struct uct_listen_conn *lc = conn_of(conn);
 	struct MHD_Response *r;
 	const char *accept;
+	bool landing;
 
 	/* its headers are in: the deadline is met, the send deadline starts */
 	if (lc) {
@@ -652,14 +663,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	}
 	/* answered at once, body or not: MHD then closes the connection
 	 * rather than read a body nobody wants; so do we, after a 404 or 405 */
-	if (strcmp(url, "/metrics") ||
+	landing = !strcmp(url, "/");
+	if ((strcmp(url, "/metrics") && !landing) ||
 	    (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))) {
 		if (lc)
 			lc->close_after = true;
-		if (strcmp(url, "/metrics"))
+		if (strcmp(url, "/metrics") && !landing)
 			return uct_mhd.queue_response(conn, MHD_HTTP_NOT_FOUND, s->not_found);
 		return uct_mhd.queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
 	}
+	/* the landing page, as exporters have one: no snapshot */
+	if (landing)
+		return uct_mhd.queue_response(conn, MHD_HTTP_OK, s->landing);
 	accept = uct_mhd.lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	/* HEAD: the same document, MHD sends its headers only */
 	r = document(s, uct_negotiate_metrics(accept));
@@ -680,15 +695,15 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 		fputc('\n', stderr);
 }
 
-/* text, with a header name: value more (name NULL: none), saying the
- * connection is closed after it (every one of these is) */
-static struct MHD_Response *text_response(const char *text, const char *name, const char *value)
+/* text of type ctype, with a header name: value more (name NULL: none),
+ * saying the connection is closed after it (every one of these is) */
+static struct MHD_Response *typed_response(const char *text, const char *ctype, const char *name,
+					   const char *value)
 {
 	struct MHD_Response *r;
 
 	r = uct_mhd.create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
-	if (r && (uct_mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-					  "text/plain; charset=utf-8") != MHD_YES ||
+	if (r && (uct_mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype) != MHD_YES ||
 		  uct_mhd.add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES ||
 		  (name && uct_mhd.add_response_header(r, name, value) != MHD_YES))) {
 		uct_mhd.destroy_response(r);
@@ -696,6 +711,19 @@ static struct MHD_Response *text_response(const char *text, const char *name, co
 	}
 	return r;
 }
+
+static struct MHD_Response *text_response(const char *text, const char *name, const char *value)
+{
+	return typed_response(text, "text/plain; charset=utf-8", name, value);
+}
+
+/* What / shows a person who opens the address in a browser */
+static const char landing_html[] =
+	"<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">"
+	"<title>ucounttop</title></head>\n<body>\n<h1>ucounttop</h1>\n"
+	"<p>Per-user-namespace rlimit counters (RLIMIT_NPROC, RLIMIT_MSGQUEUE, "
+	"RLIMIT_SIGPENDING, RLIMIT_MEMLOCK) of this machine, for Prometheus.</p>\n"
+	"<p><a href=\"/metrics\">Metrics</a></p>\n</body>\n</html>\n";
 
 /* No connection held: every slot free (a new server's) */
 static void forget_connections(struct uct_listen *s)
@@ -800,15 +828,17 @@ int uct_listen_run(struct uct_listen *s, const struct uct_model *m, const struct
 	s->snapshot = snapshot;
 	s->ctx = ctx;
 	s->interval = interval;
-	s->not_found = text_response("not found: ucounttop serves /metrics only\n", NULL, NULL);
-	s->not_allowed = text_response("method not allowed: GET or HEAD /metrics\n",
+	s->not_found = text_response("not found: ucounttop serves / and /metrics only\n", NULL, NULL);
+	s->landing = typed_response(landing_html, "text/html; charset=utf-8", NULL, NULL);
+	s->not_allowed = text_response("method not allowed: GET or HEAD / or /metrics\n",
 				       MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	s->failed = text_response("no snapshot: see ucounttop's standard error\n", NULL, NULL);
 	s->unauthorized = text_response("unauthorized: a user and password are needed\n",
 					MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Basic realm=\"ucounttop\"");
 	s->busy = text_response("busy: too many logins being checked; retry\n",
 				MHD_HTTP_HEADER_RETRY_AFTER, "1");
-	if (!s->not_found || !s->not_allowed || !s->failed || !s->unauthorized || !s->busy) {
+	if (!s->not_found || !s->landing || !s->not_allowed || !s->failed || !s->unauthorized ||
+	    !s->busy) {
 		fprintf(stderr, "ucounttop: --listen %s: out of memory\n", s->name);
 		return UCT_EXIT_FAIL;
 	}
@@ -929,6 +959,8 @@ void uct_listen_close(struct uct_listen *s)
 	drop_documents(s);
 	if (s->not_found)
 		uct_mhd.destroy_response(s->not_found);
+	if (s->landing)
+		uct_mhd.destroy_response(s->landing);
 	if (s->not_allowed)
 		uct_mhd.destroy_response(s->not_allowed);
 	if (s->failed)
@@ -937,6 +969,6 @@ void uct_listen_close(struct uct_listen *s)
 		uct_mhd.destroy_response(s->unauthorized);
 	if (s->busy)
 		uct_mhd.destroy_response(s->busy);
-	s->not_found = s->not_allowed = s->failed = s->unauthorized = s->busy = NULL;
+	s->not_found = s->landing = s->not_allowed = s->failed = s->unauthorized = s->busy = NULL;
 	uct_web_config_free(&s->web);
 }

@@ -101,7 +101,7 @@ struct uct_listen {
 	double render_s;		/* the last document's rendering took */
 	unsigned long long errors;	/* scrapes answered 500 */
 	struct MHD_Response *doc[UCT_METRICS_NFMT];	/* rendered from it */
-	struct MHD_Response *not_found, *not_allowed, *failed, *unauthorized;
+	struct MHD_Response *not_found, *landing, *not_allowed, *failed, *unauthorized;
 	/* --web.config.file: TLS when web.cert, basic auth when web.nusers;
 	 * read again on SIGHUP */
 	bool web_on;

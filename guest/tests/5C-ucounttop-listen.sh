@@ -6,6 +6,7 @@
 # scrapes is in the second, gone from a third after it ended) and the same
 # document within -d (a workload ended after the snapshot is still in
 # it); address errors (2), a port in use (1) and, without IPv6, [::1] (4);
+# every address (:PORT) over IPv4 and IPv6, and the landing page at /;
 # slow clients, who cannot keep a scrape from being answered;
 # SIGTERM ends it with exit 0, no pin and no program left. The documents
 # of one snapshot go to the host ($UCT_EXPORT/listen, guest/run --export)
@@ -179,8 +180,8 @@ check "... the exporter's build_info, scrape errors (none) and snapshot time" \
 	[ "$(grep -c '^ucounttop_build_info{version="[0-9.]*",snapshot="iter/[a-z]*",hooks="[^"]*"} 1$' $T/om1) $(grep -cx 'ucounttop_scrape_errors_total 0' $T/om1) $(grep -c '^ucounttop_last_snapshot_timestamp_seconds [1-9][0-9]*\.[0-9]*$' $T/om1)" = "1 1 1" ]
 check "... ends with '# EOF'" [ "$(tail -n 1 $T/om1)" = "# EOF" ]
 
-timeout 60 wget -q -O /dev/null http://127.0.0.1:$PORT/ 2> $T/404.err
-check "GET /: 404" has $T/404.err 'HTTP/1.1 404 '
+timeout 60 wget -q -O /dev/null http://127.0.0.1:$PORT/index.html 2> $T/404.err
+check "GET /index.html: 404" has $T/404.err 'HTTP/1.1 404 '
 timeout 60 wget -q -O /dev/null --post-data x $URL 2> $T/405.err
 check "POST /metrics: 405" has $T/405.err 'HTTP/1.1 405 '
 printf 'DELETE /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' | raw $T/delete
@@ -364,5 +365,28 @@ else
 	rc=$?
 	check "--listen [::1]:$PORT without IPv6 in the kernel: exit 4 (got $rc)" [ $rc -eq 4 ]
 	check "... saying so" has $T/v6.err "--listen [::1]:$PORT: this kernel has no IPv6 (CONFIG_IPV6)"
+fi
+
+# ---- every address (:PORT), as exporters take it: IPv4's loopback, and
+# IPv6's where the kernel has it (IPv4's every address where not); / is a
+# page that links /metrics
+if serve any --listen ":$PORT"; then
+	timeout 60 wget -q -O $T/any "http://127.0.0.1:$PORT/metrics" 2> /dev/null
+	check "--listen :$PORT: GET over IPv4" grep -q '^ucounttop_nproc_processes{' $T/any
+	if [ -e /proc/net/if_inet6 ]; then
+		timeout 60 wget -q -O $T/any6 "http://[::1]:$PORT/metrics" 2> /dev/null
+		check "... and over IPv6" grep -q '^ucounttop_nproc_processes{' $T/any6
+		check "... serving [::]:$PORT" has $T/any.err "serving http://[::]:$PORT/metrics"
+	else
+		check "... serving 0.0.0.0:$PORT: a kernel without IPv6" \
+			has $T/any.err "serving http://0.0.0.0:$PORT/metrics"
+	fi
+	timeout 60 wget -q -S -O $T/landing "http://127.0.0.1:$PORT/" 2> $T/landing.h
+	check "GET /: 200, a page that links /metrics" \
+		eval "has $T/landing.h 'HTTP/1.1 200 ' && has $T/landing '<a href=\"/metrics\">'"
+	kill $u
+	wait $u
+else
+	nok "--listen :$PORT serves"
 fi
 echo "1..$n"

@@ -445,10 +445,11 @@ static void test_snapshot_per_scrape(void **state)
 }
 
 /* 404 for other paths, 405 (with Allow) for other methods, 500 for a
- * failed snapshot; the next scrape takes a new one */
+ * failed snapshot; the next scrape takes a new one; / a landing page */
 static void test_statuses(void **state)
 {
-	static const char *const paths[] = { "/", "/metric", "/metrics/", "/metricsx", "/x/metrics" };
+	static const char *const paths[] = { "/index.html", "/metric", "/metrics/", "/metricsx",
+					     "/x/metrics", "//" };
 	static const char *const methods[] = { "POST", "PUT", "DELETE", "OPTIONS", "PATCH" };
 	static const char post[] = "POST /metrics HTTP/1.1\r\nHost: x\r\n"
 				   "Content-Length: 100000000\r\n\r\nabc";
@@ -471,9 +472,23 @@ static void test_statuses(void **state)
 	for (i = 0; i < ARRAY_SIZE(paths); i++) {
 		request(sv.port, "GET", paths[i], NULL, &r);
 		assert_int_equal(r.status, 404);
-		assert_string_equal(r.body, "not found: ucounttop serves /metrics only\n");
+		assert_string_equal(r.body, "not found: ucounttop serves / and /metrics only\n");
 		release(&r);
 	}
+	/* a person's browser at the address: a page that links /metrics,
+	 * no snapshot taken for it */
+	request(sv.port, "GET", "/", NULL, &r);
+	assert_int_equal(r.status, 200);
+	assert_string_equal(header(&r, "Content-Type"), "text/html; charset=utf-8");
+	assert_non_null(strstr(r.body, "<a href=\"/metrics\">"));
+	release(&r);
+	request(sv.port, "POST", "/", "Content-Length: 5\r\n", &r);
+	assert_int_equal(r.status, 405);
+	release(&r);
+	request(sv.port, "GET", "/metrics", NULL, &r);
+	assert_non_null(strstr(r.body, "\nucounttop_scrape_errors_total 1\n"));
+	assert_non_null(strstr(r.body, "kuid=\"0\"} 13\n"));	/* the third snapshot */
+	release(&r);
 	for (i = 0; i < ARRAY_SIZE(methods); i++) {
 		request(sv.port, methods[i], "/metrics", "Content-Length: 5\r\n", &r);
 		assert_int_equal(r.status, 405);
@@ -763,6 +778,31 @@ static void test_bind_errors(void **state)
 	uct_listen_close(&t);
 	uct_listen_close(&s);
 	assert_int_equal(s.fd, -1);
+
+	/* every address (:PORT): IPv4's loopback reaches it too */
+	memset(&a, 0, sizeof(a));
+	a.family = AF_INET6;
+	a.any = true;
+	if (uct_listen_open(&s, &a, NULL, msg, sizeof(msg)) == UCT_EXIT_OK) {
+		struct sockaddr_in6 in6;
+		int fd;
+
+		sl = sizeof(in6);
+		assert_int_equal(getsockname(s.fd, (struct sockaddr *)&in6, &sl), 0);
+		snprintf(want, sizeof(want), "[::]:%u", ntohs(in6.sin6_port));
+		assert_string_equal(s.name, want);
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		in = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = in6.sin6_port,
+					   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		assert_int_equal(connect(fd, (struct sockaddr *)&in, sizeof(in)), 0);
+		close(fd);
+		uct_listen_close(&s);
+	} else {
+		/* a host without IPv6: IPv4's every address */
+		assert_non_null(strstr(msg, "0.0.0.0:"));
+	}
+	memset(&a, 0, sizeof(a));
+	a.family = AF_INET;
 
 	/* TEST-NET-1: no interface has it */
 	memcpy(a.addr, (unsigned char[]){ 192, 0, 2, 1 }, 4);

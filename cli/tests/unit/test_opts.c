@@ -512,13 +512,14 @@ static void test_scope_accepted(void **state)
 	assert_true(o.force_task_iter && o.no_tracepoints && o.verbose && o.fail_outstanding);
 }
 
-/* --listen ADDR:PORT: address literals and a port, nothing else */
+/* --listen ADDR:PORT: address literals and a port, or :PORT, nothing else */
 static void test_listen(void **state)
 {
 	static const unsigned char lo4[16] = { 127, 0, 0, 1 }, lo6[16] = { [15] = 1 },
 		mapped[16] = { [10] = 0xff, 0xff, 10, 0, 0, 1 }, any[16] = { 0 };
 	static const char *const bad[] = {
-		"", "127.0.0.1", "127.0.0.1:", ":9465", "127.0.0.1:0", "127.0.0.1:65536",
+		"", "127.0.0.1", "127.0.0.1:", ":", ":0", ":65536", ": 80", "::9465", ":9465x",
+		"127.0.0.1:0", "127.0.0.1:65536",
 		"127.0.0.1:+80", "127.0.0.1:-1", "127.0.0.1: 80", "127.0.0.1:80 ", "127.0.0.1:0x50",
 		"127.0.0.1:8e1", "127.0.0.1:80:80", "localhost:9465", "127.1:9465", "127.0.0.01:9465",
 		"256.0.0.1:9465", " 127.0.0.1:9465", "127.0.0.1 :9465", "::1:9465", "::1", "[::1]",
@@ -546,6 +547,16 @@ static void test_listen(void **state)
 	assert_int_equal(parse(&o, "--listen", "[::ffff:10.0.0.1]:080", NULL), -1);
 	assert_memory_equal(o.listen_addr.addr, mapped, 16);
 	assert_int_equal(o.listen_addr.port, 80);	/* decimal, as every number */
+	assert_false(o.listen_addr.any);
+	/* every address, IPv6 and IPv4: :PORT as exporters take it, and [::] */
+	assert_int_equal(parse(&o, "--listen", ":9465", NULL), -1);
+	assert_true(o.listen_addr.any && o.listen_addr.family == AF_INET6);
+	assert_memory_equal(o.listen_addr.addr, any, 16);
+	assert_int_equal(o.listen_addr.port, 9465);
+	assert_int_equal(parse(&o, "--listen", "[::]:9465", NULL), -1);
+	assert_true(o.listen_addr.any && o.listen_addr.family == AF_INET6);
+	assert_int_equal(parse(&o, "--listen=0.0.0.0:1", NULL), -1);
+	assert_false(o.listen_addr.any);	/* IPv4's every address: IPv4 only */
 	/* the live view's snapshot options apply; -d bounds the snapshots */
 	assert_int_equal(parse(&o, "top", "--listen", "127.0.0.1:9465", "-d", "15", "--events",
 			       "--ns", "1", "--uid", "0", "-t", "nproc", "--pin", "/p", "--kuid",
