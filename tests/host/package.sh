@@ -13,8 +13,10 @@
 #    installed, finds no error;
 #  - unpacked with dpkg -x into a scratch root: ucounttop --version and
 #    --help run (with no capability left: they stop before anything
-#    touches the kernel), man -l renders the page, bash loads the
-#    completion, and promtool checks and tests the rules where they are.
+#    touches the kernel), the binary is hardened (PIE, -z relro -z now,
+#    stack protector, _FORTIFY_SOURCE), man -l renders the page, bash
+#    loads the completion, and promtool checks and tests the rules where
+#    they are.
 #
 # The binary is built on the host as tests/host/manpage.sh builds it
 # (UCT_BIN=PATH uses PATH instead); nothing loads BPF.
@@ -144,6 +146,19 @@ out=$("${guard[@]}" "$u" --version 2>> "$tmp/err") || echo "ucounttop --version 
 grep -q -- '--listen' "$tmp/help" || echo "--help does not list --listen" >> "$tmp/err"
 file "$u" 2> /dev/null | grep -q 'not stripped' && echo "the binary is not stripped" >> "$tmp/err"
 check "the unpacked ucounttop --version and --help run with no capability (stripped binary)"
+
+# built hardened, as dpkg-buildflags' hardening=+all builds a package
+# (whole outputs read, not piped into grep -q: pipefail)
+{
+	dyn=$(readelf -d "$u") segs=$(readelf -lW "$u") syms=$(nm -D "$u")
+	grep -q 'FLAGS_1.*PIE' <<< "$dyn" || echo "not a position-independent executable"
+	grep -q 'FLAGS_1.*NOW' <<< "$dyn" || echo "relocations not bound at start (-z now)"
+	grep -q 'GNU_RELRO' <<< "$segs" || echo "no read-only relocations (-z relro)"
+	grep 'GNU_STACK' <<< "$segs" | grep -q 'RWE' && echo "an executable stack"
+	grep -q ' U __stack_chk_fail' <<< "$syms" || echo "no stack protector (__stack_chk_fail)"
+	grep -q ' U __snprintf_chk' <<< "$syms" || echo "libc calls not fortified (no __snprintf_chk)"
+} >> "$tmp/err" 2>&1
+check "the binary is hardened: PIE, -z relro -z now, stack protector, _FORTIFY_SOURCE, no executable stack"
 
 if command -v man > /dev/null; then
 	MANWIDTH=80 LC_ALL=C.UTF-8 man -l "$root/usr/share/man/man8/ucounttop.8.gz" > "$tmp/man.txt" 2>> "$tmp/err" ||
