@@ -55,8 +55,11 @@ void uct_usage(FILE *f, const char *prog)
 "      --json             one JSON document per refresh, one per line (schema\n"
 "                         ucounttop/1, see ucounttop(8))\n"
 "      --openmetrics      OpenMetrics text per refresh, ending in '# EOF'\n"
+"      --prometheus       the same families in the Prometheus text format 0.0.4,\n"
+"                         what node_exporter's textfile collector reads\n"
 "  -o, --output FILE      write each refresh to FILE, replaced atomically\n"
-"                         (node_exporter textfile collector: FILE.prom)\n"
+"                         (node_exporter's textfile collector: --prometheus,\n"
+"                         FILE.prom in its directory)\n"
 "      --listen ADDR:PORT serve /metrics over HTTP (127.0.0.1:9465, [::1]:9465;\n"
 "                         :9465 or [::]:9465 every address, IPv4 and IPv6):\n"
 "                         OpenMetrics when the scraper's Accept header asks for\n"
@@ -157,7 +160,7 @@ void uct_usage(FILE *f, const char *prog)
 "  %1$s --json -n 1 | jq '.rows[] | select(.nproc.value > 100)'\n"
 "  %1$s -b -n 1 --container 3f2a1b     a container's namespaces, charges\n"
 "  %1$s --uid 1000 -t sigpending -d 5   who queues signals as uid 1000\n"
-"  %1$s --openmetrics -d 15 -o /var/lib/node_exporter/ucounts.prom\n"
+"  %1$s --prometheus -d 15 -o /var/lib/prometheus/node-exporter/ucounttop.prom\n"
 "  %1$s --listen 127.0.0.1:9465         serve /metrics to Prometheus\n"
 "  %1$s --events -s change              with charge rates (costs, see above)\n"
 "  %1$s trace -t nproc --stack          every fork/exit charge, with stacks\n"
@@ -175,7 +178,7 @@ void uct_usage(FILE *f, const char *prog)
 }
 
 enum {
-	OPT_JSON = 256, OPT_OM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
+	OPT_JSON = 256, OPT_OM, OPT_PROM, OPT_NS, OPT_UID, OPT_EVENTS, OPT_PIN, OPT_KEEP,
 	OPT_MAXENT, OPT_RB, OPT_TASKITER, OPT_NOTP, OPT_NOTENANT, OPT_STACK, OPT_DURATION, OPT_COUNT,
 	OPT_SETTLE, OPT_FAILOUT, OPT_TIMEOUT, OPT_USER, OPT_KUID, OPT_PID, OPT_LISTEN, OPT_CONTAINER,
 	OPT_WEBCONFIG, OPT_KTAP, OPT_KSELFTEST, OPT_RUNAS,
@@ -189,6 +192,7 @@ static const struct option longopts[] = {
 	{ "ktap", no_argument, NULL, OPT_KTAP },
 	{ "kselftest", no_argument, NULL, OPT_KSELFTEST },
 	{ "openmetrics", no_argument, NULL, OPT_OM },
+	{ "prometheus", no_argument, NULL, OPT_PROM },
 	{ "output", required_argument, NULL, 'o' },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "web.config.file", required_argument, NULL, OPT_WEBCONFIG },
@@ -246,6 +250,7 @@ static const struct {
 	{ OPT_KTAP, "--ktap", IN_CHECK },
 	{ OPT_KSELFTEST, "--kselftest", IN_CHECK },
 	{ OPT_OM, "--openmetrics", IN_TOP },
+	{ OPT_PROM, "--prometheus", IN_TOP },
 	{ 'o', "-o/--output", IN_TOP | IN_CHECK },
 	{ OPT_LISTEN, "--listen", IN_TOP },
 	{ OPT_WEBCONFIG, "--web.config.file", IN_TOP },
@@ -463,7 +468,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 	unsigned long long u;
 	int c, first = 1;
 	size_t i;
-	bool json = false, om = false, batch = false, ktap = false;
+	bool json = false, om = false, prom = false, batch = false, ktap = false;
 
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
@@ -522,6 +527,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		case OPT_KTAP: ktap = true; break;
 		case OPT_KSELFTEST: o->kselftest = true; break;
 		case OPT_OM: om = true; break;
+		case OPT_PROM: prom = true; break;
 		case 'o':
 			if (!*optarg)
 				BAD("-o/--output needs a file name");
@@ -659,24 +665,24 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		BAD("unexpected argument '%s'", argv[optind]);
 
 	/* --listen is an output of its own, refreshed by its scrapers */
-	if (o->listen && (json || om || batch || o->output_file || o->iterations >= 0))
+	if (o->listen && (json || om || prom || batch || o->output_file || o->iterations >= 0))
 		BAD("--listen serves /metrics over HTTP, to be scraped: it does not combine with %s",
-		    json ? "--json" : om ? "--openmetrics" : batch ? "-b" :
+		    json ? "--json" : om ? "--openmetrics" : prom ? "--prometheus" : batch ? "-b" :
 		    o->output_file ? "-o" : "-n");
 	if (o->web_config && !o->listen)
 		BAD("--web.config.file configures --listen's server: it needs --listen ADDR:PORT");
-	if (json + om + batch > 1)
-		BAD("-b, --json and --openmetrics exclude each other");
+	if (json + om + prom + batch > 1)
+		BAD("-b, --json, --openmetrics and --prometheus exclude each other");
 	if (ktap && (json || o->output_file))
 		BAD("--ktap writes KTAP to standard output, CMD's output nested in it: not with %s",
 		    json ? "--json" : "-o FILE");
 	o->output = ktap ? UCT_OUT_KTAP : json ? UCT_OUT_JSON : om ? UCT_OUT_OPENMETRICS :
-		    batch ? UCT_OUT_BATCH : UCT_OUT_TTY;
+		    prom ? UCT_OUT_PROMETHEUS : batch ? UCT_OUT_BATCH : UCT_OUT_TTY;
 	if (o->keep_pinned && !o->pin_dir)
 		BAD("--keep-pinned needs --pin DIR");
 	if (o->cmd == UCT_CMD_TRACE)
 		o->events = true;
 	else if (o->cmd == UCT_CMD_TOP && o->output_file && o->output == UCT_OUT_TTY)
-		BAD("-o FILE needs -b, --json or --openmetrics");
+		BAD("-o FILE needs -b, --json, --openmetrics or --prometheus");
 	return -1;
 }

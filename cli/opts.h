@@ -17,7 +17,8 @@ struct uct_listen_addr {
 	bool any;			/* :PORT or [::]:PORT: every address,
 					 * IPv6 and IPv4 */
 };
-enum uct_output { UCT_OUT_TTY, UCT_OUT_BATCH, UCT_OUT_JSON, UCT_OUT_OPENMETRICS, UCT_OUT_KTAP };
+enum uct_output { UCT_OUT_TTY, UCT_OUT_BATCH, UCT_OUT_JSON, UCT_OUT_OPENMETRICS, UCT_OUT_PROMETHEUS,
+		  UCT_OUT_KTAP };
 
 struct uct_opts {
 	enum uct_cmd cmd;

@@ -80,6 +80,9 @@ static void render(FILE *f, const struct uct_opts *o, struct uct_model *m,
 	case UCT_OUT_OPENMETRICS:
 		uct_view_openmetrics(f, m, c);
 		break;
+	case UCT_OUT_PROMETHEUS:
+		uct_view_metrics(f, m, c, UCT_METRICS_TEXT);
+		break;
 	default:
 		uct_view_batch(f, m, c);
 	}

@@ -73,4 +73,22 @@ if [ ! -x "$PROMTOOL_DIR/prometheus" ] ||
 	install -m 0755 "$dl/usr/bin/promtool" "$PROMTOOL_DIR/promtool"
 	install -m 0755 "$dl/usr/bin/prometheus" "$PROMTOOL_DIR/prometheus"
 	basename "$dl"/prometheus_*.deb > "$PROMTOOL_DIR/from"
+	rm -rf "$dl"
+fi
+# Debian's node_exporter, for the textfile route
+# (tests/host/node-exporter.sh), the same way: installing
+# prometheus-node-exporter would start a daemon on port 9100
+if [ ! -x "$PROMTOOL_DIR/prometheus-node-exporter" ]; then
+	echo "deps: prometheus-node-exporter from Debian's package, unpacked into $PROMTOOL_DIR (not installed)"
+	dl=$(mktemp -d)
+	trap 'rm -rf "$dl"' EXIT
+	sandbox=()
+	[ "$(id -u)" = 0 ] && sandbox=(-o APT::Sandbox::User=root)
+	(cd "$dl" && apt-get download -q "${sandbox[@]}" prometheus-node-exporter > /dev/null) ||
+		die "apt-get download prometheus-node-exporter failed (run apt-get update as root first?)"
+	dpkg-deb --fsys-tarfile "$dl"/prometheus-node-exporter_*.deb |
+		tar -x -C "$dl" ./usr/bin/prometheus-node-exporter
+	mkdir -p "$PROMTOOL_DIR"
+	install -m 0755 "$dl/usr/bin/prometheus-node-exporter" "$PROMTOOL_DIR/prometheus-node-exporter"
+	rm -rf "$dl"
 fi

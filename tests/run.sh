@@ -120,6 +120,9 @@ host_suites=(make-help contrib checkpatch splat-scan guest-runner guest-tools)
 		# a real Prometheus server scraping a guest's --listen through
 		# QEMU's port forwarding, PromQL against a known workload
 		suite prometheus "$UCT_ROOT/tests/host/prometheus.sh"
+		# the textfile route: a guest's --prometheus -o file served by a
+		# real node_exporter's textfile collector
+		suite node-exporter "$UCT_ROOT/tests/host/node-exporter.sh"
 	fi
 	# the default matrix's host suites from a cache holding only what
 	# `make test` makes: a suite that needs another target's output (a
@@ -136,7 +139,8 @@ host_suites=(make-help contrib checkpatch splat-scan guest-runner guest-tools)
 	[ "$MATRIX" = full ] && suite guest-6.1 env KTREE=6.1 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
 } &
 host_pid=$!
-[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage package core-relocs cli-unit cli-unit-asan cli-fuzz openmetrics-host prometheus)
+[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage package core-relocs cli-unit cli-unit-asan cli-fuzz openmetrics-host prometheus
+						node-exporter)
 [ "$MATRIX" = full ] && host_suites+=(fresh-cache)
 
 # Debian's kernels: the ucounttop tests (00, 5*, check around the

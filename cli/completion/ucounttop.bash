@@ -10,7 +10,7 @@
 #   . cli/completion/ucounttop.bash     # or install it as
 #   /usr/share/bash-completion/completions/ucounttop
 
-_ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics
+_ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics --prometheus
 	-o --output --listen --web.config.file --ns --uid --pid --container --kuid -t --type -s --sort --events --pin --keep-pinned
 	--max-entries --task-iter --no-tracepoints --no-tenant-labels --run-as -v --verbose -h --help
 	-V --version'

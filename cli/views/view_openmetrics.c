@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * view_openmetrics.c - OpenMetrics text exposition, one exposition per
- * iteration ending in "# EOF". Also valid for node_exporter's textfile
- * collector (write it with -o FILE.prom, which replaces the file
- * atomically). Unlimited limits are +Inf. --listen also serves the same
- * samples in the Prometheus text format 0.0.4, to scrapers that do not
- * ask for OpenMetrics.
+ * iteration ending in "# EOF", or the same samples in the Prometheus
+ * text format 0.0.4: what --listen serves to scrapers that do not ask
+ * for OpenMetrics, and what --prometheus writes for node_exporter's
+ * textfile collector, which refuses OpenMetrics (-o FILE.prom replaces
+ * the file atomically). Unlimited limits are +Inf.
  *
  * Names follow Prometheus' naming guide: one family per rlimit, each in
  * its own base unit, named with it (ucounttop_memlock_bytes), counters

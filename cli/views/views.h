@@ -59,7 +59,8 @@ void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ct
 /* ---- JSON (view_json.c): one document on one line. ---- */
 void uct_view_json(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c);
 
-/* ---- OpenMetrics text (view_openmetrics.c), node_exporter textfile. ---- */
+/* ---- OpenMetrics text (view_openmetrics.c); --prometheus's text format:
+ * uct_view_metrics(), for node_exporter's textfile collector. ---- */
 void uct_view_openmetrics(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c);
 /* The same samples in either exposition format (--listen serves both). */
 enum uct_metrics_fmt {

@@ -132,6 +132,10 @@ static void test_values(void **state)
 	assert_int_equal(parse(&o, "--openmetrics", "-o", "/tmp/x.prom", NULL), -1);
 	assert_int_equal(o.output, UCT_OUT_OPENMETRICS);
 	assert_string_equal(o.output_file, "/tmp/x.prom");
+	assert_int_equal(parse(&o, "--prometheus", "-o", "/tmp/x.prom", NULL), -1);
+	assert_int_equal(o.output, UCT_OUT_PROMETHEUS);
+	assert_int_equal(parse(&o, "--prometheus", "--openmetrics", NULL), UCT_EXIT_USAGE);
+	assert_non_null(strstr(errbuf, "-b, --json, --openmetrics and --prometheus exclude each other"));
 	assert_int_equal(parse(&o, "--pin", "/sys/fs/bpf/u", "--keep-pinned", NULL), -1);
 	assert_string_equal(o.pin_dir, "/sys/fs/bpf/u");
 	assert_true(o.keep_pinned);
@@ -388,6 +392,7 @@ static void test_scope(void **state)
 		{ { "trace", "-b" }, "-b/--batch applies to the live view only, not to 'trace'" },
 		{ { "check", "-b", "true" }, "-b/--batch applies to the live view only, not to 'check'" },
 		{ { "trace", "--openmetrics" }, "--openmetrics applies to the live view only, not to 'trace'" },
+		{ { "trace", "--prometheus" }, "--prometheus applies to the live view only, not to 'trace'" },
 		{ { "check", "--openmetrics", "true" }, "--openmetrics applies to the live view only, not to 'check'" },
 		{ { "trace", "-s", "uid" }, "-s/--sort applies to the live view only, not to 'trace'" },
 		{ { "check", "--sort", "uid", "true" }, "-s/--sort applies to the live view only, not to 'check'" },
@@ -527,7 +532,8 @@ static void test_listen(void **state)
 		"[::1]:0", "[[::1]]:9465", "[::1]::9465", "[0:0:0:0:0:0:0:0:1]:9465",
 		"[1234:5678:9abc:def0:1234:5678:9abc:def0:1]:9465",
 	};
-	static const char *const other[] = { "--json", "--openmetrics", "-b", "-o", "-n" };
+	static const char *const other[] = { "--json", "--openmetrics", "--prometheus", "-b", "-o",
+					     "-n" };
 	struct uct_opts o;
 	size_t i;
 
