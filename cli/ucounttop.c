@@ -313,6 +313,9 @@ static int run_listen(struct top_env *env, const struct uct_opts *o, struct uct_
 	int rc;
 
 	setup_model(&m, &c, env, o, &pr);
+	/* a daemon's log says once what the metrics lack (ucounttop_degraded) */
+	if (c.degraded && *c.degraded)
+		fprintf(stderr, "ucounttop: degraded: %s\n", c.degraded);
 	srv->load = uct_reader_load_web;
 	srv->load_arg = env->reader;
 	sigaction(SIGHUP, &(struct sigaction){ .sa_handler = on_reload }, NULL);

@@ -603,7 +603,10 @@ int uct_model_update(struct uct_model *m, const struct uct_rec *recs, size_t nre
 	return uct_model_relayout(m);
 }
 
-/* A process's soft limits lower its row's leaf limits (the smallest wins) */
+/* A process's soft limits lower its row's leaf limits (the smallest
+ * wins). A limit of 0 is left out: a sandbox that must never fork or
+ * lock (sshd's pre-authentication child runs with RLIMIT_NPROC 0), not
+ * the capacity the row's other processes share. */
 static void lower_caller_limits(struct uct_model *m, struct uct_row *row,
 				const long long rlim[UCT_NTYPES])
 {
@@ -614,7 +617,7 @@ static void lower_caller_limits(struct uct_model *m, struct uct_row *row,
 	if (!l)
 		return;
 	for (t = 0; t < UCT_NTYPES; t++)
-		if (l->caller_limit[t] < 0 || rlim[t] < l->caller_limit[t])
+		if (rlim[t] && (l->caller_limit[t] < 0 || rlim[t] < l->caller_limit[t]))
 			l->caller_limit[t] = rlim[t];
 }
 

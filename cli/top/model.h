@@ -354,7 +354,8 @@ int uct_model_find_ns(const struct uct_model *m, __u32 ns_inum);
 /*
  * The leaf check compares a row's value with the charging task's own
  * rlimit. Given every live task's limits (proc_limits.h), set each row's
- * caller_limit to the smallest among its tasks; call after each update.
+ * caller_limit to the smallest among its tasks but 0 (a sandbox's: no
+ * fork at all); call after each update.
  */
 struct uct_task_limits;
 void uct_model_set_caller_limits(struct uct_model *m, const struct uct_task_limits *tl,

@@ -118,8 +118,29 @@ static bool row_shown(const struct uct_model *m, const struct uct_row *r)
 	return r->visible && m->ns[r->ns].visible;
 }
 
-/* A row's counter or its limit, of rlimit type t: one family each, in
- * that rlimit's unit. A row without a limit has no limit sample. */
+/*
+ * The limit a row's charges of type t are refused at: the one enforced
+ * at its level (the smallest maximum of the namespaces it created), else
+ * the smallest rlimit of the processes charging it (the containers
+ * sharing a uid's row run under their own RLIMIT_NPROC: the table's
+ * leaf limit). None for RLIMIT_NPROC of kuid 0, whose forks the kernel
+ * never refuses (INIT_USER), nor where no process's rlimit is known.
+ * -1: none.
+ */
+static long long row_limit(const struct uct_model *m, const struct uct_row *r, int t)
+{
+	const struct uct_rowlim *l = uct_row_lim(m, r);
+
+	if (l->limit[t] >= 0)
+		return l->limit[t];
+	if (t == UCT_NPROC && r->rec.uid == 0)
+		return -1;
+	return l->caller_limit[t];
+}
+
+/* A row's counter or its limit (row_limit()), of rlimit type t: one
+ * family each, in that rlimit's unit. A row without a limit has no limit
+ * sample. */
 static void row_gauge(FILE *f, const struct uct_model *m, enum uct_metrics_fmt fmt, int t,
 		      bool limit)
 {
@@ -130,16 +151,18 @@ static void row_gauge(FILE *f, const struct uct_model *m, enum uct_metrics_fmt f
 	snprintf(name, sizeof(name), "ucounttop_%s%s_%s", uct_type_name(t), limit ? "_limit" : "",
 		 unit_of[t]);
 	if (limit)
-		snprintf(help, sizeof(help), "RLIMIT_%s limit enforced at a row's level, in %s: "
-			 "the smallest maximum of the user namespaces the row created; +Inf: "
-			 "unlimited, no sample: none.", uct_type_header(t), counts[t]);
+		snprintf(help, sizeof(help), "RLIMIT_%s limit a row's charges are refused at, in "
+			 "%s: the smallest maximum of the user namespaces the row created, else "
+			 "the smallest RLIMIT_%s of the processes charging it; +Inf: unlimited, "
+			 "no sample: none (root's forks).", uct_type_header(t), counts[t],
+			 uct_type_header(t));
 	else
 		snprintf(help, sizeof(help), "RLIMIT_%s counter of a row (the struct ucounts of "
 			 "user namespace ns and global uid kuid), in %s.", uct_type_header(t), counts[t]);
 	family(f, fmt, name, "gauge", unit_of[t], help);
 	for (i = 0; i < m->nrows; i++) {
 		const struct uct_row *r = &m->rows[i];
-		long long v = limit ? uct_row_lim(m, r)->limit[t] : r->rec.value[t];
+		long long v = limit ? row_limit(m, r, t) : r->rec.value[t];
 
 		if (!row_shown(m, r) || (limit && v < 0))
 			continue;
@@ -445,6 +468,12 @@ static void exporter(FILE *f, const struct uct_view_ctx *c, enum uct_metrics_fmt
 	opt_label(&b, &sep, "hooks", c->hooks, 256);
 	uct_sb_str(&b, "} 1\n");
 	fwrite_unlocked(b.p, 1, b.n, f);
+	family(f, fmt, "ucounttop_degraded", "gauge", NULL,
+	       "1 when this kernel lacks what ucounttop would use (the ucounttop series' "
+	       "iterator or tracepoints, a hook): rows held only by IPC objects or signals, or "
+	       "refusals' levels, may be missing; ucounttop's log (degraded:) and --json say "
+	       "what. 0 otherwise.");
+	fprintf(f, "ucounttop_degraded %d\n", c->degraded && *c->degraded ? 1 : 0);
 	family(f, fmt, "ucounttop_scrape_duration_seconds", "gauge", "seconds",
 	       "Seconds the snapshot of this document took, plus the rendering of the last "
 	       "document before it (a document cannot time its own).");

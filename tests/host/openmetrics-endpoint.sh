@@ -78,7 +78,7 @@ REQUIRED = [
 REQUIRED += ["ucounttop_denials", "ucounttop_limit_hits", "ucounttop_row_over_limit",
              "ucounttop_row_imbalanced", "ucounttop_drops", "ucounttop_passwd_timeouts",
              "ucounttop_passwd_quarantined", "ucounttop_passwd_readers_stuck", "ucounttop_build",
-             "ucounttop_scrape_duration_seconds", "ucounttop_scrape_errors",
+             "ucounttop_degraded", "ucounttop_scrape_duration_seconds", "ucounttop_scrape_errors",
              "ucounttop_last_snapshot_timestamp_seconds"]
 GONE = ["ucounttop_rlimit_value", "ucounttop_rlimit_limit", "ucounttop_namespace_rlimit_max",
         "ucounttop_row_flag"]

@@ -145,8 +145,10 @@ init=$(query 'ucounttop_build_info' | head -n 1 | grep -c version)
 expect "ucounttop_build_info is there, with a version" "$init" 1
 expect "uid 9000's row in the initial namespace: 5 processes" \
 	"$(query 'ucounttop_nproc_processes{kuid="9000",level="0"}' | sed 's/.*=//')" 5
-expect "no limit series: it created no namespace (the tasks' RLIMIT_NPROC is theirs)" \
-	"$(query 'ucounttop_nproc_limit_processes{kuid="9000",level="0"}')" ""
+expect "its limit: the RLIMIT_NPROC its processes run under, 5 (it created no namespace)" \
+	"$(query 'ucounttop_nproc_limit_processes{kuid="9000",level="0"}' | sed 's/.*=//')" 5
+expect "its usage ratio (contrib's recording rule's expression): 1" \
+	"$(query 'ucounttop_nproc_processes{kuid="9000",level="0"} / ucounttop_nproc_limit_processes' | sed 's/.*=//')" 1
 expect "split by container: A 3, B 2" \
 	"$(query 'ucounttop_container_nproc_processes{kuid="9000"}' | sed 's/.*container_id=\([0-9a-f]*\),.*=\([0-9]*\)$/\1 \2/')" \
 	"$A 3

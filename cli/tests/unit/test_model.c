@@ -1071,6 +1071,51 @@ static void test_share_rootless_names(void **state)
 	}
 }
 
+/* A shared uid's row has the limit its processes run under as its
+ * limit series (the smallest of their rlimits), so that its usage ratio
+ * and alerts exist; root's row has no RLIMIT_NPROC limit series (the
+ * kernel never refuses kuid 0's forks), its other rlimits do */
+static void test_shared_row_limits(void **state)
+{
+	struct uct_model m;
+	struct uct_view_ctx c = { .snapshot_src = "iter/ucounts", .hooks = "-", .degraded = "" };
+	struct uct_tlim tl[3];
+	int lookups = 0;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	uct_model_init(&m);
+	shares_update(&m, &lookups);
+	tl[0] = mktask(1, 9000, 100, 10, 201, "a", "h");
+	tl[1] = mktask(1, 9000, 110, 20, 202, "b", "h");
+	tl[2] = mktask(1, 0, 1, 1, 1, "init", "h");
+	tl[0].rlim[UCT_NPROC] = 7;
+	tl[1].rlim[UCT_NPROC] = 5;		/* the smallest wins */
+	tl[1].rlim[UCT_MSGQUEUE] = 819200;
+	tl[0].rlim[UCT_SIGPENDING] = 0;		/* a sandbox's: left out */
+	tl[1].rlim[UCT_SIGPENDING] = 100;
+	tl[2].rlim[UCT_NPROC] = 3;		/* root: never refused */
+	tl[2].rlim[UCT_MSGQUEUE] = 4096;
+	uct_model_set_caller_limits_by_id(&m, tl, 3);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	uct_view_openmetrics(f, &m, &c);
+	fclose(f);
+	assert_non_null(strstr(out, "\nucounttop_nproc_limit_processes{ns=\"1\",level=\"0\","
+				    "kuid=\"9000\"} 5\n"));
+	assert_non_null(strstr(out, "\nucounttop_msgqueue_limit_bytes{ns=\"1\",level=\"0\","
+				    "kuid=\"9000\"} 819200\n"));
+	assert_non_null(strstr(out, "\nucounttop_sigpending_limit_signals{ns=\"1\",level=\"0\","
+				    "kuid=\"9000\"} 100\n"));
+	assert_null(strstr(out, "\nucounttop_nproc_limit_processes{ns=\"1\",level=\"0\","
+				 "kuid=\"0\"}"));
+	assert_non_null(strstr(out, "\nucounttop_msgqueue_limit_bytes{ns=\"1\",level=\"0\","
+				    "kuid=\"0\"} 4096\n"));
+	free(out);
+	uct_model_free(&m);
+}
+
 /* A Docker container's name stands for its id on the row's line, and
  * joins it in JSON; each cgroup's name is asked for once */
 static void test_share_names(void **state)
@@ -1521,6 +1566,7 @@ int main(void)
 		cmocka_unit_test(test_names_cgroup_cache),
 		cmocka_unit_test(test_shares),
 		cmocka_unit_test(test_share_names),
+		cmocka_unit_test(test_shared_row_limits),
 		cmocka_unit_test(test_share_rootless_names),
 		cmocka_unit_test(test_share_pod_names),
 		cmocka_unit_test(test_shares_own_namespace),

@@ -1078,6 +1078,7 @@ static const char om_families[] =
 	"# TYPE ucounttop_passwd_quarantined gauge\n"
 	"# TYPE ucounttop_passwd_readers_stuck gauge\n"
 	"# TYPE ucounttop_build info\n"
+	"# TYPE ucounttop_degraded gauge\n"
 	"# TYPE ucounttop_scrape_duration_seconds gauge\n"
 	"# UNIT ucounttop_scrape_duration_seconds seconds\n"
 	"# TYPE ucounttop_scrape_errors counter\n"
@@ -1133,6 +1134,38 @@ static void test_openmetrics_families(void **state)
 		assert_int_equal(name[strlen(name) - strlen(unit) - 1], '_');
 		assert_string_equal(name + strlen(name) - strlen(unit), unit);
 	}
+}
+
+/* Samples of out whose labels start with prefix ({ns="..",...) */
+static int samples_with(const char *out, const char *prefix)
+{
+	const char *p = out;
+	int n = 0;
+
+	while ((p = strstr(p, prefix))) {
+		n++;
+		p += strlen(prefix);
+	}
+	return n;
+}
+
+/* The cardinality ucounttop(8) states: 18 series a row with its limits
+ * (14 without: a row whose limits are not known), 26 with --events; 4
+ * maxima a namespace, and its info */
+static void test_openmetrics_cardinality(void **state)
+{
+	struct fx *f = *state;
+	const char *out = render(f, uct_view_openmetrics);
+
+	assert_int_equal(samples_with(out, "{ns=\"1\",level=\"0\",kuid=\"1001\""), 18);
+	assert_int_equal(samples_with(out, "{ns=\"100\",level=\"1\",kuid=\"1001\""), 14);
+	assert_int_equal(samples_with(out, "_max_processes{ns=\"200\",level=\"2\",") +
+			 samples_with(out, "_max_bytes{ns=\"200\",level=\"2\",") +
+			 samples_with(out, "_max_signals{ns=\"200\",level=\"2\","), 4);
+	f->c.events = true;
+	out = render(f, uct_view_openmetrics);
+	assert_int_equal(samples_with(out, "{ns=\"1\",level=\"0\",kuid=\"1001\""), 26);
+	f->c.events = false;
 }
 
 static void test_openmetrics(void **state)
@@ -1264,7 +1297,13 @@ static void test_openmetrics_scrape(void **state)
 	assert_non_null(strstr(out, "\nucounttop_last_snapshot_timestamp_seconds 1767225601.250\n"));
 	assert_non_null(strstr(out, "\nucounttop_build_info{version=\"" UCT_VERSION "\","
 				    "snapshot=\"iter/ucounts\",hooks=\"tp_btf:ucounts_rlimit_refused "
-				    "\\\"x\\\"\"} 1\n# TYPE ucounttop_scrape_duration_seconds gauge\n"));
+				    "\\\"x\\\"\"} 1\n# TYPE ucounttop_degraded gauge\n"));
+	/* no degraded: text: 0; one: 1 */
+	assert_non_null(strstr(out, "\nucounttop_degraded 0\n"));
+	f->c.degraded = "no iter/ucounts (kernel without the ucounttop series)";
+	out = render(f, uct_view_openmetrics);
+	assert_non_null(strstr(out, "\nucounttop_degraded 1\n"));
+	f->c.degraded = "";
 	out = render(f, view_text);
 	assert_non_null(strstr(out, "# TYPE ucounttop_build_info gauge\n"));
 	assert_non_null(strstr(out, "# TYPE ucounttop_scrape_errors_total counter\n"
@@ -1615,6 +1654,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_openmetrics_kuid_labels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_families, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_openmetrics_cardinality, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_row_state, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_no_empty_labels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_openmetrics_scrape, setup, teardown),
