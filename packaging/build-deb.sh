@@ -52,6 +52,9 @@ gzip -9n "$doc/README.md"
 # the upstream changelog, where Debian's policy puts it
 install -m 0644 "$root/CHANGELOG.md" "$doc/changelog"
 gzip -9n "$doc/changelog"
+# what the alerts' runbook_url point at (contrib/prometheus)
+install -m 0644 "$root/docs/runbook.md" "$doc/runbook.md"
+gzip -9n "$doc/runbook.md"
 date=$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}")
 printf 'ucounttop (%s) unstable; urgency=medium\n\n  * Built from the ucounttop tree.\n\n -- %s  %s\n' \
 	"$version" "$maintainer" "$date" | gzip -9n > "$doc/changelog.Debian.gz"

@@ -5,8 +5,8 @@
 #  - promtool check rules (lint fatal) and promtool test rules on
 #    contrib/prometheus (the unit tests give every alert a case that
 #    fires, with its exact labels and annotations, and one that does not:
-#    checked here too), every alert with a for:, a severity and a summary
-#    and description;
+#    checked here too), every alert with a for:, a severity, a summary
+#    and description, and a runbook_url to its section of docs/runbook.md;
 #  - the dashboard is JSON Grafana imports: one data source variable that
 #    every panel and query uses, unique panel ids, panels within the
 #    24-column grid and not overlapping, no variable used that is not
@@ -31,6 +31,7 @@ rules=$contrib/prometheus/ucounttop.rules.yml
 rtests=$contrib/prometheus/ucounttop.rules.test.yml
 dash=$contrib/grafana/ucounttop.json
 list=$contrib/metrics.txt
+runbook=$UCT_ROOT/docs/runbook.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib/tap.sh"
@@ -57,8 +58,11 @@ need_promtool
 cat > "$tmp/check.py" <<'PYEOF'
 """check.py MODE ARGS: the checks promtool does not make.
 
-  alerts RULES TESTS    every alert: for, severity, summary, description,
-                        a test case that fires and one that does not
+  alerts RULES TESTS RUNBOOK
+                        every alert: for, severity, summary, description,
+                        a runbook_url whose anchor is a section of
+                        RUNBOOK (## AlertName), a test case that fires and
+                        one that does not
   names LIST FILE...    metric names of the expressions of rule files
                         (.yml) and dashboards (.json): in LIST, or
                         recorded by a rule file given; counters in rate()
@@ -178,11 +182,13 @@ def check_names(list_path, files):
     print(f"{len(exprs)} expressions, {len(seen)} names, all known")
 
 
-def check_alerts(rules_path, tests_path):
+def check_alerts(rules_path, tests_path, runbook_path):
     with open(rules_path, encoding="utf-8") as f:
         rules = yaml.safe_load(f)
     with open(tests_path, encoding="utf-8") as f:
         tests = yaml.safe_load(f)
+    with open(runbook_path, encoding="utf-8") as f:
+        sections = {line[3:].strip().lower() for line in f if line.startswith("## ")}
     errs, alerts = [], []
     for g in rules["groups"]:
         for r in g["rules"]:
@@ -197,6 +203,10 @@ def check_alerts(rules_path, tests_path):
             for k in ("summary", "description"):
                 if not str(r.get("annotations", {}).get(k, "")).strip():
                     errs.append(f"{a}: no {k} annotation")
+            url = str(r.get("annotations", {}).get("runbook_url", ""))
+            if not url.endswith("#" + a.lower()) or a.lower() not in sections:
+                errs.append(f"{a}: no runbook_url ending in #{a.lower()}, "
+                            f"a section of {runbook_path}")
     fires, quiet = set(), set()
     for t in tests["tests"]:
         for c in t.get("alert_rule_test", []):
@@ -208,7 +218,7 @@ def check_alerts(rules_path, tests_path):
             errs.append(f"{a}: no test case where it does not fire")
     fail(errs)
     print(f"{len(alerts)} alerts, each with for, severity, summary, description, "
-          "a case that fires and one that does not")
+          "a runbook section, a case that fires and one that does not")
 
 
 def check_dashboard(path, out_path):
@@ -289,7 +299,7 @@ def check_spec(spec_path, list_path):
 mode = sys.argv[1]
 try:
     if mode == "alerts":
-        check_alerts(sys.argv[2], sys.argv[3])
+        check_alerts(sys.argv[2], sys.argv[3], sys.argv[4])
     elif mode == "names":
         check_names(sys.argv[2], sys.argv[3:])
     elif mode == "dashboard":
@@ -305,8 +315,8 @@ PYEOF
 # ---- the rules ----------------------------------------------------------------
 run "promtool check rules ${rules#"$UCT_ROOT"/}" promtool_rules "$rules"
 run "promtool test rules ${rtests#"$UCT_ROOT"/}" promtool_test "${rtests%/*}"
-run "every alert has for, severity, summary, description, and tests that fire and do not" \
-	chk alerts "$rules" "$rtests"
+run "every alert has for, severity, summary, description, a runbook section, and tests that fire and do not" \
+	chk alerts "$rules" "$rtests" "$runbook"
 run "the rules use the names of contrib/metrics.txt, counters in rate()/increase() only" \
 	chk names "$list" "$rules"
 
@@ -351,7 +361,9 @@ sed -i 's/ucounttop:row_usage:ratio > 0.9/ucounttop:row_usage:ratio > 0.95/' "$b
 refuses "... and when the threshold moves" promtool_test "$b"
 cp "$rules" "$b/"
 sed -i '/alert: UcounttopRowImbalanced/,/severity/{/for:/d}' "$b/${rules##*/}"
-refuses "an alert without for: is refused" chk alerts "$b/${rules##*/}" "$rtests"
+refuses "an alert without for: is refused" chk alerts "$b/${rules##*/}" "$rtests" "$runbook"
+grep -v '^## UcounttopDrops$' "$runbook" > "$b/runbook.md"
+refuses "an alert whose runbook has no section for it is refused" chk alerts "$rules" "$rtests" "$b/runbook.md"
 "$PY" - "$rtests" "$b/quiet.yml" <<'PYEOF'
 import sys, yaml
 doc = yaml.safe_load(open(sys.argv[1]))
@@ -360,10 +372,10 @@ for t in doc["tests"]:
                             if c["alertname"] != "UcounttopDrops" or c.get("exp_alerts")]
 yaml.safe_dump(doc, open(sys.argv[2], "w"))
 PYEOF
-refuses "an alert without a case where it does not fire is refused" chk alerts "$rules" "$b/quiet.yml"
+refuses "an alert without a case where it does not fire is refused" chk alerts "$rules" "$b/quiet.yml" "$runbook"
 sed 's/ucounttop_row_imbalanced == 1/ucounttop_row_flag{flag="imbalanced"} == 1/' "$rules" > "$b/old.yml"
 refuses "the rules' names: an old name (ucounttop_row_flag) is refused" chk names "$list" "$b/old.yml"
-sed 's/increase(ucounttop_drops_total\[10m\])/delta(ucounttop_drops_total[10m])/' "$rules" > "$b/delta.yml"
+sed 's/increase(ucounttop_drops_total{/delta(ucounttop_drops_total{/' "$rules" > "$b/delta.yml"
 refuses "... so is a counter outside rate()/increase()" chk names "$list" "$b/delta.yml"
 
 head -c 2000 "$dash" > "$b/cut.json"

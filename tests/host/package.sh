@@ -112,6 +112,7 @@ cat > "$tmp/want.deb" <<'EOF'
 -rw-r--r-- root/root usr/share/doc/ucounttop/changelog.Debian.gz
 -rw-r--r-- root/root usr/share/doc/ucounttop/changelog.gz
 -rw-r--r-- root/root usr/share/doc/ucounttop/copyright
+-rw-r--r-- root/root usr/share/doc/ucounttop/runbook.md.gz
 -rw-r--r-- root/root usr/share/man/man8/ucounttop.8.gz
 -rw-r--r-- root/root usr/share/ucounttop/grafana/ucounttop.json
 -rw-r--r-- root/root usr/share/ucounttop/prometheus/ucounttop.rules.test.yml
