@@ -22,6 +22,7 @@ PACKAGES=(
 	lintian                                   # tests/host/package.sh: the .deb make deb builds
 	tmux                                      # make run read from a terminal (tests/host/make-run.sh)
 	sparse                                    # make check-series: C=1 on the files a patch touches
+	strace systemd                            # tests/host/systemd-unit.sh: the unit's calls, systemd-analyze
 )
 # make bench only: the peer it is compared with (copied into the bench guest)
 [ "${1:-}" = --bench ] && PACKAGES+=(bpftrace)

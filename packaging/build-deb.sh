@@ -5,7 +5,10 @@
 #
 # dpkg-deb --build on what `make install PREFIX=/usr` installs, no
 # debhelper and no root (--root-owner-group): the binary stripped, the
-# man page gzipped, a copyright file, a changelog, md5sums. The version is
+# man page gzipped, a copyright file, a changelog, md5sums; and the
+# service: packaging/debian's unit, its /etc/default file (a conffile),
+# the sysusers.d entry of its user, and the maintainer scripts that make
+# the user and enable and start the unit, as debhelper's would. The version is
 # the one `ucounttop --version` prints (cli/lib/common.h). Depends is
 # dpkg-shlibdeps' from the libraries the binary links (libbpf and libc:
 # libelf and zlib come with libbpf); Recommends the packages of the
@@ -55,6 +58,10 @@ gzip -9n "$doc/changelog"
 # what the alerts' runbook_url point at (contrib/prometheus)
 install -m 0644 "$root/docs/runbook.md" "$doc/runbook.md"
 gzip -9n "$doc/runbook.md"
+# the service
+install -D -m 0644 "$root/packaging/debian/ucounttop.service" "$pkg/lib/systemd/system/ucounttop.service"
+install -D -m 0644 "$root/packaging/debian/ucounttop.default" "$pkg/etc/default/ucounttop"
+install -D -m 0644 "$root/packaging/debian/ucounttop.sysusers" "$pkg/usr/lib/sysusers.d/ucounttop.conf"
 date=$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(date +%s)}")
 printf 'ucounttop (%s) unstable; urgency=medium\n\n  * Built from the ucounttop tree.\n\n -- %s  %s\n' \
 	"$version" "$maintainer" "$date" | gzip -9n > "$doc/changelog.Debian.gz"
@@ -80,8 +87,8 @@ Package: ucounttop
 Version: $version
 Architecture: $arch
 Maintainer: $maintainer
-Installed-Size: $(du -sk "$pkg/usr" | cut -f1)
-Depends: $depends
+Installed-Size: $(du -sk "$pkg/usr" "$pkg/lib" "$pkg/etc" | awk '{ s += $1 } END { print s }')
+Depends: $depends, adduser
 ${recommends:+Recommends: $recommends
 }Section: admin
 Priority: optional
@@ -95,8 +102,12 @@ Description: per-user-namespace rlimit counters of the kernel, live
  Prometheus alerting rules and a Grafana dashboard are in
  /usr/share/ucounttop.
 CONTROL
-(cd "$pkg" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$pkg/DEBIAN/md5sums"
-chmod 0644 "$pkg/DEBIAN/control" "$pkg/DEBIAN/md5sums"
+(cd "$pkg" && find usr lib etc -type f -print0 | sort -z | xargs -0 md5sum) > "$pkg/DEBIAN/md5sums"
+echo /etc/default/ucounttop > "$pkg/DEBIAN/conffiles"
+for s in postinst prerm postrm; do
+	install -m 0755 "$root/packaging/debian/$s" "$pkg/DEBIAN/$s"
+done
+chmod 0644 "$pkg/DEBIAN/control" "$pkg/DEBIAN/md5sums" "$pkg/DEBIAN/conffiles"
 
 mkdir -p "$outdir"
 deb=$outdir/ucounttop_${version}_${arch}.deb

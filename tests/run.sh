@@ -123,6 +123,10 @@ host_suites=(make-help contrib checkpatch splat-scan guest-runner guest-tools)
 		# the textfile route: a guest's --prometheus -o file served by a
 		# real node_exporter's textfile collector
 		suite node-exporter "$UCT_ROOT/tests/host/node-exporter.sh"
+		# the .deb's systemd unit: systemd-analyze verify and security,
+		# and ucounttop run in a guest as the unit would, its calls
+		# against the unit's SystemCallFilter
+		suite systemd-unit "$UCT_ROOT/tests/host/systemd-unit.sh"
 	fi
 	# the default matrix's host suites from a cache holding only what
 	# `make test` makes: a suite that needs another target's output (a
@@ -140,7 +144,7 @@ host_suites=(make-help contrib checkpatch splat-scan guest-runner guest-tools)
 } &
 host_pid=$!
 [ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage package core-relocs cli-unit cli-unit-asan cli-fuzz openmetrics-host prometheus
-						node-exporter)
+						node-exporter systemd-unit)
 [ "$MATRIX" = full ] && host_suites+=(fresh-cache)
 
 # Debian's kernels: the ucounttop tests (00, 5*, check around the

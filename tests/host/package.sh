@@ -106,6 +106,9 @@ field() { sed -n "s/^$1: //p" "$tmp/control"; }
 check "dpkg-deb --info: ucounttop $(field Version), Depends: $(field Depends); Recommends: $(field Recommends)"
 
 cat > "$tmp/want.deb" <<'EOF'
+-rw-r--r-- root/root etc/default/ucounttop
+-rw-r--r-- root/root lib/systemd/system/ucounttop.service
+-rw-r--r-- root/root usr/lib/sysusers.d/ucounttop.conf
 -rwxr-xr-x root/root usr/sbin/ucounttop
 -rw-r--r-- root/root usr/share/bash-completion/completions/ucounttop
 -rw-r--r-- root/root usr/share/doc/ucounttop/README.md.gz
