@@ -10,7 +10,8 @@
 #    prints; its control file has the Depends dpkg-shlibdeps finds and
 #    Recommends the libraries ucounttop dlopen()s; it holds exactly the
 #    expected files, owned by root, and their md5sums; lintian, if it is
-#    installed, finds no error;
+#    installed, finds no error; apt-get, simulating an install on a bare
+#    Debian 12 (an empty dpkg status), resolves its dependencies;
 #  - unpacked with dpkg -x into a scratch root: ucounttop --version and
 #    --help run (with no capability left: they stop before anything
 #    touches the kernel), the binary is hardened (PIE, -z relro -z now,
@@ -133,6 +134,15 @@ if command -v lintian > /dev/null; then
 else
 	ok "lintian # SKIP lintian is not installed"
 fi
+
+# what a bare Debian 12 would install with it, from this machine's apt
+# lists: apt-get's simulation against an empty dpkg status (nothing is
+# installed, nothing is written but the empty status file)
+: > "$tmp/status"
+apt-get install -s -o Dir::State::status="$tmp/status" "$deb" > "$tmp/sim" 2>&1 ||
+	{ echo "apt-get install -s exited $?:"; grep '^E:' "$tmp/sim"; } >> "$tmp/err"
+grep -q '^Inst ucounttop ' "$tmp/sim" || echo "apt-get would not install ucounttop" >> "$tmp/err"
+check "apt-get installs it on a bare Debian 12 (simulated): $(grep -c '^Inst ' "$tmp/sim") packages with its dependencies"
 
 # ---- the package, unpacked into a scratch root ----------------------------------
 root=$tmp/root
