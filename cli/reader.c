@@ -99,6 +99,10 @@ static int enter(void *arg)
 {
 	char msg[256];
 
+	/* the host's cgroup namespace while CAP_SYS_ADMIN is ours: a pod's
+	 * own would name no container */
+	if (uct_privread_host_cgroupns(cfg.privread, msg, sizeof(msg)) < 0)
+		fprintf(stderr, "ucounttop: the reader: %s\n", msg);
 	/* a kernel without seccomp filters: the main process says so */
 	if (uct_drop_privileges(uct_keep_top, msg, sizeof(msg)) ||
 	    uct_sandbox(UCT_ROLE_READER, msg, sizeof(msg)) < 0) {

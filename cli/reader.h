@@ -25,7 +25,8 @@
 #include "web_config.h"
 
 struct uct_reader_cfg {
-	const struct uct_privread_cfg *privread;	/* what helpers read with */
+	struct uct_privread_cfg *privread;	/* what helpers read with (the
+						 * reader's copy: its own to change) */
 	const char *output_file;	/* -o (NULL: none) */
 	const char *web_config;		/* --web.config.file (NULL: none) */
 	struct uct_loader *loader;	/* its pins are the reader's to remove */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,19 +30,15 @@ struct row_answer {
 	__u32 ns_inum, uid;
 };
 
-void uct_privread_cfg_init(struct uct_privread_cfg *cfg)
+/* Where cgroup2 is mounted whole, as this process's cgroup namespace
+ * shows the mounts' roots */
+static void find_cgroup_mnt(struct uct_privread_cfg *cfg)
 {
 	char *text = NULL;
 	size_t cap = 0;
-	FILE *f;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
 
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->proc = "/proc";
-	cfg->own = "/etc/passwd";
-	cfg->docker_root = "/var/lib/docker";
-	cfg->containerd_bundles = "/run/containerd/io.containerd.runtime.v2.task/k8s.io";
-	cfg->crio_containers = "/run/containers/storage/overlay-containers";
-	f = fopen("/proc/self/mountinfo", "re");
+	cfg->have_mnt = false;
 	if (!f)
 		return;
 	/* the whole file: one line per mount */
@@ -50,6 +47,38 @@ void uct_privread_cfg_init(struct uct_privread_cfg *cfg)
 							 sizeof(cfg->cgroup_mnt));
 	free(text);
 	fclose(f);
+}
+
+void uct_privread_cfg_init(struct uct_privread_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->proc = "/proc";
+	cfg->own = "/etc/passwd";
+	cfg->docker_root = "/var/lib/docker";
+	cfg->containerd_bundles = "/run/containerd/io.containerd.runtime.v2.task/k8s.io";
+	cfg->crio_containers = "/run/containers/storage/overlay-containers";
+	find_cgroup_mnt(cfg);
+}
+
+int uct_privread_host_cgroupns(struct uct_privread_cfg *cfg, char *msg, size_t len)
+{
+	struct stat self, init;
+	int fd;
+
+	if (stat("/proc/self/ns/cgroup", &self) || stat("/proc/1/ns/cgroup", &init) ||
+	    (self.st_dev == init.st_dev && self.st_ino == init.st_ino))
+		return 0;
+	fd = open("/proc/1/ns/cgroup", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWCGROUP)) {
+		snprintf(msg, len, "entering the host's cgroup namespace (/proc/1/ns/cgroup): %s: "
+			 "no container is named", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	find_cgroup_mnt(cfg);
+	return 1;
 }
 
 static size_t serve_passwd(const struct uct_privread_cfg *cfg, const struct uct_privread_req *q,

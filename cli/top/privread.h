@@ -79,6 +79,17 @@ struct uct_privread_passwd {
 /* cfg for the tool: /proc, /etc/passwd, cgroup2's mount point */
 void uct_privread_cfg_init(struct uct_privread_cfg *cfg);
 
+/*
+ * In a container with the host's PID namespace but a cgroup namespace of
+ * its own (a Kubernetes pod's, on cgroup v2), other processes' cgroup
+ * paths read relative to that namespace, and no container is named.
+ * When /proc/1's cgroup namespace (the host's, with hostPID) is not
+ * ours: enter it (CAP_SYS_ADMIN), then find cgroup2 mounted whole again
+ * (the host's /sys/fs/cgroup, mounted into the container, is, from the
+ * host's namespace). 1 entered, 0 nothing to do, -1 with msg.
+ */
+int uct_privread_host_cgroupns(struct uct_privread_cfg *cfg, char *msg, size_t len);
+
 /* The helpers' side (a uct_helper_serve_fn; arg: the cfg) */
 size_t uct_privread_serve(void *arg, const void *req, size_t len, void *reply, size_t max);
 
