@@ -75,9 +75,10 @@ pm stop -t 10 uct > /dev/null 2>&1
 expect "podman stop ends it with status 0" "$(pm inspect -f '{{.State.ExitCode}}' uct)" 0
 pm rm uct > /dev/null 2>&1
 
-# as Kubernetes runs a pod: a cgroup namespace of its own, the host's
-# /sys/fs/cgroup mounted in (a hostPath volume)
-pm run -d --name uct --pid=host --cgroupns=private --network=host \
+# as Kubernetes runs contrib/kubernetes/ucounttop.yaml's pod: a cgroup
+# namespace of its own, the host's /sys/fs/cgroup mounted in (a hostPath
+# volume), a read-only root
+pm run -d --name uct --pid=host --cgroupns=private --network=host --read-only \
 	--cap-drop=all --cap-add=BPF,PERFMON,SYS_ADMIN,SYSLOG,SYS_PTRACE,DAC_READ_SEARCH,SETUID,SETGID,SETPCAP \
 	--security-opt seccomp=unconfined \
 	-v /etc/passwd:/etc/passwd:ro -v /etc/group:/etc/group:ro \

@@ -70,6 +70,14 @@ cat > "$tmp/check.py" <<'PYEOF'
   dashboard FILE OUT    the dashboard's structure; its queries, variables
                         replaced, as recording rules into OUT (for promtool)
   spec SPEC LIST        the names of SPEC's tables are exactly LIST's
+  kube MANIFEST TEST SCRAPE STATIC
+                        the DaemonSet runs the image as guest test TEST
+                        runs it (hostPID, the same capabilities, no
+                        seccomp profile, the host's passwd, group and
+                        cgroup hierarchy); the scrape job is TLS with
+                        basic auth; STATIC gets it with static targets
+                        for promtool, whose Debian build has no
+                        Kubernetes discovery
 """
 import json
 import re
@@ -296,6 +304,57 @@ def check_spec(spec_path, list_path):
     print(f"{len(spec)} names, the same")
 
 
+def check_kube(manifest, test, scrape, static_out):
+    docs = [d for d in yaml.safe_load_all(open(manifest, encoding="utf-8")) if d]
+    ds = [d for d in docs if d.get("kind") == "DaemonSet"]
+    if len(ds) != 1:
+        sys.exit(f"{manifest}: {len(ds)} DaemonSets, not 1")
+    pod = ds[0]["spec"]["template"]["spec"]
+    c = pod["containers"][0]
+    sc = c.get("securityContext", {})
+    errs = []
+    text = open(test, encoding="utf-8").read()
+    m = re.search(r"--cap-add=([A-Z_,]+)", text)
+    tested = set(m.group(1).split(",")) if m else set()
+    if not tested:
+        errs.append(f"{test}: no --cap-add")
+    if set(sc.get("capabilities", {}).get("add", [])) != tested:
+        errs.append(f"capabilities {sorted(sc.get('capabilities', {}).get('add', []))}, "
+                    f"not those {test} runs with: {sorted(tested)}")
+    if sc.get("capabilities", {}).get("drop") != ["ALL"]:
+        errs.append("capabilities: drop is not [ALL]")
+    if sc.get("readOnlyRootFilesystem") and "--read-only" not in text:
+        errs.append(f"a read-only root that {test} does not run with")
+    if not pod.get("hostPID"):
+        errs.append("no hostPID: the task iterator and /proc would see the pod alone")
+    if sc.get("seccompProfile", {}).get("type") != "Unconfined" or "seccomp=unconfined" not in text:
+        errs.append("not the seccomp profile 5O runs with (Unconfined)")
+    mounts = {v["mountPath"]: v["name"] for v in c.get("volumeMounts", [])}
+    paths = {v["name"]: v.get("hostPath", {}).get("path") for v in pod.get("volumes", [])}
+    for host, at in (("/etc/passwd", "/etc/passwd"), ("/etc/group", "/etc/group"),
+                     ("/sys/fs/cgroup", "/host/sys/fs/cgroup")):
+        if paths.get(mounts.get(at)) != host:
+            errs.append(f"the host's {host} is not mounted at {at}")
+        if f"-v {host}:{at}:ro" not in text:
+            errs.append(f"{test} does not mount {host} at {at}")
+    args = c.get("args", [])
+    if "--listen" not in args or "--web.config.file" not in args:
+        errs.append("args lack --listen or --web.config.file")
+    d = yaml.safe_load(open(scrape, encoding="utf-8"))
+    job = d["scrape_configs"][0]
+    if job.get("scheme") != "https" or "password_file" not in job.get("basic_auth", {}):
+        errs.append(f"{scrape}: not https with basic auth from a password file")
+    if not job.get("kubernetes_sd_configs"):
+        errs.append(f"{scrape}: no Kubernetes discovery")
+    fail(errs)
+    del job["kubernetes_sd_configs"]
+    job["static_configs"] = [{"targets": ["node1:9465"]}]
+    with open(static_out, "w", encoding="utf-8") as f:
+        yaml.safe_dump(d, f)
+    print(f"the DaemonSet as {test} runs the image: {len(tested)} capabilities, hostPID, "
+          "no seccomp profile, the host's passwd, group and cgroups; an https job with basic auth")
+
+
 mode = sys.argv[1]
 try:
     if mode == "alerts":
@@ -306,6 +365,8 @@ try:
         check_dashboard(sys.argv[2], sys.argv[3])
     elif mode == "spec":
         check_spec(sys.argv[2], sys.argv[3])
+    elif mode == "kube":
+        check_kube(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     else:
         sys.exit(f"unknown mode {mode}")
 except (OSError, ValueError, KeyError, TypeError, AttributeError, yaml.YAMLError) as e:
@@ -327,6 +388,15 @@ run "the dashboard: one data source variable for every query, ids, grid, variabl
 run "every query of the dashboard is PromQL (promtool check rules)" promtool_rules "$tmp/dash-rules.yml"
 run "the dashboard uses the names of contrib/metrics.txt, counters in rate()/increase() only" \
 	chk names "$list" "$dash"
+
+# ---- the Kubernetes manifest ------------------------------------------------------
+kube=$contrib/kubernetes/ucounttop.yaml
+kscrape=$contrib/kubernetes/prometheus-scrape.yml
+t5o=$UCT_ROOT/guest/tests/5O-ucounttop-image.sh
+run "the DaemonSet runs the image as guest test 5O does; its scrape job is TLS with basic auth" \
+	chk kube "$kube" "$t5o" "$kscrape" "$tmp/kscrape-static.yml"
+run "promtool check config passes the scrape job (with static targets)" \
+	"$PROMTOOL" check config "$tmp/kscrape-static.yml"
 
 # ---- the list against the specification ----------------------------------------
 # a specification table made from the list: what the parser must find
@@ -377,6 +447,12 @@ sed 's/ucounttop_row_imbalanced == 1/ucounttop_row_flag{flag="imbalanced"} == 1/
 refuses "the rules' names: an old name (ucounttop_row_flag) is refused" chk names "$list" "$b/old.yml"
 sed 's/increase(ucounttop_drops_total{/delta(ucounttop_drops_total{/' "$rules" > "$b/delta.yml"
 refuses "... so is a counter outside rate()/increase()" chk names "$list" "$b/delta.yml"
+
+sed 's/add: \[BPF, /add: [NET_ADMIN, BPF, /' "$kube" > "$b/kube.yaml"
+refuses "a DaemonSet with a capability 5O does not run with is refused" \
+	chk kube "$b/kube.yaml" "$t5o" "$kscrape" "$b/kscrape.yml"
+sed '/hostPID: true/d' "$kube" > "$b/kube.yaml"
+refuses "... and one without hostPID" chk kube "$b/kube.yaml" "$t5o" "$kscrape" "$b/kscrape.yml"
 
 head -c 2000 "$dash" > "$b/cut.json"
 refuses "a dashboard cut short is not JSON" is_json "$b/cut.json"
