@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cgroups.c - container ids from cgroup paths, cgroup paths by id (cgroups.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cgroups.h"
@@ -37,25 +38,34 @@ static const char *component_id(const char *s, size_t n)
 	return NULL;
 }
 
-bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1])
+/*
+ * The id of the first component of s on (components end at '/') that has
+ * one, by component_id(): only a component ending within the first
+ * limit bytes of s, only one with prefix only (NULL: any). A loop, not strchrnul():
+ * ASan's strict string checks measure the whole rest of the string on
+ * every call. NULL when there is none.
+ */
+static const char *first_id(const char *s, size_t limit, const char *only)
 {
-	const char *found = NULL, *s = path, *end;
+	size_t k = only ? strlen(only) : 0;
+	const char *from = s, *end, *found;
 
-	id[0] = 0;
-	if (!path)
-		return false;
-	/* the first component with an id wins: what the engine made; below
-	 * it, the container's own root may make directories (root-owned,
-	 * so trusted) named after another container. A loop, not
-	 * strchrnul(): ASan's strict string checks measure the whole rest
-	 * of the string on every call */
-	for (; *s && !found; s = *end ? end + 1 : end) {
+	for (; *s; s = *end ? end + 1 : end) {
 		for (end = s; *end && *end != '/'; end++)
 			;
-		if ((size_t)(end - path) > trusted)
+		if ((size_t)(end - from) > limit)
 			break;
 		found = component_id(s, (size_t)(end - s));
+		if (found && (!only || ((size_t)(found - s) == k && !memcmp(s, only, k))))
+			return found;
 	}
+	return NULL;
+}
+
+/* id (NUL-terminated) from found, or "" and false */
+static bool copy_id(const char *found, char id[UCT_CID_LEN + 1])
+{
+	id[0] = 0;
 	if (!found)
 		return false;
 	memcpy(id, found, UCT_CID_LEN);
@@ -63,26 +73,18 @@ bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1]
 	return true;
 }
 
+bool uct_container_id(const char *path, size_t trusted, char id[UCT_CID_LEN + 1])
+{
+	/* the first component with an id wins: what the engine made; below
+	 * it, the container's own root may make directories (root-owned,
+	 * so trusted) named after another container */
+	return copy_id(path ? first_id(path, trusted, NULL) : NULL, id);
+}
+
 bool uct_podman_claim(const char *path, size_t trusted, char id[UCT_CID_LEN + 1])
 {
-	static const char prefix[] = "libpod-";
-	const char *s, *end, *found;
-
-	id[0] = 0;
-	if (!path || strlen(path) <= trusted)
-		return false;
-	for (s = path + trusted; *s; s = *end ? end + 1 : end) {
-		for (end = s; *end && *end != '/'; end++)
-			;
-		found = component_id(s, (size_t)(end - s));
-		if (found && found - s == sizeof(prefix) - 1 &&
-		    !memcmp(s, prefix, sizeof(prefix) - 1)) {
-			memcpy(id, found, UCT_CID_LEN);
-			id[UCT_CID_LEN] = 0;
-			return true;
-		}
-	}
-	return false;
+	return copy_id(path && strlen(path) > trusted ? first_id(path + trusted, SIZE_MAX, "libpod-") :
+		       NULL, id);
 }
 
 /* Whether container id cid stands in path right after prefix */
