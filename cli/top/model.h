@@ -415,6 +415,17 @@ static inline const struct uct_rowlim *uct_row_lim(const struct uct_model *m,
 	return r->lim >= 0 ? &m->lims[r->lim] : &uct_no_lim;
 }
 
+/* The limit a row's charges of type t are compared with: the one at its
+ * level (a row that created namespaces), else the smallest rlimit of its
+ * processes (the leaf check's); -1: neither is known */
+static inline long long uct_row_leaf_limit(const struct uct_model *m, const struct uct_row *r,
+					   int t)
+{
+	const struct uct_rowlim *l = uct_row_lim(m, r);
+
+	return l->limit[t] >= 0 ? l->limit[t] : l->caller_limit[t];
+}
+
 /* A row's change since the previous update (0 on the first) */
 static inline long long uct_row_delta(const struct uct_model *m, const struct uct_row *r,
 				      int type)

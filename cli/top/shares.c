@@ -17,6 +17,13 @@ void uct_model_set_cg_denials(struct uct_model *m, const struct uct_cgdeny_kv *k
 	m->ncg_denials = n;
 }
 
+/* Whether two shares' containers are one: the same id, claimed by the
+ * same (0: root's engines; a tenant's id is never one of theirs) */
+static bool same_container(const char *a, __u32 ta, const char *b, __u32 tb)
+{
+	return a && b && !strcmp(a, b) && ta == tb;
+}
+
 /* A share being collected: its row, then the share */
 struct pending {
 	int row;
@@ -184,9 +191,8 @@ static void merge_containers(struct uct_model *m, struct uct_row *r)
 
 	qsort(s, (size_t)r->nshares, sizeof(*s), container_cmp);
 	for (i = 0, k = 0; i < r->nshares; i++) {
-		if (k && s[i].container && s[k - 1].container &&
-		    !strcmp(s[i].container, s[k - 1].container) &&
-		    s[i].container_tenant == s[k - 1].container_tenant) {
+		if (k && same_container(s[i].container, s[i].container_tenant, s[k - 1].container,
+					s[k - 1].container_tenant)) {
 			share_add(&s[k - 1], &s[i]);
 			continue;
 		}
@@ -212,8 +218,9 @@ void uct_model_name_shares(struct uct_model *m, struct uct_row *r)
 		containers += s->container != NULL;
 		/* a namespace of a container's own holds its processes: its
 		 * line says which; a row is shared when another's are in it */
-		r->shared |= s->container && !(own && !strcmp(own, s->container) &&
-					       nm->container_tenant == s->container_tenant);
+		r->shared |= s->container &&
+			      !same_container(own, nm->container_tenant, s->container,
+					      s->container_tenant);
 	}
 	if (containers > 1)
 		merge_containers(m, r);

@@ -129,13 +129,9 @@ static bool row_shown(const struct uct_model *m, const struct uct_row *r)
  */
 static long long row_limit(const struct uct_model *m, const struct uct_row *r, int t)
 {
-	const struct uct_rowlim *l = uct_row_lim(m, r);
-
-	if (l->limit[t] >= 0)
-		return l->limit[t];
-	if (t == UCT_NPROC && r->rec.uid == 0)
+	if (t == UCT_NPROC && r->rec.uid == 0 && uct_row_lim(m, r)->limit[t] < 0)
 		return -1;
-	return l->caller_limit[t];
+	return uct_row_leaf_limit(m, r, t);
 }
 
 /* A row's counter or its limit (row_limit()), of rlimit type t: one

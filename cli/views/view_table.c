@@ -458,15 +458,13 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 	}
 	{
 		const struct uct_row *r = &m->rows[ln->index];
-		const struct uct_rowlim *l = uct_row_lim(m, r);
 		unsigned long long den = 0;
 		double rate = 0;
 		char flags[FLAG_W + 1];
 		int nf = 0;
 
 		for (t = 0; t < UCT_NTYPES; t++) {
-			/* a row that created no namespace is limited by its tasks' own rlimits */
-			long long lim = l->limit[t] >= 0 ? l->limit[t] : l->caller_limit[t];
+			long long lim = uct_row_leaf_limit(m, r, t);
 
 			cell(&b, in_unit(m, t, r->rec.value[t]), true, in_unit(m, t, uct_row_delta(m, r, t)),
 			     lim >= 0 ? in_unit(m, t, lim) : lim, lim >= 0);
