@@ -410,61 +410,65 @@ int uct_privread_task_limits(struct uct_privread *p, struct uct_task_limits **ou
 	return 0;
 }
 
-/* The bytes of an engine's file about container cid (op: which one),
- * in p->reply, their length in *len; NULL when the helper read none */
-static const char *engine_file(struct uct_privread *p, __u32 op, const char *cid, size_t *len)
+/* The bytes of an engine's file about container cid (q: which one, for
+ * whom), in p->reply after the answer's head (head_len bytes, copied to
+ * head, its __s32 rc first), their length in *len; NULL when the helper
+ * read none */
+static const char *engine_file(struct uct_privread *p, struct uct_privread_req *q,
+			       const char *cid, void *head, size_t head_len, size_t *len)
 {
-	struct uct_privread_req q = { .op = op };
 	size_t n;
 	__s32 rc;
 
-	snprintf(q.cid, sizeof(q.cid), "%s", cid);
-	if (uct_privread_call(p, &q, &n, UCT_PRIVREAD_DEADLINE) || n < sizeof(rc))
+	snprintf(q->cid, sizeof(q->cid), "%s", cid);
+	if (uct_privread_call(p, q, &n, UCT_PRIVREAD_DEADLINE) || n < head_len)
 		return NULL;
-	memcpy(&rc, p->reply, sizeof(rc));
+	memcpy(head, p->reply, head_len);
+	memcpy(&rc, head, sizeof(rc));
 	if (rc)
 		return NULL;
-	*len = n - sizeof(rc);
-	return p->reply + sizeof(rc);
+	*len = n - head_len;
+	return p->reply + head_len;
 }
 
 int uct_privread_docker_name(void *arg, const char *cid, char name[UCT_CNAME_MAX + 1])
 {
+	struct uct_privread_req q = { .op = UCT_PR_DOCKER_CONFIG };
 	const char *text;
 	size_t n;
+	__s32 rc;
 
 	name[0] = 0;
-	text = engine_file(arg, UCT_PR_DOCKER_CONFIG, cid, &n);
+	text = engine_file(arg, &q, cid, &rc, sizeof(rc), &n);
 	return text && uct_docker_name(text, n, name) ? 0 : -1;
 }
 
 int uct_privread_cri(void *arg, const char *cid, struct uct_kube *k)
 {
+	struct uct_privread_req q = { .op = UCT_PR_BUNDLE_CONFIG };
 	const char *text;
 	size_t n;
+	__s32 rc;
 
 	memset(k, 0, sizeof(*k));
-	text = engine_file(arg, UCT_PR_BUNDLE_CONFIG, cid, &n);
+	text = engine_file(arg, &q, cid, &rc, sizeof(rc), &n);
 	return text && uct_cri_identity(text, n, k) ? 0 : -1;
 }
 
 int uct_privread_podman_name(void *arg, __u32 uid, const char *cid,
 			     char name[UCT_TENANT_CNAME_MAX + 1])
 {
-	struct uct_privread *p = arg;
 	struct uct_privread_req q = { .op = UCT_PR_PODMAN_STORAGE, .uid = uid };
 	char own[UCT_CNAME_MAX + 1];
 	struct podman_answer a;
+	const char *text;
 	size_t n;
 
 	name[0] = 0;
-	snprintf(q.cid, sizeof(q.cid), "%s", cid);
-	if (uct_privread_call(p, &q, &n, UCT_PRIVREAD_DEADLINE) || n < sizeof(a))
+	text = engine_file(arg, &q, cid, &a, sizeof(a), &n);
+	if (!text || !uct_podman_name(text, n, cid, own))
 		return -1;
-	memcpy(&a, p->reply, sizeof(a));
 	a.user[UCT_TENANT_NAME_MAX] = 0;
-	if (a.rc || !uct_podman_name(p->reply + sizeof(a), n - sizeof(a), cid, own))
-		return -1;
 	snprintf(name, UCT_TENANT_CNAME_MAX + 1, "%s:%s", a.user, own);
 	return uct_tenant_cname_ok(name, strlen(name)) ? 0 : -1;
 }
