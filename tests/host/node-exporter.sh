@@ -71,9 +71,6 @@ ok "the guest writes the files with -o (--prometheus, --openmetrics)"
 
 # serve DIR: node_exporter with its textfile collector alone on DIR, on
 # a free port of the loopback ($port); its log in DIR.log
-free_port() {
-	"$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 serve() {
 	port=$(free_port)
 	"$NODE_EXPORTER" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \

@@ -45,9 +45,6 @@ if [ ! -x "$PROMETHEUS" ]; then
 fi
 # three free ports on the host's loopback: the guest's forward,
 # Prometheus, the kube-state-metrics stand-in
-free_port() {
-	"$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 hp=$(free_port) qp=$(free_port) kp=$(free_port)
 
 cat > "$tmp/guest.sh" << EOF

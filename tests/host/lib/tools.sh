@@ -5,6 +5,10 @@
 # (one in PATH is used as it is).
 PY=${PYTHON:-/usr/bin/python3}
 PROMTOOL=${PROMTOOL:-$(command -v promtool || echo "$CACHE_DIR/promtool/promtool")}
+# free_port: a port of the loopback no one listens on now
+free_port() {
+	"$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
 # need_python_module MODULE PACKAGE: not ok, and the suite ends, without it
 need_python_module() {
 	if [ ! -x "$PY" ] || ! "$PY" -c "import $1" 2> /dev/null; then
