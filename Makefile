@@ -22,13 +22,14 @@ export UCT_OUT
 # the tree: CO-RE relocates it on the kernel it loads on
 VMLINUX := $(CACHE_DIR)/tree-$(MAINLINE_TREE)/kbuild/vmlinux
 
-.PHONY: help deps kernel kernel-debug selftests modules tools initramfs guest run shell test bench sweep check-patches check-series install uninstall deb clean distclean
+.PHONY: help deps kernel kernel-debug selftests modules tools initramfs guest run shell test bench screenshot sweep check-patches check-series install uninstall deb clean distclean
 
 help:
 	@echo 'make run         boot the guest into the live ucounttop demo (builds everything first)'
 	@echo 'make shell       boot the guest to a shell on the serial console'
 	@echo 'make test        host checks, our $(MAINLINE_TREE) guest, stock 6.12 (UCT_MATRIX=full: every kernel)'
 	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount), into docs/performance.md'
+	@echo 'make screenshot  docs/ucounttop.png: make run'"'"'s screen, photographed by headless Chromium'
 	@echo 'make sweep       every kselftest collection that builds, alone and under check, into docs/testing.md'
 	@echo 'make kernel      extract, patch, configure and build the guest kernel'
 	@echo 'make kernel-debug   the same tree with KASAN, lockdep, kmemleak, UBSAN... (make test boots the $(MAINLINE_TREE) one)'
@@ -82,6 +83,11 @@ run: guest
 
 shell: guest
 	@guest/run --interactive
+
+# docs/ucounttop.png, README's picture: make run's screen, photographed
+screenshot: guest
+	@guest/deps.sh --screenshot
+	@guest/screenshot.sh
 
 # A developer's run: our mainline guest, Debian's stock 6.12 and the host
 # suites. UCT_MATRIX=full (CI): also the stable trees' guests (6.1, 6.12),

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Install the Debian 12 packages the build, the guest and the tests need.
 # Only what is missing; `apt-get update` once, non-interactive. Without
-# root, list what is missing and how to install it. --bench, --sweep: also
-# what make bench or make sweep needs. Then promtool, which is not installed (below).
+# root, list what is missing and how to install it. --bench, --sweep,
+# --screenshot: also what make bench, make sweep or make screenshot
+# needs. Then promtool, which is not installed (below).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +27,8 @@ PACKAGES=(
 )
 # make bench only: the peer it is compared with (copied into the bench guest)
 [ "${1:-}" = --bench ] && PACKAGES+=(bpftrace)
+# make screenshot only: the browser that photographs the terminal
+[ "${1:-}" = --screenshot ] && PACKAGES+=(chromium fonts-dejavu-core)
 # make sweep only: the static libraries kselftest collections link, and a
 # static bash for their scripts (copied into the sweep guest)
 [ "${1:-}" = --sweep ] && PACKAGES+=(libcap-dev libcap-ng-dev libnuma-dev libmnl-dev libfuse-dev libpopt-dev bash-static file)
