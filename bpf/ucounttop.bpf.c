@@ -51,9 +51,10 @@ struct {
 	__type(value, struct uct_cgdeny);
 } cg_denials SEC(".maps");
 
-/* struct ucounts address -> charge counts on this CPU (--events) */
+/* struct ucounts address -> charge counts the evcache slots do not hold
+ * (--events); shared by the CPUs, added to atomically */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);	/* --max-entries */
 	__type(key, __u64);
 	__type(value, struct uct_evcount);
@@ -82,17 +83,17 @@ __u32 evcache_cpus = 0;
  * sender holds the target's siglock with IRQs off from the charge to the
  * signal_generate event, so at a refused signal's event the last charge
  * on its CPU is the refused one, and an uncharge of it on this CPU since
- * is the leaf refusal's own dec_rlimit_put_ucounts(): without one, the
- * charge was undone inside, and the event takes it back. PREEMPT_RT's
+ * is the leaf refusal's own dec_rlimit_put_ucounts() (the uncharge hook
+ * marks it): without one, the charge was undone inside, and the event
+ * takes it back. PREEMPT_RT's
  * siglock sleeps, so another task may charge on this CPU meanwhile:
  * there, and for trace, which shows each charge's new value, the charge is
  * counted at fexit from its return value instead.
  */
 struct uct_sig_last {
 	__u64 uc;
-	__u64 uncharges;	/* its uncharge count on this CPU then */
 	__u32 slot;		/* its evcache slot on this CPU, if it has one */
-	__u32 pad;
+	__u32 uncharged;	/* an uncharge of uc ran on this CPU since */
 };
 
 struct {
@@ -313,14 +314,17 @@ static __always_inline __u32 evslot_of(struct ucounts *uc)
 	return (a * 0x9E3779B97F4A7C15ULL) >> (64 - UCT_EVCACHE_BITS);
 }
 
-/* This CPU's counts of uc: its cache slot (claimed when empty), or the
- * per-CPU hash when the slot holds another object or the cache is off. */
-static __always_inline struct uct_evcount *ev_counts_at(struct ucounts *uc, __u32 cpu, __u32 i)
+/* Where this CPU counts uc: its cache slot (claimed when empty), or the
+ * shared hash (*shared set) when the slot holds another object or the
+ * cache is off. */
+static __always_inline struct uct_evcount *ev_counts_at(struct ucounts *uc, __u32 cpu, __u32 i,
+							bool *shared)
 {
 	__u64 key = (__u64)uc;
 	struct uct_evcount *e;
 	struct uct_evslot *s;
 
+	*shared = false;
 	if (cpu < evcache_cpus) {
 		s = bpf_map_lookup_elem(&evcache, &i);
 		if (s && s->id == key)
@@ -333,6 +337,7 @@ static __always_inline struct uct_evcount *ev_counts_at(struct ucounts *uc, __u3
 			return &s->c;
 		}
 	}
+	*shared = true;
 	e = bpf_map_lookup_elem(&evcounts, &key);
 	if (e)
 		return e;
@@ -346,21 +351,30 @@ static __always_inline __u32 ev_slot(struct ucounts *uc, __u32 cpu)
 	return cpu * UCT_EVCACHE_SLOTS + evslot_of(uc);
 }
 
-static __always_inline struct uct_evcount *ev_counts(struct ucounts *uc)
+static __always_inline struct uct_evcount *ev_counts(struct ucounts *uc, bool *shared)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 
-	return ev_counts_at(uc, cpu, ev_slot(uc, cpu));
+	return ev_counts_at(uc, cpu, ev_slot(uc, cpu), shared);
+}
+
+/* *p += v: plainly in this CPU's slot, atomically in the shared hash */
+static __always_inline void ev_add(__u64 *p, __s64 v, bool shared)
+{
+	if (shared)
+		__sync_fetch_and_add(p, v);
+	else
+		*p += v;
 }
 
 /*
- * One charge (charge: true) or uncharge of delta to uc, on this CPU's
- * copy: nothing shared is written, no atomics. NULL-safe on a full map
- * (counted as stats_full).
+ * One charge (charge: true) or uncharge of delta to uc. NULL-safe on a
+ * full map (counted as evcounts_full).
  */
 static __always_inline void ev_count(struct ucounts *uc, __u32 type, long delta, bool charge)
 {
-	struct uct_evcount *e = ev_counts(uc);
+	bool shared;
+	struct uct_evcount *e = ev_counts(uc, &shared);
 	__u64 t;
 
 	if (!e) {
@@ -369,11 +383,11 @@ static __always_inline void ev_count(struct ucounts *uc, __u32 type, long delta,
 	}
 	t = tidx(type);
 	if (charge) {
-		e->charges[t] += 1;
-		e->charged[t] += delta;
+		ev_add(&e->charges[t], 1, shared);
+		ev_add((__u64 *)&e->charged[t], delta, shared);
 	} else {
-		e->uncharges[t] += 1;
-		e->uncharged[t] += delta;
+		ev_add(&e->uncharges[t], 1, shared);
+		ev_add((__u64 *)&e->uncharged[t], delta, shared);
 	}
 }
 
@@ -381,26 +395,28 @@ static __always_inline void ev_count(struct ucounts *uc, __u32 type, long delta,
  * count is kept, user space takes the sum to be the same (stats.c). */
 static __always_inline void ev_count_sig(struct ucounts *uc, bool charge)
 {
-	struct uct_evcount *e = ev_counts(uc);
+	bool shared;
+	struct uct_evcount *e = ev_counts(uc, &shared);
 
 	if (!e) {
 		count(UCT_CNT_EVCOUNTS_FULL);
 		return;
 	}
 	if (charge)
-		e->charges[UCT_SIGPENDING] += 1;
+		ev_add(&e->charges[UCT_SIGPENDING], 1, shared);
 	else
-		e->uncharges[UCT_SIGPENDING] += 1;
+		ev_add(&e->uncharges[UCT_SIGPENDING], 1, shared);
 }
 
-/* Take back a SIGPENDING charge counted on some CPU: this CPU's count
- * goes below zero if need be, their sum is right. */
+/* Take back a SIGPENDING charge counted on some CPU: this CPU's slot
+ * goes below zero if need be, the sum over slots and hash is right. */
 static __always_inline void ev_count_sig_back(struct ucounts *uc)
 {
-	struct uct_evcount *e = ev_counts(uc);
+	bool shared;
+	struct uct_evcount *e = ev_counts(uc, &shared);
 
 	if (e)
-		e->charges[UCT_SIGPENDING] -= 1;
+		ev_add(&e->charges[UCT_SIGPENDING], -1, shared);
 	else
 		count(UCT_CNT_EVCOUNTS_FULL);
 }
@@ -417,19 +433,22 @@ static __always_inline struct uct_sig_last *sig_last_slot(void)
  * (see sig_last). */
 static __always_inline void sig_uncount(struct uct_sig_last *last)
 {
-	struct uct_evcount *e = NULL;
 	struct uct_evslot *s;
+	struct uct_evcount *e;
 	__u32 i = last->slot;
 
+	if (last->uncharged)
+		return;
 	if (i / UCT_EVCACHE_SLOTS < evcache_cpus) {
 		s = bpf_map_lookup_elem(&evcache, &i);
-		if (s && s->id == last->uc)
-			e = &s->c;
+		if (s && s->id == last->uc) {
+			s->c.charges[UCT_SIGPENDING] -= 1;
+			return;
+		}
 	}
-	if (!e)
-		e = bpf_map_lookup_elem(&evcounts, &last->uc);
-	if (e && e->uncharges[UCT_SIGPENDING] == last->uncharges)
-		e->charges[UCT_SIGPENDING] -= 1;
+	e = bpf_map_lookup_elem(&evcounts, &last->uc);
+	if (e)
+		__sync_fetch_and_add(&e->charges[UCT_SIGPENDING], -1);
 }
 
 /* A freed object leaves every CPU's cache: its slot on each CPU is emptied
@@ -1095,15 +1114,16 @@ int inc_get_entry(__u64 *ctx)
 	struct ucounts *uc = (void *)ctx[0];
 	struct uct_sig_last *last;
 	struct uct_evcount *e;
+	bool shared;
 	__u32 cpu, i;
 
 	if (!uc || (__u32)ctx[1] != UCT_SIGPENDING)
 		return 0;
 	cpu = bpf_get_smp_processor_id();
 	i = ev_slot(uc, cpu);
-	e = ev_counts_at(uc, cpu, i);
+	e = ev_counts_at(uc, cpu, i, &shared);
 	if (e)
-		e->charges[UCT_SIGPENDING] += 1;
+		ev_add(&e->charges[UCT_SIGPENDING], 1, shared);
 	else
 		count(UCT_CNT_EVCOUNTS_FULL);
 	/* written for every charge: one that found no counter leaves none
@@ -1112,7 +1132,7 @@ int inc_get_entry(__u64 *ctx)
 	if (last) {
 		last->uc = e ? (__u64)uc : 0;
 		last->slot = i;
-		last->uncharges = e ? e->uncharges[UCT_SIGPENDING] : 0;
+		last->uncharged = 0;
 	}
 	return 0;
 }
@@ -1121,9 +1141,18 @@ int inc_get_entry(__u64 *ctx)
 SEC("fentry/dec_rlimit_put_ucounts")
 int BPF_PROG(dec_put_entry, struct ucounts *uc, enum rlimit_type type)
 {
+	struct uct_sig_last *last;
+
 	if (!uc || type != UCT_SIGPENDING)
 		return 0;
 	ev_count_sig(uc, false);
+	if (sig_fentry) {
+		/* the leaf refusal's own uncharge, if this CPU's last charge
+		 * was of uc (see sig_last) */
+		last = sig_last_slot();
+		if (last && last->uc == (__u64)uc)
+			last->uncharged = 1;
+	}
 	if (sig_fentry && timers_charging)
 		timer_charge_dec(ctx, uc);
 	if (emit_events)

@@ -165,10 +165,13 @@ struct uct_stat {
 };
 
 /*
- * --events: charges and uncharges per struct ucounts, in a per-CPU hash
- * keyed by its address (uct_rec.id). The least a charge can cost: one
- * lookup, plain adds on this CPU's copy, no task data, no clock; user
- * space sums the CPUs into uct_stat and derives rates from refreshes.
+ * --events: charges and uncharges per struct ucounts, keyed by its address
+ * (uct_rec.id): in this CPU's slot of evcache (below), else in one hash
+ * the CPUs share. The least a charge can cost: one lookup, adds (plain in
+ * a slot, atomic in the hash), no task data, no clock; user space adds
+ * the slots and the hash into uct_stat and derives rates from refreshes.
+ * The hash is shared, not per CPU, so that the memory it pins does not
+ * grow with the machine's possible CPUs (docs/performance.md).
  */
 struct uct_evcount {
 	__u64 charges[UCT_NTYPES];

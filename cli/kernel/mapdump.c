@@ -130,17 +130,6 @@ int uct_dump_map(int fd, struct uct_dump *d)
 		return -errno;
 	ksz = info.key_size;
 	vsz = info.value_size;
-	if (d->percpu) {
-		/* the kernel copies one 8-byte aligned value per possible CPU */
-		if (!d->ncpus)
-			d->ncpus = libbpf_num_possible_cpus();
-		if (d->ncpus <= 0)
-			return d->ncpus ? d->ncpus : -EINVAL;
-		d->cpu_stride = (vsz + 7) & ~(size_t)7;
-		vsz = d->cpu_stride * d->ncpus;
-		d->voff = (ksz + 7) & ~(size_t)7;
-		d->esz = d->voff + vsz;
-	}
 	if (ksz > 64 || d->voff < ksz || d->esz < d->voff + vsz)
 		return -EINVAL;
 	d->n = 0;

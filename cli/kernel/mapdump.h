@@ -8,18 +8,13 @@
 /*
  * A map read into an array of elements of esz bytes each: the key at
  * offset 0, the value at voff. The buffer is kept across calls (grown as
- * needed) and freed by uct_dump_free(). A per-CPU map's value is one
- * copy per possible CPU, each rounded up to 8 bytes: set percpu and
- * uct_dump_map() sets voff and esz to fit.
+ * needed) and freed by uct_dump_free().
  */
 struct uct_dump {
 	char *elems;
 	size_t n;		/* elements read */
 	size_t cap;		/* elements the buffer holds */
 	size_t esz, voff;
-	int percpu;		/* per-CPU map: esz/voff are set here */
-	size_t cpu_stride;	/* per-CPU: bytes per CPU copy */
-	int ncpus;
 	/* scratch for the batch calls */
 	void *keys, *vals;
 	size_t scratch;		/* entries keys/vals hold */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stats.c - the live view's statistics: the stats map merged with the
- * charge counts of --events (a per-CPU hash and, in front of it, per-CPU
- * slots mapped into user space), and the drop and denial counters.
+ * charge counts of --events (a hash and, in front of it, per-CPU slots
+ * mapped into user space), and the drop and denial counters.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -80,32 +80,24 @@ static void evcount_add(struct uct_evcount *to, const struct uct_evcount *c)
 }
 
 /*
- * The charge counts by object: the per-CPU hash (each entry summed over the
- * CPUs) and every CPU's claimed cache slots, sorted by id with one entry
- * per id. Its length, or -errno.
+ * The charge counts by object: the shared hash and every CPU's claimed
+ * cache slots, sorted by id with one entry per id. Its length, or -errno.
  */
 static long collect_evcounts(struct uct_loader *l)
 {
-	size_t n = 0, i, cap;
-	int err, cpu;
+	size_t n, i, cap;
+	int err;
 
-	l->evcounts.percpu = 1;
+	l->evcounts.esz = sizeof(struct uct_ev_kv);
+	l->evcounts.voff = offsetof(struct uct_ev_kv, c);
 	err = uct_dump_map(bpf_map__fd(l->skel->maps.evcounts), &l->evcounts);
 	if (err)
 		return err;
 	cap = l->evcounts.n + l->evcache_slots;
 	if (uct_grow((void **)&l->evs, &l->evs_cap, cap, sizeof(*l->evs)))
 		return -ENOMEM;
-	for (i = 0; i < l->evcounts.n; i++) {
-		const char *e = l->evcounts.elems + i * l->evcounts.esz;
-
-		memset(&l->evs[n], 0, sizeof(l->evs[n]));
-		l->evs[n].id = *(const __u64 *)e;
-		for (cpu = 0; cpu < l->evcounts.ncpus; cpu++)
-			evcount_add(&l->evs[n].c, (const void *)(e + l->evcounts.voff +
-								 cpu * l->evcounts.cpu_stride));
-		n++;
-	}
+	n = l->evcounts.n;
+	memcpy(l->evs, l->evcounts.elems, n * sizeof(*l->evs));
 	/* A slot may be emptied and claimed again while it is copied: the
 	 * same tear as a map read of a value being updated, no worse. */
 	for (i = 0; i < l->evcache_slots; i++) {
