@@ -105,13 +105,18 @@ test:
 
 # Overhead as ratios of guest time in -icount runs (not a timed test): on
 # our kernel (everything), then the hot-path loops on each of Debian's
-# stock kernels (6.1, 6.12, 6.12-rt; the programs every stock kernel
-# uses). The runs' tables replace the generated block of
-# docs/performance.md (guest/bench-to-doc.sh), so that its figures are
-# never typed; the consoles stay in $(BENCH_LOG) and bench-stock-*.console
+# stock kernels (6.1, 6.12, 6.12-rt, 7.x; the programs every stock kernel
+# uses); then the memory of the maps each mode holds, on stock 6.1
+# booted with 2 and with 256 possible CPUs. The runs' tables replace the
+# generated block of docs/performance.md (guest/bench-to-doc.sh), so
+# that its figures are never typed; the consoles stay in $(BENCH_LOG) and bench-stock-*.console
 # beside it.
 BENCH_LOG := $(CACHE_DIR)/logs/$(KTREE)/bench.console
-BENCH_STOCK := 6.1 6.12 6.12-rt
+BENCH_STOCK := 6.1 6.12 6.12-rt 7.x
+# the maps' memory at 2 and 256 possible CPUs: a kernel whose
+# possible_cpus= can raise the count beyond the CPUs QEMU lists (7.x's
+# only lowers it) and whose NR_CPUS allows 256
+BENCH_MAPS_STOCK := 6.1
 bench: guest
 	@guest/deps.sh --bench
 	@layer=$$(guest/build-bench-layer.sh) && \
@@ -129,7 +134,16 @@ bench: guest
 		[ "$$(cat $$log.rc)" = 0 ] || exit 1; \
 		logs="$$logs $$log"; \
 	done && \
-	guest/bench-to-doc.sh $(BENCH_LOG) docs/performance.md $$logs
+	maps= && stock=$$(guest/fetch-stock-kernel.sh $(BENCH_MAPS_STOCK) | tail -n 1) && \
+	for n in 2 256; do \
+		log=$(CACHE_DIR)/logs/$(KTREE)/bench-maps-$$n.console; \
+		{ guest/run --timeout 900 --mem 2048 --append possible_cpus=$$n \
+			--kernel "$$stock/vmlinuz" --add "$$stock/early-modules:/uct/early-modules" \
+			--add guest/bench-maps.sh -- sh /uct/add/bench-maps.sh; echo $$? > $$log.rc; } | tee $$log && \
+		[ "$$(cat $$log.rc)" = 0 ] || exit 1; \
+		maps="$$maps --maps $$log"; \
+	done && \
+	guest/bench-to-doc.sh $$maps $(BENCH_LOG) docs/performance.md $$logs
 
 check-patches: deps
 	@tests/host/checkpatch.sh

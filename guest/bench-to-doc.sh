@@ -1,17 +1,24 @@
 #!/bin/bash
-# guest/bench-to-doc.sh LOG DOC [STOCK-LOG...]: replace the block between
+# guest/bench-to-doc.sh [--maps LOG]... LOG DOC [STOCK-LOG...]: replace the block between
 # "<!-- bench:begin -->" and "<!-- bench:end -->" in DOC with the tables
 # guest/bench.sh printed in LOG (the console of make bench's guest on our
 # kernel), and the command, date, guest kernel and commit they come from;
 # with STOCK-LOGs (the same hot-path loops on stock kernels), first a
-# table of each mode on every kernel side by side. The numbers in
+# table of each mode on every kernel side by side; with --maps LOGs (the
+# consoles of guest/bench-maps.sh, one per possible-CPU count), a table of
+# the kernel memory each mode's maps hold. The numbers in
 # docs/performance.md are generated, never typed. DOC is left alone when
 # LOG has no table or DOC has no block.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-log=${1:?usage: guest/bench-to-doc.sh LOG DOC [STOCK-LOG...]}
-doc=${2:?usage: guest/bench-to-doc.sh LOG DOC [STOCK-LOG...]}
+maps=()
+while [ "${1:-}" = --maps ]; do
+	maps+=("${2:?--maps needs a LOG}")
+	shift 2
+done
+log=${1:?usage: guest/bench-to-doc.sh [--maps LOG]... LOG DOC [STOCK-LOG...]}
+doc=${2:?usage: guest/bench-to-doc.sh [--maps LOG]... LOG DOC [STOCK-LOG...]}
 shift 2
 stocks=("$@")
 if ! grep -q '^<!-- bench:begin -->$' "$doc" || ! grep -q '^<!-- bench:end -->$' "$doc"; then
@@ -78,6 +85,23 @@ side_by_side() {
 	echo " our kernel: the ucounts tracepoints, ev-fexit: the stock kernels' fentry/fexit programs on it)"
 	echo
 }
+# The maps' memory per mode and possible-CPU count, from the MAPS lines
+# "MAPS POSSIBLE MODE BYTES NMAPS" of the --maps consoles.
+maps_table() {
+	local k
+	k=$(tr -d '\r' < "${maps[0]}" | sed -n 's/^maps held with [0-9]* possible CPUs, kernel //p' | head -n 1)
+	echo "| possible CPUs | live | --events | trace | check |"
+	echo "|---|---|---|---|---|"
+	cat "${maps[@]}" | tr -d '\r' | awk '$1 == "MAPS" {
+		if (!seen[$2]++) order[++n] = $2
+		v[$2, $3] = sprintf("%.1f MiB (%d maps)", $4 / 1048576, $5) }
+		END { for (i = 1; i <= n; i++) { p = order[i]
+			print "| " p " | " v[p, "live"] " | " v[p, "events"] " | " v[p, "trace"] " | " v[p, "check"] " |" } }'
+	echo
+	echo "(kernel memory of the maps each mode holds while it runs: memlock of the maps its descriptors"
+	echo " name, as bpftool map show prints it; Debian's stock $k booted with possible_cpus=N)"
+	echo
+}
 {
 	echo "\`make bench\` on $(date -u +%Y-%m-%d), guest kernel $kernel (our series),"
 	for f in "${stocks[@]}"; do
@@ -86,6 +110,7 @@ side_by_side() {
 	echo "at commit $commit:"
 	echo
 	[ ${#stocks[@]} -gt 0 ] && side_by_side
+	[ ${#maps[@]} -gt 0 ] && maps_table
 	echo "$tables"
 	for f in "${stocks[@]}"; do
 		echo

@@ -39,6 +39,17 @@ BT_COUNT=$(bt_each '@[args->ucounts, args->type] = count();')
 BT_PRINTF=$(bt_each 'printf("%llu %d %s %p %d\n", nsecs, pid, comm, args->ucounts, args->type);')
 BT_TP="tracepoint:ucounts:ucounts_rlimit_charge,tracepoint:ucounts:ucounts_rlimit_uncharge { @[args->ucounts, args->type] = count(); }"
 
+# hooks_of ARGS...: the hooks `ucounttop -b ARGS` attaches, one per line,
+# from its header ("hooks tp_btf:X,fexit:Y,...")
+hooks_of() {
+	ucounttop -b -n 1 "$@" 2> /dev/null | sed -n 's/.*  hooks \([^ ]*\).*/\1/p' | head -n 1 | tr , '\n' | sort
+}
+# The floor of --events: the live view, and an empty program (uct-empty)
+# on each hook --events adds to it, attached the same way: what counting
+# cannot go below, the dispatch to a program on every charge.
+FLOOR_HOOKS=$(hooks_of > /tmp/hooks.live; hooks_of --events |
+	awk 'NR == FNR { live[$0] = 1; next } !($0 in live)' /tmp/hooks.live - | tr '\n' ' ' | sed 's/ $//')
+
 # wait_for FILE TEXT SECONDS: TEXT appears in FILE within SECONDS
 wait_for() {
 	i=0
@@ -86,8 +97,19 @@ measure() { # measure MODE READY-TEXT CMD...: CMD's output to /tmp/bench-tool.ou
 	echo "$mode $s $f $lines ${lost:-0}" >> $out
 }
 
+# ev-floor: the live view beside the empty programs
+measure_floor() {
+	ucounttop -b -d 1 > /dev/null 2> /tmp/bench-live.err &
+	live=$!
+	measure ev-floor Attached uct-empty $FLOOR_HOOKS
+	kill -INT $live
+	wait $live
+}
+
 # the modes, in the order of the rows
-modes="untraced live events"
+modes="untraced live"
+[ -n "$FLOOR_HOOKS" ] && modes="$modes ev-floor"
+modes="$modes events"
 # the same counts from fexit on the charge functions instead of our
 # tracepoints (what a stock kernel gets)
 [ $has_tp = 1 ] && modes="$modes ev-fexit"
@@ -100,6 +122,7 @@ run_mode() {
 	case $1 in
 	untraced) measure untraced '' ;;
 	live) measure live '' ucounttop -b -d 1 ;;
+	ev-floor) measure_floor ;;
 	events) measure events '' ucounttop -b -d 1 --events ;;
 	ev-fexit) measure ev-fexit '' ucounttop -b -d 1 --events --no-tracepoints ;;
 	# trace to a file (tmpfs), no stacks
@@ -146,6 +169,7 @@ cat /tmp/bench.rows
 echo "(guest time under QEMU -icount shift=0,sleep=off, 1 vCPU, kernel $(uname -r); median of $ROUNDS"
 echo " interleaved rounds of $SIGQ_N and $FORK_N iterations, spread = (max - min) / median;"
 echo " events/trace: $([ $has_tp = 1 ] && echo 'our ucounts tracepoints; ev-fexit: ' )fentry/fexit on the four charge functions;"
+echo " ev-floor: the live view and an empty program on each hook --events adds: $FLOOR_HOOKS;"
 echo " bt-*: bpftrace $([ -x $BT ] && $BT --version 2>/dev/null | cut -d' ' -f2) on the same four functions (kfunc), count() or printf per event$([ $has_tp = 1 ] && echo '; bt-tp: on our tracepoints');"
 echo " lines written / events lost: trace and bt-printf, over both loops, to a file on tmpfs)"
 [ "${BENCH_HOT_ONLY:-0}" = 1 ] && exit 0
