@@ -26,6 +26,9 @@ const volatile bool sig_fentry = false;
  * the sender; signal_generate and the timer hooks name its target (the
  * row's task) for the split by cgroup. */
 const volatile bool sig_split = false;
+/* --events: count every charge per object (evcounts); trace prints them
+ * instead and attaches the same programs without counting */
+const volatile bool count_charges = false;
 /* trace: wake the reader only once this much is queued (0: every event);
  * it polls on its own every 100 ms, which bounds the delay */
 const volatile __u32 wakeup_bytes = 0;
@@ -373,10 +376,13 @@ static __always_inline void ev_add(__u64 *p, __s64 v, bool shared)
  */
 static __always_inline void ev_count(struct ucounts *uc, __u32 type, long delta, bool charge)
 {
+	struct uct_evcount *e;
 	bool shared;
-	struct uct_evcount *e = ev_counts(uc, &shared);
 	__u64 t;
 
+	if (!count_charges)
+		return;
+	e = ev_counts(uc, &shared);
 	if (!e) {
 		count(UCT_CNT_EVCOUNTS_FULL);
 		return;
@@ -395,9 +401,12 @@ static __always_inline void ev_count(struct ucounts *uc, __u32 type, long delta,
  * count is kept, user space takes the sum to be the same (stats.c). */
 static __always_inline void ev_count_sig(struct ucounts *uc, bool charge)
 {
+	struct uct_evcount *e;
 	bool shared;
-	struct uct_evcount *e = ev_counts(uc, &shared);
 
+	if (!count_charges)
+		return;
+	e = ev_counts(uc, &shared);
 	if (!e) {
 		count(UCT_CNT_EVCOUNTS_FULL);
 		return;
@@ -412,9 +421,12 @@ static __always_inline void ev_count_sig(struct ucounts *uc, bool charge)
  * goes below zero if need be, the sum over slots and hash is right. */
 static __always_inline void ev_count_sig_back(struct ucounts *uc)
 {
+	struct uct_evcount *e;
 	bool shared;
-	struct uct_evcount *e = ev_counts(uc, &shared);
 
+	if (!count_charges)
+		return;
+	e = ev_counts(uc, &shared);
 	if (e)
 		ev_add(&e->charges[UCT_SIGPENDING], -1, shared);
 	else

@@ -132,12 +132,14 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 	 * signals (signal_generate) */
 	if (use_tp_refused) {
 		want(l, P_REFUSED, true, "no denials counted");
-		/* the target of a refused signal or timer, for the split by
-		 * cgroup: the tracepoint runs in the sender */
-		if (f->tp_signal_generate)
+		/* the target of a refused signal or timer, for the live
+		 * view's split by cgroup: the tracepoint runs in the sender.
+		 * trace prints the refusal as it is: no program on every
+		 * signal for it */
+		if (f->tp_signal_generate && !o->trace)
 			want(l, P_SIG_GENERATE, true, "a sigpending denial is split by the "
 			     "sender's cgroup");
-		if (timer_exit >= 0)
+		if (timer_exit >= 0 && !o->trace)
 			want(l, timer_exit, true, "a timer_create() sigpending denial "
 			     "is split by no cgroup");
 		l->skel->rodata->sig_split = true;
@@ -219,6 +221,7 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 		uct_degraded_add(deg, dlen, "refused by the verifier: %s", f->refused);
 	uct_progs_autoload(l->progs, l->nprogs);
 	l->skel->rodata->emit_events = o->trace;
+	l->skel->rodata->count_charges = o->events && !o->trace;
 	l->skel->rodata->want_stack = o->stack;
 	/* trace: one wake-up per quarter of the ring, not per event; the
 	 * reader's 100 ms poll takes the rest */
@@ -250,17 +253,18 @@ static int loader_open(struct uct_loader *l, const struct uct_loader_config *o, 
 	err = choose(l, o, msg, len);
 	if (err)
 		return err;
-	l->events = o->events;
+	/* only --events counts charges (trace attaches the same programs
+	 * to print them): keep the map tiny otherwise */
+	l->events = o->events && !o->trace;
 	bpf_map__set_max_entries(l->skel->maps.stats, o->max_entries);
 	bpf_map__set_max_entries(l->skel->maps.cg_denials, o->max_entries);
-	/* only --events counts charges: keep the map tiny otherwise */
-	bpf_map__set_max_entries(l->skel->maps.evcounts, o->events ? o->max_entries : 1);
+	bpf_map__set_max_entries(l->skel->maps.evcounts, l->events ? o->max_entries : 1);
 	/* Without ucounts_free nothing deletes a dead object's entry, and the
 	 * maps can fill: they stay plain hashes, so that a full map refuses
 	 * the new entry and counts it (stats_full, shown as drops), where an
 	 * LRU map would evict a live row's counts without a trace. */
 	/* the slots in front of evcounts, one set per CPU (up to a bound) */
-	if (o->events)
+	if (l->events)
 		l->evcache_slots = uct_evcache_slots();
 	if (l->evcache_slots)
 		bpf_map__set_max_entries(l->skel->maps.evcache, l->evcache_slots);
