@@ -116,7 +116,10 @@ void uct_usage(FILE *f, const char *prog)
 "  not the ones below it), --uid, -t,\n"
 "  --count N (stop after N lines), --duration SECS, --ringbuf-kb N (ring\n"
 "  buffer size in KiB, default 256), --pin, --keep-pinned, --max-entries N,\n"
-"  --no-tracepoints, -v\n"
+"  --no-tracepoints, -v,\n"
+"  -w, --write FILE (record the events, binary, for -r or another tool:\n"
+"  cheaper than lines at high rates; - for standard output),\n"
+"  -r, --read FILE (print a recording as its lines; with --count only)\n"
 "\n"
 "check runs CMD (in its own process group) with every charge and uncharge\n"
 "hooked, waits for it, then at most --settle for its descendants and for\n"
@@ -164,6 +167,7 @@ void uct_usage(FILE *f, const char *prog)
 "  %1$s --listen 127.0.0.1:9465         serve /metrics to Prometheus\n"
 "  %1$s --events -s change              with charge rates (costs, see above)\n"
 "  %1$s trace -t nproc --stack          every fork/exit charge, with stacks\n"
+"  %1$s trace -w run.uct --duration 60; %1$s trace -r run.uct | less\n"
 "  %1$s --pin /sys/fs/bpf/ucounttop --keep-pinned -n 1\n"
 "      then: bpftool map dump pinned /sys/fs/bpf/ucounttop/stats\n"
 "  %1$s check -- ./rlimits_userns_test   a kselftest, then its accounting\n"
@@ -219,6 +223,8 @@ static const struct option longopts[] = {
 	{ "user", required_argument, NULL, OPT_USER },
 	{ "run-as", required_argument, NULL, OPT_RUNAS },
 	{ "fail-outstanding", no_argument, NULL, OPT_FAILOUT },
+	{ "write", required_argument, NULL, 'w' },
+	{ "read", required_argument, NULL, 'r' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -226,7 +232,7 @@ static const struct option longopts[] = {
 };
 
 /* The short options, without getopt's ':' markers. */
-#define SHORT_LETTERS "dnbotsvhV"
+#define SHORT_LETTERS "dnbotswrvhV"
 
 /*
  * Which commands an option means something to. An option given to a
@@ -274,6 +280,8 @@ static const struct {
 	{ OPT_NOTP, "--no-tracepoints", IN_TOP | IN_TRACE | IN_CHECK },
 	{ OPT_NOTENANT, "--no-tenant-labels", IN_TOP },
 	{ OPT_STACK, "--stack", IN_TRACE },
+	{ 'w', "-w/--write", IN_TRACE },
+	{ 'r', "-r/--read", IN_TRACE },
 	{ OPT_DURATION, "--duration", IN_TRACE },
 	{ OPT_COUNT, "--count", IN_TRACE },
 	{ OPT_SETTLE, "--settle", IN_CHECK },
@@ -469,6 +477,7 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 	int c, first = 1;
 	size_t i;
 	bool json = false, om = false, prom = false, batch = false, ktap = false;
+	const char *recording_opt = NULL;	/* trace: the first option of a recording */
 
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
@@ -496,11 +505,16 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 	optind = 0;	/* full reset (glibc), parse from argv[1] */
 	opterr = 0;
 	/* check: options end at the first non-option, CMD's own come after */
-	while ((c = getopt_long(argc, argv, o->cmd == UCT_CMD_CHECK ? "+:d:n:bo:t:s:vhV" :
-				":d:n:bo:t:s:vhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, o->cmd == UCT_CMD_CHECK ? "+:d:n:bo:t:s:w:r:vhV" :
+				":d:n:bo:t:s:w:r:vhV", longopts, NULL)) != -1) {
 		for (i = 0; i < ARRAY_SIZE(scopes); i++) {
 			char where[64] = "";
 			enum uct_cmd k;
+
+			/* trace's options but -r and --count act on a recording */
+			if (scopes[i].val == c && o->cmd == UCT_CMD_TRACE && c != 'r' &&
+			    c != OPT_COUNT && !recording_opt)
+				recording_opt = scopes[i].name;
 
 			if (scopes[i].val != c || (scopes[i].cmds & (1u << o->cmd)))
 				continue;
@@ -603,6 +617,16 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		case OPT_NOTP: o->no_tracepoints = true; break;
 		case OPT_NOTENANT: o->no_tenant_labels = true; break;
 		case OPT_STACK: o->stack = true; break;
+		case 'w':
+			if (!*optarg)
+				BAD("-w/--write needs a file name, or - for standard output");
+			o->write_file = optarg;
+			break;
+		case 'r':
+			if (!*optarg)
+				BAD("-r/--read needs a file that trace -w wrote");
+			o->read_file = optarg;
+			break;
 		case OPT_DURATION:
 			if (!parse_secs(optarg, 0.01, false, MAX_SECS, &o->duration))
 				BAD("--duration needs seconds from 0.01 to %.0f, got '%s'", MAX_SECS,
@@ -680,6 +704,11 @@ int uct_parse_opts(int argc, char **argv, struct uct_opts *o, FILE *out, FILE *e
 		    prom ? UCT_OUT_PROMETHEUS : batch ? UCT_OUT_BATCH : UCT_OUT_TTY;
 	if (o->keep_pinned && !o->pin_dir)
 		BAD("--keep-pinned needs --pin DIR");
+	/* -r prints a recording: no kernel, nothing to filter or hook */
+	if (o->read_file && recording_opt)
+		BAD("trace -r FILE prints what -w recorded, as it was filtered and with the "
+		    "stacks it has: %s is for the recording, -r takes --count only",
+		    recording_opt);
 	if (o->cmd == UCT_CMD_TRACE)
 		o->events = true;
 	else if (o->cmd == UCT_CMD_TOP && o->output_file && o->output == UCT_OUT_TTY)

@@ -43,6 +43,8 @@ struct uct_opts {
 	bool stack;			/* trace --stack */
 	double duration;		/* trace --duration, 0 = until interrupted */
 	long count;			/* trace --count, 0 = unlimited */
+	const char *write_file;		/* trace -w FILE: records, not lines ("-": stdout) */
+	const char *read_file;		/* trace -r FILE: print what -w recorded */
 	const char *pin_dir;		/* --pin */
 	bool keep_pinned;		/* --keep-pinned */
 	unsigned max_entries;		/* --max-entries (stats map) */

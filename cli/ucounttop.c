@@ -427,6 +427,9 @@ int main(int argc, char **argv)
 	if (o.output == UCT_OUT_TTY && o.cmd == UCT_CMD_TOP && !isatty(STDOUT_FILENO))
 		o.output = UCT_OUT_BATCH;
 
+	/* a recording is read without the kernel: no privilege needed */
+	if (o.cmd == UCT_CMD_TRACE && o.read_file)
+		return uct_run_trace_read(&o);
 	if ((rc = uct_probe_privileges(msg, sizeof(msg))) ||
 	    (rc = uct_probe_btf(msg, sizeof(msg))) ||
 	    (o.pin_dir && (rc = uct_probe_bpffs(o.pin_dir, msg, sizeof(msg))))) {

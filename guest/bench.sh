@@ -88,6 +88,11 @@ measure() { # measure MODE READY-TEXT CMD...: CMD's output to /tmp/bench-tool.ou
 		lines=$(($(wc -l < /tmp/bench-tool.out) - 1))
 		lost=$(sed -n 's/^ucounttop: \([0-9]*\) events dropped.*/\1/p' /tmp/bench-tool.err)
 		;;
+	trace-w)
+		# the records, each of which trace -r prints as a line
+		lines=$(($(ucounttop trace -r /tmp/bench.uct | wc -l) - 1))
+		lost=$(sed -n 's/^ucounttop: \([0-9]*\) events dropped.*/\1/p' /tmp/bench-tool.err)
+		;;
 	bt-printf)
 		lines=$(grep -c '^[0-9]' /tmp/bench-tool.out)
 		lost=$(cat /tmp/bench-tool.out /tmp/bench-tool.err |
@@ -113,7 +118,7 @@ modes="$modes events"
 # the same counts from fexit on the charge functions instead of our
 # tracepoints (what a stock kernel gets)
 [ $has_tp = 1 ] && modes="$modes ev-fexit"
-modes="$modes trace"
+modes="$modes trace trace-w"
 if [ -x $BT ]; then
 	modes="$modes bt-count bt-printf"
 	[ $has_tp = 1 ] && modes="$modes bt-tp"
@@ -127,6 +132,8 @@ run_mode() {
 	ev-fexit) measure ev-fexit '' ucounttop -b -d 1 --events --no-tracepoints ;;
 	# trace to a file (tmpfs), no stacks
 	trace) measure trace '' ucounttop trace ;;
+	# the same events recorded (binary), to a file on tmpfs
+	trace-w) measure trace-w '' ucounttop trace -w /tmp/bench.uct ;;
 	bt-count) measure bt-count Attaching $BT -e "$BT_COUNT" ;;
 	bt-printf) measure bt-printf Attaching $BT -e "$BT_PRINTF" ;;
 	bt-tp) measure bt-tp Attaching $BT -e "$BT_TP" ;;
@@ -171,7 +178,49 @@ echo " interleaved rounds of $SIGQ_N and $FORK_N iterations, spread = (max - min
 echo " events/trace: $([ $has_tp = 1 ] && echo 'our ucounts tracepoints; ev-fexit: ' )fentry/fexit on the four charge functions;"
 echo " ev-floor: the live view and an empty program on each hook --events adds: $FLOOR_HOOKS;"
 echo " bt-*: bpftrace $([ -x $BT ] && $BT --version 2>/dev/null | cut -d' ' -f2) on the same four functions (kfunc), count() or printf per event$([ $has_tp = 1 ] && echo '; bt-tp: on our tracepoints');"
-echo " lines written / events lost: trace and bt-printf, over both loops, to a file on tmpfs)"
+echo " lines written / events lost: trace, trace-w (its records) and bt-printf, over both loops, to a file on tmpfs)"
+
+# --- where a per-event mode's cost goes ------------------------------------
+# The signal loop once more under --events, trace and trace -w, with the
+# kernel's BPF statistics on (kernel.bpf_stats_enabled: each program's run
+# time and count, which the statistics themselves add two clock reads
+# to): per event (a charge or an uncharge, two per round trip), the loop's
+# cost over untraced, the time inside our programs, the reader's CPU time
+# (utime + stime of the ucounttop process, /proc/PID/stat, 10 ms ticks)
+# and the rest: the kernel's dispatch to the programs, wake-ups and
+# scheduling.
+PROF_N=${PROF_N:-500000}
+prog_time() { # the run time (ns) of every loaded program, summed
+	bpftool prog show 2> /dev/null | awk '/^[0-9]+: / { for (i = 1; i < NF; i++)
+		if ($i == "run_time_ns") s += $(i + 1) } END { print s + 0 }'
+}
+cpu_ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat; }
+echo 1 > /proc/sys/kernel/bpf_stats_enabled
+u0=$(uct-bench sigqueue "$PROF_N" 1 | cut -d' ' -f2)
+echo
+echo "| mode | cost over untraced ns/event | in our BPF programs | reader's CPU | the rest (dispatch, wake-ups) |"
+echo "|---|---|---|---|---|"
+for m in events trace trace-w; do
+	echo "# bench: profile $m" >&2
+	case $m in
+	events) ucounttop -b -d 1 --events > /dev/null 2>&1 & ;;
+	trace) ucounttop trace > /tmp/bench-tool.out 2> /dev/null & ;;
+	trace-w) ucounttop trace -w /tmp/bench.uct 2> /dev/null & ;;
+	esac
+	pid=$!
+	sleep 2
+	p0=$(prog_time) c0=$(cpu_ticks $pid)
+	ns=$(uct-bench sigqueue "$PROF_N" 1 | cut -d' ' -f2)
+	p1=$(prog_time) c1=$(cpu_ticks $pid)
+	kill -INT $pid
+	wait $pid
+	awk -v m=$m -v n="$PROF_N" -v u0="$u0" -v ns="$ns" -v p="$((p1 - p0))" -v c="$((c1 - c0))" \
+		'BEGIN { ev = 2 * n; all = (ns - u0) / 2; prog = p / ev; rd = c * 1e7 / ev
+		printf "| %s | %.0f | %.0f | %.0f | %.0f |\n", m, all, prog, rd, all - prog - rd }'
+done
+echo 0 > /proc/sys/kernel/bpf_stats_enabled
+echo "(guest time per charge or uncharge in a $PROF_N-iteration signal loop, kernel $(uname -r), with the kernel's"
+echo " BPF statistics on, which add two clock reads to every program run; reader: ucounttop's own CPU time)"
 [ "${BENCH_HOT_ONLY:-0}" = 1 ] && exit 0
 
 # --- refresh at scale --------------------------------------------------

@@ -16,12 +16,12 @@ _ucounttop_opts_top='-d --delay -n --iterations -b --batch --json --openmetrics 
 	-V --version'
 _ucounttop_opts_trace='--stack --ns --uid -t --type --count --duration
 	--ringbuf-kb --pin --keep-pinned --max-entries --no-tracepoints
-	-v --verbose -h --help -V --version'
+	-w --write -r --read -v --verbose -h --help -V --version'
 _ucounttop_opts_check='--json --ktap --kselftest -o --output --settle --timeout --user --fail-outstanding
 	--max-entries --task-iter --no-tracepoints -v --verbose -h --help
 	-V --version --'
 # options that take a value (the next word, or --opt=value)
-_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--web.config.file|--ns|--uid|--pid|--container|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout|--user|--run-as'
+_ucounttop_with_arg='-d|--delay|-n|--iterations|-o|--output|--listen|--web.config.file|--ns|--uid|--pid|--container|-t|--type|-s|--sort|--pin|--max-entries|--ringbuf-kb|--count|--duration|--settle|--timeout|--user|--run-as|-w|--write|-r|--read'
 
 # _ucounttop_reply WORDS...: COMPREPLY = the WORDS that start with $cur
 _ucounttop_reply() {
@@ -107,7 +107,7 @@ _ucounttop() {
 	[ "$w" = "$prev" ] || prev=''
 
 	case $prev in
-	-o|--output|--web.config.file)
+	-o|--output|--web.config.file|-w|--write|-r|--read)
 		compopt -o filenames 2> /dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0

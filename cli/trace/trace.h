@@ -10,4 +10,7 @@
 /* Runs until *stop, --duration or --count. Returns an exit code. */
 int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_atomic_t *stop);
 
+/* trace -r FILE: print a recording of trace -w. An exit code. */
+int uct_run_trace_read(const struct uct_opts *o);
+
 #endif /* UCT_TRACE_H */

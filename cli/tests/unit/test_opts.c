@@ -153,6 +153,22 @@ static void test_trace(void **state)
 	assert_int_equal(o.count, 10);
 	assert_true(o.duration == 2.0);
 	assert_int_equal(o.type_filter, UCT_NPROC);
+
+	assert_int_equal(parse(&o, "trace", "-w", "/tmp/r.uct", "--stack", "--uid", "5", NULL), -1);
+	assert_string_equal(o.write_file, "/tmp/r.uct");
+	assert_true(o.stack);
+	assert_int_equal(parse(&o, "trace", "--read", "/tmp/r.uct", "--count", "3", NULL), -1);
+	assert_string_equal(o.read_file, "/tmp/r.uct");
+	assert_int_equal(o.count, 3);
+	/* a recording is filtered when it is made, not when it is read */
+	USAGE_ERROR(&o, "--uid is for the recording, -r takes --count only",
+		    "trace", "-r", "/tmp/r.uct", "--uid", "5");
+	USAGE_ERROR(&o, "--stack is for the recording", "trace", "--stack", "-r", "/tmp/r.uct");
+	USAGE_ERROR(&o, "-w/--write is for the recording", "trace", "-w", "a", "-r", "b");
+	USAGE_ERROR(&o, "-w/--write needs a file name", "trace", "-w", "");
+	USAGE_ERROR(&o, "-r/--read applies to 'trace' only, not to the live view", "-r", "f");
+	USAGE_ERROR(&o, "-w/--write applies to 'trace' only, not to 'check'",
+		    "check", "-w", "f", "--", "true");
 }
 
 static void test_usage_errors(void **state)

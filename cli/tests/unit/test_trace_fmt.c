@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "fmt.h"
+#include "trace_file.h"
 #include "trace_fmt.h"
 
 static struct uct_event ev(unsigned kind, unsigned type, long long delta, long long value,
@@ -312,6 +313,44 @@ static void test_number_edges(void **state)
 				}
 }
 
+/* trace -w's header: what it writes reads back; every field it checks,
+ * changed, is refused with its reason */
+static void test_file_header(void **state)
+{
+	struct uct_trace_file_hdr h, bad;
+	unsigned char raw[sizeof(h)];
+
+	uct_trace_file_hdr_init(&h, false, -42);
+	assert_null(uct_trace_file_hdr_check(&h));
+	assert_int_equal(h.rec_size, UCT_EVENT_NOSTACK_SIZE);
+	assert_int_equal(h.flags, 0);
+	assert_true(h.boot_to_wall_ns == -42);
+	/* the documented layout (ucounttop(8), FILES), on a little-endian writer */
+	memcpy(raw, &h, sizeof(raw));
+	assert_memory_equal(raw, "UCTRACE\0\x04\x03\x02\x01\x01\x00\x00\x00", 16);
+	assert_int_equal(raw[16], UCT_EVENT_NOSTACK_SIZE);
+	uct_trace_file_hdr_init(&h, true, 0);
+	assert_null(uct_trace_file_hdr_check(&h));
+	assert_int_equal(h.rec_size, sizeof(struct uct_event));
+	assert_int_equal(h.flags, UCT_TRACE_F_STACK);
+
+	bad = h;
+	bad.magic[0] = 'X';
+	assert_string_equal(uct_trace_file_hdr_check(&bad), "not a recording of ucounttop trace -w");
+	bad = h;
+	bad.order = 0x04030201;
+	assert_non_null(strstr(uct_trace_file_hdr_check(&bad), "byte order"));
+	bad = h;
+	bad.version = 2;
+	assert_non_null(strstr(uct_trace_file_hdr_check(&bad), "version"));
+	bad = h;
+	bad.flags = 2 | UCT_TRACE_F_STACK;
+	assert_non_null(strstr(uct_trace_file_hdr_check(&bad), "flags"));
+	bad = h;
+	bad.rec_size = UCT_EVENT_NOSTACK_SIZE;	/* a stack flag with short records */
+	assert_non_null(strstr(uct_trace_file_hdr_check(&bad), "size"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_matches_printf),
 		cmocka_unit_test(test_number_edges),
+		cmocka_unit_test(test_file_header),
 	};
 
 	return cmocka_run_group_tests_name("trace_fmt", tests, NULL, NULL);
