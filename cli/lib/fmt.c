@@ -276,26 +276,23 @@ void uct_fmt_num_printf(char *buf, size_t len, long long v)
  * 99.95 are never equal to it (1024^k has no factor 5), so the comparisons
  * and the rounding (ties to even) below are printf's.
  */
-char *uct_fmt_num(char *buf, size_t len, long long v)
+static int num_text(char tmp[32], long long v)
 {
 	static const char suffix[] = "KMGTPE";
 	unsigned __int128 den = 1;
 	unsigned long long a, q;
-	char tmp[32];
 	int n = 0, i = -1;
 
-	if (!len)
-		return buf;
 	if (uct_is_unlimited(v)) {
-		snprintf(buf, len, "inf");
-		return buf;
+		memcpy(tmp, "inf", 4);
+		return 3;
 	}
 	if (v > -10000 && v < 10000)
-		return copy_out(buf, len, tmp, uct_fmt_i64(tmp, v));
+		return uct_fmt_i64(tmp, v);
 	a = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
 	if (a >= 1ULL << 53) {
-		uct_fmt_num_printf(buf, len, v);
-		return buf;
+		uct_fmt_num_printf(tmp, 32, v);
+		return (int)strlen(tmp);
 	}
 	do {
 		den *= 1024;
@@ -313,16 +310,40 @@ char *uct_fmt_num(char *buf, size_t len, long long v)
 		n += uct_fmt_u64(tmp + n, div_round(a, den));
 	}
 	tmp[n++] = suffix[i];
-	return copy_out(buf, len, tmp, n);
+	tmp[n] = 0;
+	return n;
+}
+
+char *uct_fmt_num(char *buf, size_t len, long long v)
+{
+	char tmp[32];
+
+	if (!len)
+		return buf;
+	return copy_out(buf, len, tmp, num_text(tmp, v));
 }
 
 char *uct_fmt_signed(char *buf, size_t len, long long v)
 {
-	char tmp[32];
+	char tmp[33];
 
 	tmp[0] = '+';
-	uct_fmt_num(tmp + (v > 0), sizeof(tmp) - 1, v);
-	return copy_out(buf, len, tmp, (int)strlen(tmp));
+	return copy_out(buf, len, tmp, (v > 0) + num_text(tmp + (v > 0), v));
+}
+
+void uct_sb_num(struct uct_sb *b, long long v)
+{
+	char tmp[32];
+
+	uct_sb_put(b, tmp, (size_t)num_text(tmp, v));
+}
+
+void uct_sb_signed(struct uct_sb *b, long long v)
+{
+	char tmp[33];
+
+	tmp[0] = '+';
+	uct_sb_put(b, tmp, (size_t)((v > 0) + num_text(tmp + (v > 0), v)));
 }
 
 /*

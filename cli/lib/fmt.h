@@ -93,6 +93,9 @@ char *uct_fmt_num(char *buf, size_t len, long long v);
 void uct_fmt_num_printf(char *buf, size_t len, long long v);
 /* Like uct_fmt_num, with a leading sign ("+3", "-12K"). */
 char *uct_fmt_signed(char *buf, size_t len, long long v);
+/* The same two texts appended to b: no intermediate copy, no strlen. */
+void uct_sb_num(struct uct_sb *b, long long v);
+void uct_sb_signed(struct uct_sb *b, long long v);
 /* True when v is the kernel's "no limit" (LONG_MAX or more). */
 bool uct_is_unlimited(long long v);
 

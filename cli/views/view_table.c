@@ -138,8 +138,9 @@ static void sb_user(struct uct_sb *b, const char *user, int room)
 }
 
 /* A line's name; a uid line's user name is fitted into fit columns */
-static void line_name(char *buf, size_t len, const struct uct_model *m,
-		      const struct uct_view_ctx *c, const struct uct_line *ln, int fit)
+/* The name of line ln into buf; returns its length. */
+static size_t line_name(char *buf, size_t len, const struct uct_model *m,
+			const struct uct_view_ctx *c, const struct uct_line *ln, int fit)
 {
 	struct uct_sb b = { buf, len, 0, 0 };
 	int ind = ln->depth * 2;
@@ -178,6 +179,7 @@ static void line_name(char *buf, size_t len, const struct uct_model *m,
 		if (user)
 			sb_user(&b, user, fit - (int)b.n);
 	}
+	return b.n;
 }
 
 int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c)
@@ -189,8 +191,7 @@ int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c
 	for (i = 0; i < m->nlines; i++) {
 		int n;
 
-		line_name(name, sizeof(name), m, c, &m->lines[i], NAME_MAX_W);
-		n = (int)strlen(name);
+		n = (int)line_name(name, sizeof(name), m, c, &m->lines[i], NAME_MAX_W);
 		if (n > w)
 			w = n;
 	}
@@ -229,20 +230,21 @@ static void cat(char *buf, size_t len, const char *s)
 static void cell(struct uct_sb *b, long long value, bool have_value, long long delta,
 		 long long limit, bool have_limit)
 {
-	char v[24] = "-", d[24] = "", l[24] = "-", out[80];
+	char out[80];
 	struct uct_sb o = UCT_SB_INIT(out);
 
 	if (have_value)
-		uct_fmt_num(v, sizeof(v), value);
+		uct_sb_num(&o, value);
+	else
+		uct_sb_char(&o, '-');
 	if (delta)
-		uct_fmt_signed(d, sizeof(d), delta);
+		uct_sb_signed(&o, delta);
+	uct_sb_char(&o, '/');
 	if (have_limit)
-		uct_fmt_num(l, sizeof(l), limit);
-	uct_sb_str(&o, v);
-	uct_sb_str(&o, d);
-	uct_sb_str(&o, "/");
-	uct_sb_str(&o, l);
-	uct_sb_str(b, " ");
+		uct_sb_num(&o, limit);
+	else
+		uct_sb_char(&o, '-');
+	uct_sb_char(b, ' ');
 	uct_sb_right(b, out, o.n, CELL_W - 1);
 }
 
@@ -428,8 +430,8 @@ static void shares_label(struct uct_sb *b, const struct uct_model *m, const stru
 	}
 }
 
-void uct_table_line(char *buf, size_t len, const struct uct_model *m,
-		    const struct uct_view_ctx *c, const struct uct_line *ln, int name_w)
+size_t uct_table_line(char *buf, size_t len, const struct uct_model *m,
+		      const struct uct_view_ctx *c, const struct uct_line *ln, int name_w)
 {
 	struct uct_sb b = { buf, len, 0, 0 };
 	char name[128], cb[48];
@@ -440,8 +442,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 	/* "%-*.*s": the name cut or padded to name_w */
 	if (name_w < 0)
 		name_w = 0;
-	line_name(name, sizeof(name), m, c, ln, name_w);
-	nlen = strlen(name);
+	nlen = line_name(name, sizeof(name), m, c, ln, name_w);
 	if (nlen > (size_t)name_w)
 		nlen = (size_t)name_w;
 	uct_sb_put(&b, name, nlen);
@@ -454,7 +455,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 			cell(&b, cr ? in_unit(m, t, cr->rec.value[t]) : 0, cr != NULL, 0,
 			     in_unit(m, t, ns->max[t]), true);
 		ns_label(&b, m, ns);
-		return;
+		return b.n;
 	}
 	{
 		const struct uct_row *r = &m->rows[ln->index];
@@ -482,9 +483,13 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		flags[nf] = 0;
 		/* a count: at most LLONG_MAX - 1, which uct_fmt_num() would
 		 * otherwise show negative or as "inf" (8.0E either way) */
-		uct_fmt_num(cb, sizeof(cb), den < LLONG_MAX ? (long long)den : LLONG_MAX - 1);
-		uct_sb_str(&b, " ");
-		uct_sb_right(&b, cb, strlen(cb), DENY_W - 1);
+		{
+			struct uct_sb d = UCT_SB_INIT(cb);
+
+			uct_sb_num(&d, den < LLONG_MAX ? (long long)den : LLONG_MAX - 1);
+			uct_sb_char(&b, ' ');
+			uct_sb_right(&b, cb, d.n, DENY_W - 1);
+		}
 		uct_sb_str(&b, " ");
 		uct_sb_str(&b, flags);
 		uct_sb_spaces(&b, FLAG_W - nf);
@@ -496,6 +501,7 @@ void uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		}
 		if (r->shared)
 			shares_label(&b, m, r);
+		return b.n;
 	}
 }
 
@@ -520,10 +526,13 @@ void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ct
 	uct_table_legend(buf, sizeof(buf), m, c);
 	fprintf(f, "%s\n", buf);
 	for (k = 0; k < m->nlines; k++) {
-		uct_table_line(buf, sizeof(buf), m, c, &m->lines[k], w);
-		rstrip(buf);
-		fputs_unlocked(buf, f);
-		fputc_unlocked('\n', f);
+		size_t n = uct_table_line(buf, sizeof(buf), m, c, &m->lines[k], w);
+
+		/* rstrip(), knowing the length */
+		while (n && buf[n - 1] == ' ')
+			n--;
+		buf[n++] = '\n';
+		fwrite_unlocked(buf, 1, n, f);
 	}
 	fputc('\n', f);
 	fflush(f);

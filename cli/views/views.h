@@ -45,8 +45,9 @@ void uct_table_header(char *buf, size_t len, const struct uct_model *m,
 	"(ns lines: creator row/namespace max; uid lines: value[+change]/limit)"
 void uct_table_legend(char *buf, size_t len, const struct uct_model *m,
 		      const struct uct_view_ctx *c);
-void uct_table_line(char *buf, size_t len, const struct uct_model *m,
-		    const struct uct_view_ctx *c, const struct uct_line *ln, int name_w);
+/* Returns the line's length. */
+size_t uct_table_line(char *buf, size_t len, const struct uct_model *m,
+		      const struct uct_view_ctx *c, const struct uct_line *ln, int name_w);
 /* What holds a namespace without a process (UCT_HELD_* bits of held),
  * appended to b: the names joined by ',', as JSON strings ("queue") or
  * as the table's short ones ("mq"). */
