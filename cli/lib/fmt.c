@@ -63,9 +63,17 @@ static const char digit_pairs[201] =
 
 int uct_fmt_u64(char *buf, unsigned long long v)
 {
-	char tmp[24], *p = tmp + sizeof(tmp);
-	int n;
+	unsigned long long t = v;
+	int n = 1;
+	char *p;
 
+	/* the digits are written in place, last first: count them first */
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	p = buf + n;
+	*p = 0;
 	while (v >= 100) {
 		unsigned d = (unsigned)(v % 100) * 2;
 
@@ -79,9 +87,6 @@ int uct_fmt_u64(char *buf, unsigned long long v)
 	} else {
 		*--p = (char)('0' + v);
 	}
-	n = (int)(tmp + sizeof(tmp) - p);
-	memcpy(buf, p, (size_t)n);
-	buf[n] = 0;
 	return n;
 }
 
@@ -125,6 +130,11 @@ void uct_sb_u64(struct uct_sb *b, unsigned long long v)
 {
 	char d[24];
 
+	/* room for the longest (20 digits and the NUL): in place */
+	if (b->len - b->n > 20) {
+		b->n += (size_t)uct_fmt_u64(b->p + b->n, v);
+		return;
+	}
 	uct_sb_put(b, d, (size_t)uct_fmt_u64(d, v));
 }
 
@@ -331,11 +341,36 @@ char *uct_fmt_signed(char *buf, size_t len, long long v)
 	return copy_out(buf, len, tmp, (v > 0) + num_text(tmp + (v > 0), v));
 }
 
+/*
+ * The compact texts made last, by value: a table's cells repeat few
+ * numbers (0, 1, the same limits on every row), and a text of 4 and more
+ * digits or with a suffix costs 128-bit arithmetic. Direct-mapped, per
+ * thread.
+ */
+#define NUM_MEMO	64
+static _Thread_local struct {
+	long long v;
+	unsigned char n;	/* 0: empty */
+	char text[15];
+} num_memo[NUM_MEMO];
+
 void uct_sb_num(struct uct_sb *b, long long v)
 {
+	unsigned h = (unsigned)(((unsigned long long)v * 0x9E3779B97F4A7C15ULL) >> 58);
 	char tmp[32];
+	int n;
 
-	uct_sb_put(b, tmp, (size_t)num_text(tmp, v));
+	if (num_memo[h].n && num_memo[h].v == v) {
+		uct_sb_put(b, num_memo[h].text, num_memo[h].n);
+		return;
+	}
+	n = num_text(tmp, v);
+	if (n < (int)sizeof(num_memo[h].text)) {
+		num_memo[h].v = v;
+		num_memo[h].n = (unsigned char)n;
+		memcpy(num_memo[h].text, tmp, (size_t)n);
+	}
+	uct_sb_put(b, tmp, (size_t)n);
 }
 
 void uct_sb_signed(struct uct_sb *b, long long v)

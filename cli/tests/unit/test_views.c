@@ -1550,12 +1550,24 @@ static void fmt_num_printf(char *buf, size_t len, long long v)
 
 static void expect_num(long long v)
 {
-	char got[32], want[32];
+	char got[32], want[32], sb[80], want2[80], sg[40], wantg[40];
+	struct uct_sb b = UCT_SB_INIT(sb), g = UCT_SB_INIT(sg);
 
 	uct_fmt_num(got, sizeof(got), v);
 	fmt_num_printf(want, sizeof(want), v);
 	if (strcmp(got, want))
 		fail_msg("uct_fmt_num(%lld) = \"%s\", printf gives \"%s\"", v, got, want);
+	/* the builder's version, made and then remembered: the same text */
+	uct_sb_num(&b, v);
+	uct_sb_char(&b, '|');
+	uct_sb_num(&b, v);
+	snprintf(want2, sizeof(want2), "%s|%s", want, want);
+	if (strcmp(sb, want2))
+		fail_msg("uct_sb_num(%lld) twice = \"%s\", want \"%s\"", v, sb, want2);
+	uct_sb_signed(&g, v);
+	uct_fmt_signed(wantg, sizeof(wantg), v);
+	if (strcmp(sg, wantg))
+		fail_msg("uct_sb_signed(%lld) = \"%s\", uct_fmt_signed gives \"%s\"", v, sg, wantg);
 }
 
 static void test_fmt_num_matches_printf(void **state)
@@ -1608,6 +1620,18 @@ static void test_fmt_int(void **state)
 	assert_string_equal(b, "0");
 	assert_int_equal(uct_fmt_u64(b, 18446744073709551615ULL), 20);
 	assert_string_equal(b, "18446744073709551615");
+	{
+		/* in place with room for any number, copied and cut without */
+		char w[24];
+		struct uct_sb s1 = UCT_SB_INIT(w), s2 = { w, 8, 0, 0 };
+
+		uct_sb_str(&s1, "ab");
+		uct_sb_u64(&s1, 1234567);
+		assert_string_equal(w, "ab1234567");
+		uct_sb_u64(&s2, 1234567890);
+		assert_string_equal(w, "1234567");
+		assert_int_equal(s2.lost, 3);
+	}
 	assert_int_equal(uct_fmt_i64(b, LLONG_MIN), 20);
 	assert_string_equal(b, "-9223372036854775808");
 	assert_int_equal(uct_fmt_i64(b, -7), 2);
