@@ -181,10 +181,10 @@ echo " bt-*: bpftrace $([ -x $BT ] && $BT --version 2>/dev/null | cut -d' ' -f2)
 echo " lines written / events lost: trace, trace-w (its records) and bt-printf, over both loops, to a file on tmpfs)"
 
 # --- where a per-event mode's cost goes ------------------------------------
-# The signal loop once more under --events, trace and trace -w, with the
-# kernel's BPF statistics on (kernel.bpf_stats_enabled: each program's run
-# time and count, which the statistics themselves add two clock reads
-# to): per event (a charge or an uncharge, two per round trip), the loop's
+# The signal loop once more under the live view, --events, trace and
+# trace -w, with the kernel's BPF statistics on (kernel.bpf_stats_enabled:
+# each program's run time and count, which the statistics themselves add
+# two clock reads to): per event (a charge or an uncharge, two per round trip), the loop's
 # cost over untraced, the time inside our programs, the reader's CPU time
 # (utime + stime of the ucounttop process, /proc/PID/stat, 10 ms ticks)
 # and the rest: the kernel's dispatch to the programs, wake-ups and
@@ -200,9 +200,10 @@ u0=$(uct-bench sigqueue "$PROF_N" 1 | cut -d' ' -f2)
 echo
 echo "| mode | cost over untraced ns/event | in our BPF programs | reader's CPU | the rest (dispatch, wake-ups) |"
 echo "|---|---|---|---|---|"
-for m in events trace trace-w; do
+for m in live events trace trace-w; do
 	echo "# bench: profile $m" >&2
 	case $m in
+	live) ucounttop -b -d 1 > /dev/null 2>&1 & ;;
 	events) ucounttop -b -d 1 --events > /dev/null 2>&1 & ;;
 	trace) ucounttop trace > /tmp/bench-tool.out 2> /dev/null & ;;
 	trace-w) ucounttop trace -w /tmp/bench.uct 2> /dev/null & ;;
