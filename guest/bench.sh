@@ -238,6 +238,8 @@ echo
 echo "| ucounts held | rows | setup s | first refresh (load + 1) ms | each further refresh ms | peak RSS MiB |"
 echo "|---|---|---|---|---|---|"
 base=1879048192
+rows_now() { ucounttop --json -n 1 2> /dev/null | grep -o '"uid":' | wc -l; }
+idle=$(rows_now)
 for shape in uids namespaces; do
 	for n in $SCALE; do
 		echo "# bench: scale $n $shape" >&2
@@ -254,9 +256,16 @@ for shape in uids namespaces; do
 		fi
 		uct-bench rusage -q ucounttop -b -n 1 > /tmp/r1 2>/dev/null
 		uct-bench rusage -q ucounttop -b -n 6 -d 0.01 > /tmp/r6 2>/dev/null
-		ucounttop --json -n 1 2>/dev/null | grep -o '"uid":' | wc -l > /tmp/rows
+		rows_now > /tmp/rows
 		exec 9>&-
 		wait $hold
+		# the kernel frees a namespace later, in a work queue: the next
+		# shape starts once this one's rows are gone (at most 600 s)
+		w=0
+		while [ "$(rows_now)" -gt "$idle" ] && [ $w -lt 300 ]; do
+			w=$((w + 1))
+			sleep 2
+		done
 		base=$((base + n))
 		awk -v held="$n $shape" -v rows="$(cat /tmp/rows)" \
 			-v setup="$(sed -n 's/^READY [0-9]* in \([0-9.]*\) s/\1/p' /tmp/hold.out)" \
