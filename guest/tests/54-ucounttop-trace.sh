@@ -71,6 +71,19 @@ rc=$?
 check "trace -r of a cut recording: exit 1, says where, prints the whole records before it" \
 	[ "$rc $(grep -c 'ends inside a record at byte' $T/cut.err) $(wc -l < $T/cut.txt)" = \
 	  "1 1 $(($(wc -l < $T/rec.txt) - 1))" ]
+# -w -: a recording into a pipe, for another tool; never onto a terminal
+$UCT trace -w - -t nproc --count 2 2> /dev/null | cat > $T/pipe &
+p=$!
+i=0
+while [ "$(stat -c %s $T/pipe 2> /dev/null || echo 0)" -lt 32 ] && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.1; done
+/bin/true; /bin/true
+wait $p
+check "trace -w - | cat: a recording -r reads, 2 nproc lines" \
+	[ "$($UCT trace -r $T/pipe | awk 'NR > 1 && $7 == "nproc"' | wc -l)" = 2 ]
+/uct/bin/uct-pty 80x24 '' -- $UCT trace -w - > $T/tty.out 2>&1
+rc=$?
+check "trace -w - on a terminal: exit 2, says to redirect (got $rc)" \
+	[ "$rc $(grep -c 'a recording is binary, not for a terminal' $T/tty.out)" = "2 1" ]
 $UCT trace -r $T/trace > /dev/null 2> $T/notrec.err
 rc=$?
 check "trace -r of a text trace: exit 1, not a recording" \
