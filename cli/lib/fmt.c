@@ -333,12 +333,18 @@ char *uct_fmt_num(char *buf, size_t len, long long v)
 	return copy_out(buf, len, tmp, num_text(tmp, v));
 }
 
+/* num_text() with a '+' before a positive v */
+static int signed_text(char tmp[33], long long v)
+{
+	tmp[0] = '+';
+	return (v > 0) + num_text(tmp + (v > 0), v);
+}
+
 char *uct_fmt_signed(char *buf, size_t len, long long v)
 {
 	char tmp[33];
 
-	tmp[0] = '+';
-	return copy_out(buf, len, tmp, (v > 0) + num_text(tmp + (v > 0), v));
+	return copy_out(buf, len, tmp, signed_text(tmp, v));
 }
 
 /*
@@ -377,8 +383,7 @@ void uct_sb_signed(struct uct_sb *b, long long v)
 {
 	char tmp[33];
 
-	tmp[0] = '+';
-	uct_sb_put(b, tmp, (size_t)((v > 0) + num_text(tmp + (v > 0), v)));
+	uct_sb_put(b, tmp, (size_t)signed_text(tmp, v));
 }
 
 /*

@@ -102,6 +102,26 @@ static int on_event(void *arg, void *data, size_t size)
 	return 0;
 }
 
+/* The column header, first in out[]. */
+static void put_header(struct trace_ctx *t)
+{
+	const char *h = uct_trace_header();
+	size_t n = strlen(h);
+
+	memcpy(t->out, h, n);
+	t->out[n] = '\n';
+	t->n = n + 1;
+}
+
+/* The kernel's symbols for stack lines; raw addresses without them. */
+static void load_ksyms(struct trace_ctx *t)
+{
+	t->ksyms = uct_ksyms_load("/proc/kallsyms");
+	if (!t->ksyms)
+		fprintf(stderr, "ucounttop: cannot read /proc/kallsyms (%s): stacks show "
+			"addresses only\n", strerror(errno));
+}
+
 static void trace_free(struct trace_ctx *t)
 {
 	if (t->out_fd > STDERR_FILENO)
@@ -164,7 +184,6 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 {
 	struct trace_ctx *t = calloc(1, sizeof(*t));
 	unsigned long long cnt[UCT_NCOUNTERS];
-	const char *h = uct_trace_header();
 	int64_t boot_to_wall;
 	double end = 0;
 	int err, sandboxed;
@@ -183,12 +202,8 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 			return err;
 		}
 	}
-	if (o->stack && !o->write_file) {
-		t->ksyms = uct_ksyms_load("/proc/kallsyms");
-		if (!t->ksyms)
-			fprintf(stderr, "ucounttop: cannot read /proc/kallsyms (%s): stacks show "
-				"addresses only\n", strerror(errno));
-	}
+	if (o->stack && !o->write_file)
+		load_ksyms(t);
 	boot_to_wall = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_BOOTTIME);
 	uct_trace_fmt_init(&t->fmt, boot_to_wall);
 	err = uct_loader_open_events(l, on_event, t);
@@ -218,9 +233,7 @@ int uct_run_trace(struct uct_loader *l, const struct uct_opts *o, volatile sig_a
 		memcpy(t->out, &fh, sizeof(fh));
 		t->n = sizeof(fh);
 	} else {
-		memcpy(t->out, h, strlen(h));
-		t->out[strlen(h)] = '\n';
-		t->n = strlen(h) + 1;
+		put_header(t);
 	}
 	for (;;) {
 		out_flush(t);
@@ -266,7 +279,7 @@ int uct_run_trace_read(const struct uct_opts *o)
 {
 	struct trace_ctx *t = calloc(1, sizeof(*t));
 	struct uct_trace_file_hdr fh;
-	const char *h = uct_trace_header(), *bad;
+	const char *bad;
 	char *buf = NULL;
 	size_t have = 0, off, cap = 0;
 	long long at = sizeof(fh);
@@ -295,12 +308,8 @@ int uct_run_trace_read(const struct uct_opts *o)
 		return UCT_EXIT_FAIL;
 	}
 	uct_trace_fmt_init(&t->fmt, fh.boot_to_wall_ns);
-	if (fh.flags & UCT_TRACE_F_STACK) {
-		t->ksyms = uct_ksyms_load("/proc/kallsyms");
-		if (!t->ksyms)
-			fprintf(stderr, "ucounttop: cannot read /proc/kallsyms (%s): stacks show "
-				"addresses only\n", strerror(errno));
-	}
+	if (fh.flags & UCT_TRACE_F_STACK)
+		load_ksyms(t);
 	/* whole records from a buffer of many */
 	cap = (OUT_SIZE / fh.rec_size) * fh.rec_size;
 	buf = malloc(cap);
@@ -310,9 +319,7 @@ int uct_run_trace_read(const struct uct_opts *o)
 		trace_free(t);
 		return UCT_EXIT_FAIL;
 	}
-	memcpy(t->out, h, strlen(h));
-	t->out[strlen(h)] = '\n';
-	t->n = strlen(h) + 1;
+	put_header(t);
 	for (;;) {
 		got = read_full(fd, buf + have, cap - have);
 		if (got < 0) {

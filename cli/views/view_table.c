@@ -137,8 +137,8 @@ static void sb_user(struct uct_sb *b, const char *user, int room)
 	uct_sb_put(b, show < n ? "+)" : ")", show < n ? 2 : 1);
 }
 
-/* A line's name; a uid line's user name is fitted into fit columns */
-/* The name of line ln into buf; returns its length. */
+/* A line's name into buf, its length returned; a uid line's user name
+ * is fitted into fit columns */
 static size_t line_name(char *buf, size_t len, const struct uct_model *m,
 			const struct uct_view_ctx *c, const struct uct_line *ln, int fit)
 {
@@ -505,12 +505,12 @@ size_t uct_table_line(char *buf, size_t len, const struct uct_model *m,
 	}
 }
 
-static void rstrip(char *s)
+/* The length of s's first n bytes without their trailing blanks */
+static size_t rstrip(const char *s, size_t n)
 {
-	size_t n = strlen(s);
-
 	while (n && s[n - 1] == ' ')
-		s[--n] = 0;
+		n--;
+	return n;
 }
 
 void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
@@ -521,16 +521,12 @@ void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ct
 
 	uct_table_summary(f, m, c);
 	uct_table_header(buf, sizeof(buf), m, c, w);
-	rstrip(buf);
-	fprintf(f, "%s\n", buf);
+	fprintf(f, "%.*s\n", (int)rstrip(buf, strlen(buf)), buf);
 	uct_table_legend(buf, sizeof(buf), m, c);
 	fprintf(f, "%s\n", buf);
 	for (k = 0; k < m->nlines; k++) {
-		size_t n = uct_table_line(buf, sizeof(buf), m, c, &m->lines[k], w);
+		size_t n = rstrip(buf, uct_table_line(buf, sizeof(buf), m, c, &m->lines[k], w));
 
-		/* rstrip(), knowing the length */
-		while (n && buf[n - 1] == ' ')
-			n--;
 		buf[n++] = '\n';
 		fwrite_unlocked(buf, 1, n, f);
 	}
