@@ -63,15 +63,20 @@ static const char digit_pairs[201] =
 
 int uct_fmt_u64(char *buf, unsigned long long v)
 {
-	unsigned long long t = v;
+	static const unsigned long long pow10[] = {
+		10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
 	int n = 1;
 	char *p;
 
-	/* the digits are written in place, last first: count them first */
-	while (t >= 10) {
-		t /= 10;
+	/* the digits are written in place, last first: count them first
+	 * (compares, not divisions: most numbers here are short) */
+	while (n < 20 && v >= pow10[n - 1])
 		n++;
-	}
 	p = buf + n;
 	*p = 0;
 	while (v >= 100) {

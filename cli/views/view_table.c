@@ -23,14 +23,20 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fmt.h"
+#include "grow.h"
 #include "views.h"
 
 #define CELL_W	12
 #define DENY_W	6
 #define FLAG_W	4
 #define RATE_W	7
+/* a line of the table, the NUL included, at most */
+#define LINE_MAX_B	512
+/* a cell's text: a space and at most 20 characters, and the NUL */
+#define CELL_TEXT	24
 #define NAME_MIN 16
 #define NAME_MAX_W 48
 /* room left for "- ns 4026532046 L33 o4294967294" (31; an owner its
@@ -182,24 +188,16 @@ static size_t line_name(char *buf, size_t len, const struct uct_model *m,
 	return b.n;
 }
 
-int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c)
+/* The name column's width for names of at most longest columns */
+static int name_width(const struct uct_view_ctx *c, int longest, bool have_tasks)
 {
-	char name[128];
-	size_t i;
-	int w = NAME_MIN, fixed;
+	int w = longest > NAME_MIN ? longest : NAME_MIN, fixed;
 
-	for (i = 0; i < m->nlines; i++) {
-		int n;
-
-		n = (int)line_name(name, sizeof(name), m, c, &m->lines[i], NAME_MAX_W);
-		if (n > w)
-			w = n;
-	}
 	if (w > NAME_MAX_W)
 		w = NAME_MAX_W;
 	/* a tty shows at least a short container id after a namespace's
 	 * cells: the name column gives way for it, within limits */
-	if (c->width > 0 && m->have_tasks) {
+	if (c->width > 0 && have_tasks) {
 		int room = c->width - UCT_NTYPES * CELL_W - NS_LABEL_W;
 
 		if (room < NS_NAME_FLOOR)
@@ -212,6 +210,21 @@ int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c
 	if (c->width > 0 && w + fixed > c->width)
 		w = c->width - fixed > 8 ? c->width - fixed : 8;
 	return w;
+}
+
+int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c)
+{
+	char name[128];
+	size_t i;
+	int longest = 0;
+
+	for (i = 0; i < m->nlines; i++) {
+		int n = (int)line_name(name, sizeof(name), m, c, &m->lines[i], NAME_MAX_W);
+
+		if (n > longest)
+			longest = n;
+	}
+	return name_width(c, longest, m->have_tasks);
 }
 
 /* Append at most len-1 chars total to buf (keeps it NUL-terminated). */
@@ -227,11 +240,12 @@ static void cat(char *buf, size_t len, const char *s)
  * ("-99.9K-99.9K/-99.9K"), wider than CELL_W: the space before each cell
  * makes a wide one push the rest of the line right instead of running into
  * its neighbour ("2/4" then "2048+2048/800K" must not read "2/42048+2048"). */
-static void cell(struct uct_sb *b, long long value, bool have_value, long long delta,
-		 long long limit, bool have_limit)
+static size_t cell_text(char out[CELL_TEXT], long long value, bool have_value, long long delta,
+			long long limit, bool have_limit)
 {
-	char out[80];
-	struct uct_sb o = UCT_SB_INIT(out);
+	char t[48];
+	struct uct_sb o = UCT_SB_INIT(t);
+	struct uct_sb b = { out, CELL_TEXT, 0, 0 };
 
 	if (have_value)
 		uct_sb_num(&o, value);
@@ -244,8 +258,48 @@ static void cell(struct uct_sb *b, long long value, bool have_value, long long d
 		uct_sb_num(&o, limit);
 	else
 		uct_sb_char(&o, '-');
-	uct_sb_char(b, ' ');
-	uct_sb_right(b, out, o.n, CELL_W - 1);
+	uct_sb_char(&b, ' ');
+	uct_sb_right(&b, t, o.n, CELL_W - 1);
+	return b.n;
+}
+
+/*
+ * The cells made last, by what they show: a table repeats few of them
+ * ("0/-" on most uid lines, a namespace's "1/inf"), and each costs two
+ * compact numbers and an alignment. Direct-mapped, per thread.
+ */
+#define CELL_MEMO	256
+static _Thread_local struct cell_memo {
+	long long value, delta, limit;
+	unsigned char have;	/* 0: empty; 1 | have_value << 1 | have_limit << 2 */
+	unsigned char n;
+	char text[CELL_TEXT];
+} cell_memo[CELL_MEMO];
+
+static void cell(struct uct_sb *b, long long value, bool have_value, long long delta,
+		 long long limit, bool have_limit)
+{
+	unsigned long long k = (unsigned long long)value * 0x9E3779B97F4A7C15ULL ^
+			       (unsigned long long)limit * 0xC2B2AE3D27D4EB4FULL ^
+			       (unsigned long long)delta * 0x165667B19E3779F9ULL;
+	struct cell_memo *e = &cell_memo[k >> 56];
+	unsigned char have = 1 | have_value << 1 | have_limit << 2;
+
+	if (e->have != have || e->value != value || e->limit != limit || e->delta != delta) {
+		e->n = (unsigned char)cell_text(e->text, value, have_value, delta, limit, have_limit);
+		e->value = value;
+		e->delta = delta;
+		e->limit = limit;
+		e->have = have;
+	}
+	/* the whole entry at once where it fits: a constant-size copy */
+	if (b->len - b->n > CELL_TEXT) {
+		memcpy(b->p + b->n, e->text, CELL_TEXT);
+		b->n += e->n;
+		b->p[b->n] = 0;
+	} else {
+		uct_sb_put(b, e->text, e->n);
+	}
 }
 
 /*
@@ -430,19 +484,17 @@ static void shares_label(struct uct_sb *b, const struct uct_model *m, const stru
 	}
 }
 
-size_t uct_table_line(char *buf, size_t len, const struct uct_model *m,
-		      const struct uct_view_ctx *c, const struct uct_line *ln, int name_w)
+/* A line whose name (made for a column name_w wide) is given */
+static size_t named_line(char *buf, size_t len, const struct uct_model *m,
+			 const struct uct_view_ctx *c, const struct uct_line *ln, int name_w,
+			 const char *name, size_t nlen)
 {
 	struct uct_sb b = { buf, len, 0, 0 };
-	char name[128], cb[48];
-	size_t nlen;
+	char cb[48];
 	int t;
 
 	buf[0] = 0;
 	/* "%-*.*s": the name cut or padded to name_w */
-	if (name_w < 0)
-		name_w = 0;
-	nlen = line_name(name, sizeof(name), m, c, ln, name_w);
 	if (nlen > (size_t)name_w)
 		nlen = (size_t)name_w;
 	uct_sb_put(&b, name, nlen);
@@ -483,15 +535,18 @@ size_t uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		flags[nf] = 0;
 		/* a count: at most LLONG_MAX - 1, which uct_fmt_num() would
 		 * otherwise show negative or as "inf" (8.0E either way) */
-		{
+		if (!den) {
+			/* most rows: " " and "0" right-aligned, then " " */
+			uct_sb_put(&b, "     0 ", DENY_W + 1);
+		} else {
 			struct uct_sb d = UCT_SB_INIT(cb);
 
 			uct_sb_num(&d, den < LLONG_MAX ? (long long)den : LLONG_MAX - 1);
 			uct_sb_char(&b, ' ');
 			uct_sb_right(&b, cb, d.n, DENY_W - 1);
+			uct_sb_char(&b, ' ');
 		}
-		uct_sb_str(&b, " ");
-		uct_sb_str(&b, flags);
+		uct_sb_put(&b, flags, (size_t)nf);
 		uct_sb_spaces(&b, FLAG_W - nf);
 		if (c->events) {
 			char tmp[64];
@@ -505,6 +560,17 @@ size_t uct_table_line(char *buf, size_t len, const struct uct_model *m,
 	}
 }
 
+size_t uct_table_line(char *buf, size_t len, const struct uct_model *m,
+		      const struct uct_view_ctx *c, const struct uct_line *ln, int name_w)
+{
+	char name[128];
+
+	if (name_w < 0)
+		name_w = 0;
+	return named_line(buf, len, m, c, ln, name_w, name,
+			  line_name(name, sizeof(name), m, c, ln, name_w));
+}
+
 /* The length of s's first n bytes without their trailing blanks */
 static size_t rstrip(const char *s, size_t n)
 {
@@ -513,22 +579,81 @@ static size_t rstrip(const char *s, size_t n)
 	return n;
 }
 
+/*
+ * Every line's name, made once: the width pass needs them all, and a
+ * name made for the widest column is the one a line shows whenever it
+ * fits the column (sb_user() cuts a user name only to fit).
+ */
+struct names {
+	char *text;		/* the names, one after another */
+	size_t *end;		/* where line k's name ends in text */
+	int longest;
+};
+
+static int make_names(struct names *nm, const struct uct_model *m, const struct uct_view_ctx *c)
+{
+	size_t cap = 0, used = 0, k;
+
+	nm->text = NULL;
+	nm->longest = 0;
+	nm->end = malloc(m->nlines * sizeof(*nm->end) + 1);
+	if (!nm->end)
+		return -1;
+	for (k = 0; k < m->nlines; k++) {
+		size_t n;
+
+		if (uct_grow((void **)&nm->text, &cap, used + 128, 1)) {
+			free(nm->end);
+			free(nm->text);
+			return -1;
+		}
+		n = line_name(nm->text + used, 128, m, c, &m->lines[k], NAME_MAX_W);
+		if ((int)n > nm->longest)
+			nm->longest = (int)n;
+		used += n;
+		nm->end[k] = used;
+	}
+	return 0;
+}
+
 void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ctx *c)
 {
-	char buf[512];
-	int w = uct_table_name_width(m, c);
-	size_t k;
+	static _Thread_local char out[64 * 1024];
+	size_t used = 0;
+	char buf[LINE_MAX_B];
+	struct names nm;
+	bool named = !make_names(&nm, m, c);
+	int w = named ? name_width(c, nm.longest, m->have_tasks) : uct_table_name_width(m, c);
+	size_t k, n;
 
 	uct_table_summary(f, m, c);
 	uct_table_header(buf, sizeof(buf), m, c, w);
 	fprintf(f, "%.*s\n", (int)rstrip(buf, strlen(buf)), buf);
 	uct_table_legend(buf, sizeof(buf), m, c);
 	fprintf(f, "%s\n", buf);
+	/* lines are made in place in out, written when it is nearly full:
+	 * a write per line costs as much as making one */
 	for (k = 0; k < m->nlines; k++) {
-		size_t n = rstrip(buf, uct_table_line(buf, sizeof(buf), m, c, &m->lines[k], w));
+		size_t from = k ? nm.end[k - 1] : 0;
+		char *p = out + used;
 
-		buf[n++] = '\n';
-		fwrite_unlocked(buf, 1, n, f);
+		if (named && nm.end[k] - from <= (size_t)w)
+			n = named_line(p, LINE_MAX_B, m, c, &m->lines[k], w, nm.text + from,
+				       nm.end[k] - from);
+		else
+			n = uct_table_line(p, LINE_MAX_B, m, c, &m->lines[k], w);
+		n = rstrip(p, n);
+		p[n++] = '\n';
+		used += n;
+		if (used > sizeof(out) - LINE_MAX_B - 1) {
+			fwrite_unlocked(out, 1, used, f);
+			used = 0;
+		}
+	}
+	fwrite_unlocked(out, 1, used, f);
+	if (named) {
+		free(nm.end);
+		free(nm.text);
 	}
 	fputc('\n', f);
 	fflush(f);

@@ -971,6 +971,55 @@ static void test_users_fit_80(void **state)
 	assert_int_equal(cut, 1);
 }
 
+/* The batch view's lines are uct_table_line()'s, made with the name
+ * column's width and stripped of trailing blanks, whichever way it makes
+ * them (each name once, and again only to cut a user name to a column) */
+static void assert_batch_is_lines(struct fx *f)
+{
+	const char *out = render(f, uct_view_batch), *p = out;
+	char buf[512];
+	size_t i, n;
+	int w = uct_table_name_width(&f->m, &f->c), skip;
+
+	/* the summary's 4 lines, the header and the legend */
+	for (skip = 0; skip < 6; skip++) {
+		p = strchr(p, '\n');
+		assert_non_null(p);
+		p++;
+	}
+	for (i = 0; i < f->m.nlines; i++) {
+		n = uct_table_line(buf, sizeof(buf), &f->m, &f->c, &f->m.lines[i], w);
+		while (n && buf[n - 1] == ' ')
+			n--;
+		buf[n] = 0;
+		assert_memory_equal(p, buf, n);
+		assert_int_equal(p[n], '\n');
+		p += n + 1;
+	}
+	assert_string_equal(p, "\n");
+}
+
+static void test_batch_is_table_lines(void **state)
+{
+	struct fx *f = *state;
+
+	assert_batch_is_lines(f);
+	users_on(f, "a-very-long-user-name-indeed:x:2000:2000::/:/bin/sh\n"
+		    "root:x:0:0::/:/bin/sh\n");
+	assert_batch_is_lines(f);
+	names_on(f);
+	users_on(f, "a-very-long-user-name-indeed:x:2000:2000::/:/bin/sh\n"
+		    "root:x:0:0::/:/bin/sh\n");
+	assert_batch_is_lines(f);
+	/* a width cuts names: those lines are made again for the column */
+	f->c.width = 80;
+	assert_batch_is_lines(f);
+	f->c.tty = true;	/* 19 columns: "    uid 2000 (a+)" */
+	assert_batch_is_lines(f);
+	f->c.width = 60;
+	assert_batch_is_lines(f);
+}
+
 /* Names are the container's text: in the table printable ASCII only, in
  * JSON and OpenMetrics escaped */
 static void test_users_hostile(void **state)
@@ -1698,6 +1747,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_names_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_users_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_users_fit_80, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_batch_is_table_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_users_hostile, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_users_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_users_openmetrics, setup, teardown),
