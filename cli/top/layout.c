@@ -328,38 +328,33 @@ static void mark_chain(struct uct_model *m)
 
 /* ---- the lines ---- */
 
-static int add_line(struct uct_model *m, bool is_ns, int index, int depth)
+/* lines[] has room for every namespace and row (uct_model_relayout()) */
+static void add_line(struct uct_model *m, bool is_ns, int index, int depth)
 {
-	if (uct_grow((void **)&m->lines, &m->cap_lines, m->nlines + 1, sizeof(*m->lines)))
-		return -ENOMEM;
 	m->lines[m->nlines++] = (struct uct_line){ .is_ns = is_ns, .index = index,
 						   .depth = depth };
-	return 0;
 }
 
-static int add_ns_lines(struct uct_model *m, int n, int depth)
+static void add_ns_lines(struct uct_model *m, int n, int depth)
 {
 	struct uct_nsinfo *ns = &m->ns[n];
-	int k, err;
+	int k;
 
 	if (!ns->visible || depth > UCT_MAX_LEVELS)
-		return 0;
-	err = add_line(m, true, n, depth);
-	if (err || ns->collapsed)
-		return err;
+		return;
+	add_line(m, true, n, depth);
+	if (ns->collapsed)
+		return;
 	for (k = 0; k < ns->nrows; k++)
-		if (m->rows[ns->rows[k]].visible && (err = add_line(m, false, ns->rows[k], depth + 1)))
-			return err;
+		if (m->rows[ns->rows[k]].visible)
+			add_line(m, false, ns->rows[k], depth + 1);
 	for (k = 0; k < ns->nchildren; k++)
-		if ((err = add_ns_lines(m, ns->children[k], depth + 1)))
-			return err;
-	return 0;
+		add_ns_lines(m, ns->children[k], depth + 1);
 }
 
 int uct_model_relayout(struct uct_model *m)
 {
 	size_t i;
-	int err;
 
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
@@ -379,15 +374,16 @@ int uct_model_relayout(struct uct_model *m)
 		if (m->ns[i].parent < 0)
 			mark_visible(m, (int)i, 0);
 	m->nlines = 0;
+	/* a line per namespace and row at most: room for all, once */
+	if (uct_grow((void **)&m->lines, &m->cap_lines, m->nns + m->nrows + 1, sizeof(*m->lines)))
+		return -ENOMEM;
 	for (i = 0; i < m->nns; i++) {
 		const struct uct_nsinfo *ns = &m->ns[i];
 
 		/* with --ns, the filtered namespace is the displayed root */
 		if (m->ns_filter ? ns->inum != (__u32)m->ns_filter : ns->parent >= 0)
 			continue;
-		err = add_ns_lines(m, (int)i, 0);
-		if (err)
-			return err;
+		add_ns_lines(m, (int)i, 0);
 	}
 	return 0;
 }

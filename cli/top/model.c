@@ -24,21 +24,6 @@ const char *uct_flag_name(unsigned flag)
 	return "?";
 }
 
-long long uct_pages_to_bytes(const struct uct_model *m, long long pages)
-{
-	int shift = uct_page_shift(m);
-	long long most = (LLONG_MAX - 1) >> shift;
-
-	if (pages == LLONG_MAX)
-		return pages;
-	if (pages > most)
-		return LLONG_MAX - 1;
-	if (pages < -most)
-		return -(LLONG_MAX - 1);
-	/* a left shift of a negative value is undefined */
-	return pages * (1LL << shift);
-}
-
 /* What a row without a stats entry points at */
 static const struct uct_rowstat no_stat;
 
@@ -129,25 +114,6 @@ int uct_model_find_ns(const struct uct_model *m, __u32 ns_inum)
 			hi = mid;
 	}
 	return -1;
-}
-
-static const struct uct_prev *find_prev(const struct uct_model *m, __u32 ns, __u32 uid)
-{
-	size_t lo = 0, hi = m->nprev;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const struct uct_prev *p = &m->prev[mid];
-		int c = key_cmp(p->ns_inum, p->uid, ns, uid);
-
-		if (!c)
-			return p;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
 }
 
 /*
@@ -336,7 +302,7 @@ static bool row_exists(const void *ctx, __u32 ns_inum, __u32 uid)
 static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *stats,
 			       size_t nstats)
 {
-	size_t i;
+	size_t i, j;
 	int t;
 
 	/* prev.stat indexes prev_stats: these go to the other array */
@@ -374,14 +340,21 @@ static int join_stats_and_prev(struct uct_model *m, const struct uct_stat_kv *st
 		}
 		m->stats[row->stat - m->stats].st = *st;
 	}
-	for (i = 0; i < m->nrows; i++) {
+	/* rows[] and prev[] are both in (ns, uid) order: one walk joins them */
+	for (i = 0, j = 0; i < m->nrows; i++) {
 		struct uct_row *row = &m->rows[i];
-		const struct uct_prev *p = find_prev(m, row->rec.ns_inum, row->rec.uid);
+		const struct uct_prev *p = NULL;
 		const struct uct_stat *pst = NULL;
 		struct uct_rowstat *s;
 		long long d[UCT_NTYPES] = { 0 };
 		bool changed = false;
 
+		while (j < m->nprev && key_cmp(m->prev[j].ns_inum, m->prev[j].uid,
+					       row->rec.ns_inum, row->rec.uid) < 0)
+			j++;
+		if (j < m->nprev && m->prev[j].ns_inum == row->rec.ns_inum &&
+		    m->prev[j].uid == row->rec.uid)
+			p = &m->prev[j];
 		/* another object under the same name: a new row */
 		if (p && p->id != row->rec.id)
 			p = NULL;
@@ -441,13 +414,26 @@ static int build_ns(struct uct_model *m)
 			ns->rows = &m->ns_rows[i];
 		ns->rows[ns->nrows++] = (int)i;
 	}
-	/* links: parent namespace, creator row, children (inum order) */
+	/* links: parent namespace, creator row, children (inum order). Most
+	 * namespaces share a parent (containers under the host's), and many
+	 * a creator: the last lookup is asked first. */
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
 
-		ns->parent = ns->root ? -1 : uct_model_find_ns(m, ns->parent_inum);
-		ns->creator_row = ns->root ? -1 :
-			uct_model_find_row(m, ns->parent_inum, ns->creator_uid);
+		if (ns->root) {
+			ns->parent = -1;
+			ns->creator_row = -1;
+			continue;
+		}
+		if (!i || ns->parent_inum != m->ns[i - 1].parent_inum || m->ns[i - 1].root)
+			ns->parent = uct_model_find_ns(m, ns->parent_inum);
+		else
+			ns->parent = m->ns[i - 1].parent;
+		if (!i || ns->parent_inum != m->ns[i - 1].parent_inum || m->ns[i - 1].root ||
+		    ns->creator_uid != m->ns[i - 1].creator_uid)
+			ns->creator_row = uct_model_find_row(m, ns->parent_inum, ns->creator_uid);
+		else
+			ns->creator_row = m->ns[i - 1].creator_row;
 	}
 	/* A task-iterator snapshot taken while an inode number is reused can
 	 * link namespaces in a circle (2 below 3, 3 below 2): no root would

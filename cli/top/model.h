@@ -27,6 +27,7 @@
 #ifndef UCT_MODEL_H
 #define UCT_MODEL_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "common.h"
@@ -452,8 +453,22 @@ static inline int uct_page_shift(const struct uct_model *m)
 }
 
 /* A MEMLOCK amount (pages) in bytes, saturated just short of LLONG_MAX,
- * which stays: it means unlimited. */
-long long uct_pages_to_bytes(const struct uct_model *m, long long pages);
+ * which stays: it means unlimited. Inline: every line of a table has
+ * two. */
+static inline long long uct_pages_to_bytes(const struct uct_model *m, long long pages)
+{
+	int shift = uct_page_shift(m);
+	long long most = (LLONG_MAX - 1) >> shift;
+
+	if (pages == LLONG_MAX)
+		return pages;
+	if (pages > most)
+		return LLONG_MAX - 1;
+	if (pages < -most)
+		return -(LLONG_MAX - 1);
+	/* a left shift of a negative value is undefined */
+	return pages * (1LL << shift);
+}
 
 /* Flag names: "denials", "over_limit", "imbalanced", "new". */
 const char *uct_flag_name(unsigned flag);
