@@ -73,6 +73,11 @@ int uct_fmt_u64(char *buf, unsigned long long v)
 	int n = 1;
 	char *p;
 
+	if (v < 10) {	/* most counters, most uids */
+		buf[0] = (char)('0' + v);
+		buf[1] = 0;
+		return 1;
+	}
 	/* the digits are written in place, last first: count them first
 	 * (compares, not divisions: most numbers here are short) */
 	while (n < 20 && v >= pow10[n - 1])

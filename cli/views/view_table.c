@@ -96,20 +96,6 @@ int uct_table_summary(FILE *f, const struct uct_model *m, const struct uct_view_
 	return 4;
 }
 
-/* A uid as shown (see uct_row_uid()); one the namespace does not map is
- * "-" with its kuid, "-(k1000)", so that two such rows stay apart and
- * the name stays one word */
-static void sb_uid(struct uct_sb *b, __u32 shown, __u32 kuid)
-{
-	if (shown != UCT_NO_UID) {
-		uct_sb_u64(b, shown);
-		return;
-	}
-	uct_sb_str(b, "-(k");
-	uct_sb_u64(b, kuid);
-	uct_sb_char(b, ')');
-}
-
 /*
  * " (NAME)" after a uid: the user name the uid's view gives it, in at
  * most room columns and at most UCT_USER_SHOW of them, cut with '+' as
@@ -143,49 +129,78 @@ static void sb_user(struct uct_sb *b, const char *user, int room)
 	uct_sb_put(b, show < n ? "+)" : ")", show < n ? 2 : 1);
 }
 
-/* A line's name into buf, its length returned; a uid line's user name
- * is fitted into fit columns */
-static size_t line_name(char *buf, size_t len, const struct uct_model *m,
-			const struct uct_view_ctx *c, const struct uct_line *ln, int fit)
+/* Fixed text at p, whose room the caller made sure of; the end returned */
+static char *put(char *p, const char *s, size_t n)
 {
-	struct uct_sb b = { buf, len, 0, 0 };
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* A uid as shown (see uct_row_uid()) at p, at most 14 bytes; one the
+ * namespace does not map is "-" with its kuid, "-(k1000)", so that two
+ * such rows stay apart and the name stays one word */
+static char *put_uid(char *p, __u32 shown, __u32 kuid)
+{
+	if (shown != UCT_NO_UID)
+		return p + uct_fmt_u64(p, shown);
+	p = put(p, "-(k", 3);
+	p += uct_fmt_u64(p, kuid);
+	*p++ = ')';
+	return p;
+}
+
+#define SPACES	"                "	/* IND_MAX of them */
+
+/* A line's name into buf (at least LINE_NAME_B bytes), its length
+ * returned; a uid line's user name is fitted into fit columns. Made
+ * directly: it runs for every line of every refresh, and everything but
+ * the user name has a bounded length. */
+#define LINE_NAME_B	128
+static size_t line_name(char *buf, const struct uct_model *m, const struct uct_view_ctx *c,
+			const struct uct_line *ln, int fit)
+{
+	char *p = buf;
 	int ind = ln->depth * 2;
 
-	buf[0] = 0;
 	/* the name column is at most NAME_MAX_W wide: indenting all 34
 	 * levels would push the name of a deep namespace out of it, leaving
 	 * a line of numbers with no name; past IND_MAX the level is in the
 	 * name (L<level>) only */
 	if (ind > IND_MAX)
 		ind = IND_MAX;
-	uct_sb_spaces(&b, ind);
+	p = put(p, SPACES, (size_t)ind);
 	if (ln->is_ns) {
 		const struct uct_nsinfo *ns = &m->ns[ln->index];
 
 		/* tty: "-" expanded / "+" collapsed, toggled with e */
 		if (c->tty)
-			uct_sb_str(&b, ns->collapsed ? "+ " : "- ");
-		uct_sb_str(&b, "ns ");
-		uct_sb_u64(&b, ns->inum);
-		uct_sb_str(&b, " L");
-		uct_sb_u64(&b, ns->level);
+			p = put(p, ns->collapsed ? "+ " : "- ", 2);
+		p = put(p, "ns ", 3);
+		p += uct_fmt_u64(p, ns->inum);
+		p = put(p, " L", 2);
+		p += uct_fmt_u64(p, ns->level);
 		if (ns->root) {
-			uct_sb_str(&b, " init");
+			p = put(p, " init", 5);
 		} else {
-			uct_sb_str(&b, " o");
-			sb_uid(&b, uct_ns_owner(m, ns), ns->owner_uid);
+			p = put(p, " o", 2);
+			p = put_uid(p, uct_ns_owner(m, ns), ns->owner_uid);
 		}
+		*p = 0;
 	} else {
 		const struct uct_row *r = &m->rows[ln->index];
-
 		const char *user = uct_row_user(m, r);
 
-		uct_sb_str(&b, "uid ");
-		sb_uid(&b, uct_row_uid(m, r), r->rec.uid);
-		if (user)
+		p = put(p, "uid ", 4);
+		p = put_uid(p, uct_row_uid(m, r), r->rec.uid);
+		*p = 0;
+		if (user) {
+			struct uct_sb b = { buf, LINE_NAME_B, (size_t)(p - buf), 0 };
+
 			sb_user(&b, user, fit - (int)b.n);
+			return b.n;
+		}
 	}
-	return b.n;
+	return (size_t)(p - buf);
 }
 
 /* The name column's width for names of at most longest columns */
@@ -214,12 +229,12 @@ static int name_width(const struct uct_view_ctx *c, int longest, bool have_tasks
 
 int uct_table_name_width(const struct uct_model *m, const struct uct_view_ctx *c)
 {
-	char name[128];
+	char name[LINE_NAME_B];
 	size_t i;
 	int longest = 0;
 
 	for (i = 0; i < m->nlines; i++) {
-		int n = (int)line_name(name, sizeof(name), m, c, &m->lines[i], NAME_MAX_W);
+		int n = (int)line_name(name, m, c, &m->lines[i], NAME_MAX_W);
 
 		if (n > longest)
 			longest = n;
@@ -276,8 +291,20 @@ static _Thread_local struct cell_memo {
 	char text[CELL_TEXT];
 } cell_memo[CELL_MEMO];
 
-static void cell(struct uct_sb *b, long long value, bool have_value, long long delta,
-		 long long limit, bool have_limit)
+/* A memo entry made anew; apart, so that a hit saves no registers */
+static __attribute__((noinline)) void cell_fill(struct cell_memo *e, long long value,
+						unsigned char have, long long delta,
+						long long limit)
+{
+	e->n = (unsigned char)cell_text(e->text, value, have & 2, delta, limit, have & 4);
+	e->value = value;
+	e->delta = delta;
+	e->limit = limit;
+	e->have = have;
+}
+
+static inline char *cell(char *p, long long value, bool have_value, long long delta,
+			 long long limit, bool have_limit)
 {
 	unsigned long long k = (unsigned long long)value * 0x9E3779B97F4A7C15ULL ^
 			       (unsigned long long)limit * 0xC2B2AE3D27D4EB4FULL ^
@@ -285,21 +312,11 @@ static void cell(struct uct_sb *b, long long value, bool have_value, long long d
 	struct cell_memo *e = &cell_memo[k >> 56];
 	unsigned char have = 1 | have_value << 1 | have_limit << 2;
 
-	if (e->have != have || e->value != value || e->limit != limit || e->delta != delta) {
-		e->n = (unsigned char)cell_text(e->text, value, have_value, delta, limit, have_limit);
-		e->value = value;
-		e->delta = delta;
-		e->limit = limit;
-		e->have = have;
-	}
-	/* the whole entry at once where it fits: a constant-size copy */
-	if (b->len - b->n > CELL_TEXT) {
-		memcpy(b->p + b->n, e->text, CELL_TEXT);
-		b->n += e->n;
-		b->p[b->n] = 0;
-	} else {
-		uct_sb_put(b, e->text, e->n);
-	}
+	if (e->have != have || e->value != value || e->limit != limit || e->delta != delta)
+		cell_fill(e, value, have, delta, limit);
+	/* the whole entry: a copy of constant size */
+	memcpy(p, e->text, CELL_TEXT);
+	return p + e->n;
 }
 
 /*
@@ -484,91 +501,107 @@ static void shares_label(struct uct_sb *b, const struct uct_model *m, const stru
 	}
 }
 
-/* A line whose name (made for a column name_w wide) is given */
+/* A line whose name (made for a column name_w wide) is given. Its cells
+ * are made directly, in a buffer of LINE_MAX_B (the fixed part of a line
+ * is at most about 250 bytes); what names a namespace or the containers
+ * sharing a row, of any length, follow through a string builder. */
 static size_t named_line(char *buf, size_t len, const struct uct_model *m,
 			 const struct uct_view_ctx *c, const struct uct_line *ln, int name_w,
 			 const char *name, size_t nlen)
 {
-	struct uct_sb b = { buf, len, 0, 0 };
-	char cb[48];
+	char tmp[LINE_MAX_B], *out = len >= LINE_MAX_B ? buf : tmp, *p = out;
+	struct uct_sb b;
 	int t;
 
-	buf[0] = 0;
+	if (name_w > LINE_NAME_B)
+		name_w = LINE_NAME_B;
 	/* "%-*.*s": the name cut or padded to name_w */
 	if (nlen > (size_t)name_w)
 		nlen = (size_t)name_w;
-	uct_sb_put(&b, name, nlen);
-	uct_sb_spaces(&b, name_w - (int)nlen);
+	p = put(p, name, nlen);
+	memset(p, ' ', (size_t)name_w - nlen);
+	p += (size_t)name_w - nlen;
 	if (ln->is_ns) {
 		const struct uct_nsinfo *ns = &m->ns[ln->index];
 		const struct uct_row *cr = ns->creator_row >= 0 ? &m->rows[ns->creator_row] : NULL;
 
 		for (t = 0; t < UCT_NTYPES; t++)
-			cell(&b, cr ? in_unit(m, t, cr->rec.value[t]) : 0, cr != NULL, 0,
-			     in_unit(m, t, ns->max[t]), true);
+			p = cell(p, cr ? in_unit(m, t, cr->rec.value[t]) : 0, cr != NULL, 0,
+				 in_unit(m, t, ns->max[t]), true);
+		*p = 0;
+		b = (struct uct_sb){ out, LINE_MAX_B, (size_t)(p - out), 0 };
 		ns_label(&b, m, ns);
-		return b.n;
-	}
-	{
+	} else {
 		const struct uct_row *r = &m->rows[ln->index];
 		unsigned long long den = 0;
 		double rate = 0;
-		char flags[FLAG_W + 1];
 		int nf = 0;
 
 		for (t = 0; t < UCT_NTYPES; t++) {
 			long long lim = uct_row_leaf_limit(m, r, t);
 
-			cell(&b, in_unit(m, t, r->rec.value[t]), true, in_unit(m, t, uct_row_delta(m, r, t)),
-			     lim >= 0 ? in_unit(m, t, lim) : lim, lim >= 0);
+			p = cell(p, in_unit(m, t, r->rec.value[t]), true,
+				 in_unit(m, t, uct_row_delta(m, r, t)),
+				 lim >= 0 ? in_unit(m, t, lim) : lim, lim >= 0);
 			den += r->stat->st.denials[t];
 			rate += r->stat->event_rate[t];
 		}
-		if (r->flags & UCT_F_DENIALS)
-			flags[nf++] = 'D';
-		if (r->flags & UCT_F_OVER)
-			flags[nf++] = 'O';
-		if (r->flags & UCT_F_IMBALANCED)
-			flags[nf++] = 'I';
-		if (r->flags & UCT_F_NEW)
-			flags[nf++] = 'N';
-		flags[nf] = 0;
-		/* a count: at most LLONG_MAX - 1, which uct_fmt_num() would
-		 * otherwise show negative or as "inf" (8.0E either way) */
+		/* DENY, a count: at most LLONG_MAX - 1, which uct_fmt_num()
+		 * would otherwise show negative or as "inf" (8.0E either way);
+		 * most rows have none */
 		if (!den) {
-			/* most rows: " " and "0" right-aligned, then " " */
-			uct_sb_put(&b, "     0 ", DENY_W + 1);
+			p = put(p, "     0 ", DENY_W + 1);
 		} else {
+			char cb[CELL_TEXT];
 			struct uct_sb d = UCT_SB_INIT(cb);
 
 			uct_sb_num(&d, den < LLONG_MAX ? (long long)den : LLONG_MAX - 1);
-			uct_sb_char(&b, ' ');
-			uct_sb_right(&b, cb, d.n, DENY_W - 1);
-			uct_sb_char(&b, ' ');
+			*p++ = ' ';
+			if (d.n < DENY_W - 1) {
+				memset(p, ' ', DENY_W - 1 - d.n);
+				p += DENY_W - 1 - d.n;
+			}
+			p = put(p, cb, d.n);
+			*p++ = ' ';
 		}
-		uct_sb_put(&b, flags, (size_t)nf);
-		uct_sb_spaces(&b, FLAG_W - nf);
+		if (r->flags & UCT_F_DENIALS)
+			p[nf++] = 'D';
+		if (r->flags & UCT_F_OVER)
+			p[nf++] = 'O';
+		if (r->flags & UCT_F_IMBALANCED)
+			p[nf++] = 'I';
+		if (r->flags & UCT_F_NEW)
+			p[nf++] = 'N';
+		p += nf;
+		memset(p, ' ', FLAG_W - nf);
+		p += FLAG_W - nf;
+		*p = 0;
+		b = (struct uct_sb){ out, LINE_MAX_B, (size_t)(p - out), 0 };
 		if (c->events) {
-			char tmp[64];
+			char rb[64];
 
-			snprintf(tmp, sizeof(tmp), "%*.0f", RATE_W, rate);
-			uct_sb_str(&b, tmp);
+			snprintf(rb, sizeof(rb), "%*.0f", RATE_W, rate);
+			uct_sb_str(&b, rb);
 		}
 		if (r->shared)
 			shares_label(&b, m, r);
-		return b.n;
 	}
+	if (out == tmp) {
+		b.n = b.n < len ? b.n : len - 1;
+		memcpy(buf, tmp, b.n);
+		buf[b.n] = 0;
+	}
+	return b.n;
 }
 
 size_t uct_table_line(char *buf, size_t len, const struct uct_model *m,
 		      const struct uct_view_ctx *c, const struct uct_line *ln, int name_w)
 {
-	char name[128];
+	char name[LINE_NAME_B];
 
 	if (name_w < 0)
 		name_w = 0;
-	return named_line(buf, len, m, c, ln, name_w, name,
-			  line_name(name, sizeof(name), m, c, ln, name_w));
+	return named_line(buf, len, m, c, ln, name_w, name, line_name(name, m, c, ln, name_w));
 }
 
 /* The length of s's first n bytes without their trailing blanks */
@@ -602,12 +635,12 @@ static int make_names(struct names *nm, const struct uct_model *m, const struct 
 	for (k = 0; k < m->nlines; k++) {
 		size_t n;
 
-		if (uct_grow((void **)&nm->text, &cap, used + 128, 1)) {
+		if (uct_grow((void **)&nm->text, &cap, used + LINE_NAME_B, 1)) {
 			free(nm->end);
 			free(nm->text);
 			return -1;
 		}
-		n = line_name(nm->text + used, 128, m, c, &m->lines[k], NAME_MAX_W);
+		n = line_name(nm->text + used, m, c, &m->lines[k], NAME_MAX_W);
 		if ((int)n > nm->longest)
 			nm->longest = (int)n;
 		used += n;
