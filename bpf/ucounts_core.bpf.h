@@ -319,7 +319,7 @@ static long idmap_extent(__u32 i, void *arg)
  * It is read as a number: the walk computes extent addresses from it,
  * which the verifier forbids on a BTF pointer.
  */
-static __always_inline __u32 ns_from_kuid(struct user_namespace **ns_at, __u32 kuid)
+static __always_inline __u32 walk_from_kuid(struct user_namespace **ns_at, __u32 kuid)
 {
 	struct uct_idmap_walk w = { .kuid = kuid, .id = UCT_NO_UID };
 	struct user_namespace *ns;
@@ -348,6 +348,48 @@ static __always_inline __u32 ns_from_kuid(struct user_namespace **ns_at, __u32 k
 	if (nr)
 		bpf_loop(nr, idmap_extent, &w, 0);
 	return w.id;
+}
+
+/*
+ * The same for ns, a BTF pointer (the namespace itself; ns_at where it is
+ * stored, for the walk): the initial namespace and a map of at most
+ * UCT_MAP_BASE_EXTENTS extents, inline in the namespace, are read with
+ * plain loads at constant offsets. The snapshot runs this for every
+ * struct ucounts on every refresh, and a helper call per field was most
+ * of its cost; only a longer map (forward[]) takes the walk.
+ */
+/* extent i (a constant: a plain load at a constant offset) of ns's
+ * inline map maps kuid: its id in *id */
+static __always_inline bool extent_maps(struct user_namespace *ns, const int i, __u32 kuid,
+					__u32 *id)
+{
+	__u32 lower = ns->uid_map.extent[i].lower_first;
+
+	/* lower <= kuid < lower + count, without overflowing the sum */
+	if (kuid - lower >= ns->uid_map.extent[i].count)
+		return false;
+	*id = ns->uid_map.extent[i].first + (kuid - lower);
+	return true;
+}
+
+static __always_inline __u32 ns_from_kuid(struct user_namespace *ns,
+					  struct user_namespace **ns_at, __u32 kuid)
+{
+	__u32 nr, id;
+
+	if (!ns)
+		return UCT_NO_UID;
+	if (!ns->parent)
+		return kuid;
+	nr = ns->uid_map.nr_extents;
+	if (nr > UCT_MAP_BASE_EXTENTS)
+		return walk_from_kuid(ns_at, kuid);
+	/* UCT_MAP_BASE_EXTENTS of them */
+	if ((nr > 0 && extent_maps(ns, 0, kuid, &id)) || (nr > 1 && extent_maps(ns, 1, kuid, &id)) ||
+	    (nr > 2 && extent_maps(ns, 2, kuid, &id)) || (nr > 3 && extent_maps(ns, 3, kuid, &id)) ||
+	    (nr > 4 && extent_maps(ns, 4, kuid, &id)))
+		return id;
+	return UCT_NO_UID;
 }
 
 /* ---- snapshots ------------------------------------------------------------ */
@@ -399,8 +441,8 @@ static __always_inline void fill_rec(struct uct_rec *r, struct ucounts *uc, __u3
 	/* the uids as the namespace (and, for the owner, its parent) show
 	 * them: what the row's own processes see as their uid; the initial
 	 * namespace maps every uid to itself */
-	r->ns_uid = pns ? ns_from_kuid(&uc->ns, r->uid) : r->uid;
-	r->owner_ns_uid = pns ? ns_from_kuid(&ns->parent, r->owner_uid) : r->owner_uid;
+	r->ns_uid = pns ? ns_from_kuid(ns, &uc->ns, r->uid) : r->uid;
+	r->owner_ns_uid = pns ? ns_from_kuid(pns, &ns->parent, r->owner_uid) : r->owner_uid;
 }
 
 static __always_inline void snap_write(struct seq_file *seq, struct ucounts *uc, __u32 flags);
