@@ -130,13 +130,12 @@ static long long bound(long long v)
 }
 
 /* A namespace as its first record in (ns, uid) order describes it */
-static int add_ns(struct uct_model *m, const struct uct_rec *r)
+static void add_ns(struct uct_model *m, const struct uct_rec *r)
 {
 	struct uct_nsinfo *ns;
 	int t;
 
-	if (uct_grow((void **)&m->ns, &m->cap_ns, m->nns + 1, sizeof(*m->ns)))
-		return -ENOMEM;
+	/* build_rows() made room for a namespace per record */
 	ns = &m->ns[m->nns++];
 	memset(ns, 0, sizeof(*ns));
 	ns->inum = r->ns_inum;
@@ -157,7 +156,6 @@ static int add_ns(struct uct_model *m, const struct uct_rec *r)
 		ns->max[t] = r->ns_max[t] == 0x7fffffffffffffffLL ? r->ns_max[t] :
 			     bound(r->ns_max[t]);
 	ns->collapsed = uct_model_collapsed(m, ns->inum);
-	return 0;
 }
 
 /* recs[x] before recs[y]: by (ns, uid), the first read first */
@@ -217,7 +215,8 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 	err = sort_input(m, recs, nrec);
 	if (err)
 		return err;
-	if (uct_grow((void **)&m->rows, &m->cap_rows, nrec, sizeof(*m->rows)))
+	if (uct_grow((void **)&m->rows, &m->cap_rows, nrec, sizeof(*m->rows)) ||
+	    uct_grow((void **)&m->ns, &m->cap_ns, nrec, sizeof(*m->ns)))
 		return -ENOMEM;
 	for (i = 0; i < nrec; i++) {
 		const struct uct_rec *r = &recs[m->in_perm[i]];
@@ -230,8 +229,8 @@ static int build_rows(struct uct_model *m, const struct uct_rec *recs, size_t nr
 			m->duplicates++;
 			continue;
 		}
-		if ((!last || last->rec.ns_inum != r->ns_inum) && add_ns(m, r))
-			return -ENOMEM;
+		if (!last || last->rec.ns_inum != r->ns_inum)
+			add_ns(m, r);
 		row = &m->rows[m->nrows++];
 		memset(row, 0, sizeof(*row));
 		memcpy(&row->rec, r, sizeof(row->rec));
@@ -496,6 +495,9 @@ static int derive(struct uct_model *m)
 	int t, k;
 
 	m->nlims = 0;
+	/* a limits entry per creator row at most: room for all, once */
+	if (uct_grow((void **)&m->lims, &m->cap_lims, m->nns ? m->nns : 1, sizeof(*m->lims)))
+		return -ENOMEM;
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
 		struct uct_rowlim *l;
