@@ -667,7 +667,7 @@ void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ct
 	/* lines are made in place in out, written when it is nearly full:
 	 * a write per line costs as much as making one */
 	for (k = 0; k < m->nlines; k++) {
-		size_t from = k ? nm.end[k - 1] : 0;
+		size_t from = named && k ? nm.end[k - 1] : 0;
 		char *p = out + used;
 
 		if (named && nm.end[k] - from <= (size_t)w)
