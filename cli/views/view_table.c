@@ -556,13 +556,11 @@ static size_t named_line(char *buf, size_t len, const struct uct_model *m,
 			struct uct_sb d = UCT_SB_INIT(cb);
 
 			uct_sb_num(&d, den < LLONG_MAX ? (long long)den : LLONG_MAX - 1);
-			*p++ = ' ';
-			if (d.n < DENY_W - 1) {
-				memset(p, ' ', DENY_W - 1 - d.n);
-				p += DENY_W - 1 - d.n;
-			}
-			p = put(p, cb, d.n);
-			*p++ = ' ';
+			b = (struct uct_sb){ out, LINE_MAX_B, (size_t)(p - out), 0 };
+			uct_sb_char(&b, ' ');
+			uct_sb_right(&b, cb, d.n, DENY_W - 1);
+			uct_sb_char(&b, ' ');
+			p = out + b.n;
 		}
 		if (r->flags & UCT_F_DENIALS)
 			p[nf++] = 'D';
