@@ -418,21 +418,19 @@ static int build_ns(struct uct_model *m)
 	 * a creator: the last lookup is asked first. */
 	for (i = 0; i < m->nns; i++) {
 		struct uct_nsinfo *ns = &m->ns[i];
+		const struct uct_nsinfo *last = i ? &m->ns[i - 1] : NULL;
+		bool same_parent;
 
 		if (ns->root) {
 			ns->parent = -1;
 			ns->creator_row = -1;
 			continue;
 		}
-		if (!i || ns->parent_inum != m->ns[i - 1].parent_inum || m->ns[i - 1].root)
-			ns->parent = uct_model_find_ns(m, ns->parent_inum);
-		else
-			ns->parent = m->ns[i - 1].parent;
-		if (!i || ns->parent_inum != m->ns[i - 1].parent_inum || m->ns[i - 1].root ||
-		    ns->creator_uid != m->ns[i - 1].creator_uid)
-			ns->creator_row = uct_model_find_row(m, ns->parent_inum, ns->creator_uid);
-		else
-			ns->creator_row = m->ns[i - 1].creator_row;
+		same_parent = last && !last->root && last->parent_inum == ns->parent_inum;
+		ns->parent = same_parent ? last->parent : uct_model_find_ns(m, ns->parent_inum);
+		ns->creator_row = same_parent && last->creator_uid == ns->creator_uid ?
+			last->creator_row :
+			uct_model_find_row(m, ns->parent_inum, ns->creator_uid);
 	}
 	/* A task-iterator snapshot taken while an inode number is reused can
 	 * link namespaces in a circle (2 below 3, 3 below 2): no root would
