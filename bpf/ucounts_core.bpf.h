@@ -350,14 +350,6 @@ static __always_inline __u32 walk_from_kuid(struct user_namespace **ns_at, __u32
 	return w.id;
 }
 
-/*
- * The same for ns, a BTF pointer (the namespace itself; ns_at where it is
- * stored, for the walk): the initial namespace and a map of at most
- * UCT_MAP_BASE_EXTENTS extents, inline in the namespace, are read with
- * plain loads at constant offsets. The snapshot runs this for every
- * struct ucounts on every refresh, and a helper call per field was most
- * of its cost; only a longer map (forward[]) takes the walk.
- */
 /* extent i (a constant: a plain load at a constant offset) of ns's
  * inline map maps kuid: its id in *id */
 static __always_inline bool extent_maps(struct user_namespace *ns, const int i, __u32 kuid,
@@ -372,6 +364,14 @@ static __always_inline bool extent_maps(struct user_namespace *ns, const int i, 
 	return true;
 }
 
+/*
+ * from_kuid(), as walk_from_kuid(), for ns, a BTF pointer (ns_at: where it is
+ * stored, for the walk): the initial namespace and a map of at most
+ * UCT_MAP_BASE_EXTENTS extents, inline in the namespace, are read with
+ * plain loads at constant offsets. The snapshot runs this for every
+ * struct ucounts on every refresh, and a helper call per field was most
+ * of its cost; only a longer map (forward[]) takes the walk.
+ */
 static __always_inline __u32 ns_from_kuid(struct user_namespace *ns,
 					  struct user_namespace **ns_at, __u32 kuid)
 {
