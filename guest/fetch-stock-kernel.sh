@@ -57,6 +57,11 @@ download() {
 	done
 	rm -f "$dir"/deb/*.deb
 }
+# One fetch at a time: make test's jobs and core-relocs may ask for the
+# same kernel at once; a second asker waits, then finds it fetched.
+mkdir -p "$CACHE_DIR/stock"
+exec 7> "$CACHE_DIR/stock/.lock"
+flock 7
 if [ ! -f "$dir/btf" ]; then
 	stage stock "downloading $pkg $ver (not installed on the host)"
 	rm -rf "$dir"

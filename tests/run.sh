@@ -1,26 +1,16 @@
 #!/bin/bash
-# make test: the host suites beside one guest boot running the guest tests
-# (and the stock- and debug-kernel guests after one another beside both);
-# UCT_MATRIX=full (CI) for every kernel and test, see below.
+# make test: the host suites, Debian's stock kernels' guests and our other
+# kernels' beside one boot of our mainline guest running the guest tests,
+# in the matrix UCT_MATRIX names (dev, full or all: below).
 # Each suite speaks TAP; its unindented "ok"/"not ok" lines are counted.
 # The last line is "N passed, N failed[, N skipped]"; exit 1 on any failure.
 set -uo pipefail
 . "$(dirname "$0")/../guest/lib.sh"
 
-# UCT_MATRIX=full (CI, .ci/run): every kernel and every test. The default,
-# a developer's run: the host suites, our mainline guest without the
-# stress suite (70-73) and the kselftest runner (68, a minute and a half
-# of every collection under check), and Debian's stock 6.12 with the
-# tests that read what differs between kernels; CI adds those two, the
-# mainline debug kernel, the kselftest sweep of the collections that
-# charge the counters (guest/sweep-ci.txt) on the mainline and its debug
-# kernel, the stable trees' guests (6.12, 6.1: the fixes,
-# their tests and the tool's stock path) and the stock 6.1, 6.12-rt and
-# newest 7.x (amd64 and PREEMPT_RT) kernels.
 MATRIX=${UCT_MATRIX:-dev}
 case "$MATRIX" in
-full | dev) ;;
-*) die "UCT_MATRIX=$MATRIX: 'full' (CI) or 'dev' (the default)" ;;
+dev | full | all) ;;
+*) die "UCT_MATRIX=$MATRIX: 'dev' (the default), 'full' (CI) or 'all' (full and the kernels CI cannot build in its time)" ;;
 esac
 # a bound, not a budget: the stress suite (70-73) made the boot longer
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-2700}
@@ -75,16 +65,11 @@ tally_suite() {
 	tally "$1" "$tmp/$1.tap" "$rc"
 }
 
-# Three chains at once, so that a rerun takes about as long as the guest
-# suite (the longest chain) and not the sum: the host suites, then the
-# debug kernel's guest and make run; the stock kernels' guests, then the
-# stable trees'; our mainline guest in front. The two background chains
-# run niced: the mainline guest suite is the critical path, and they share what
-# it leaves of this machine's two cores (guest-runner boots small guests
-# too).
+# The host suites, one after another (they build and fuzz: CPU, no guest).
 host_suites=(make-help contrib checkpatch splat-scan guest-runner guest-tools)
-{
-	renice -n 5 -p "$BASHPID" > /dev/null
+[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage package core-relocs cli-unit cli-unit-asan cli-fuzz openmetrics-host prometheus
+						node-exporter systemd-unit)
+job_host() {
 	suite make-help "$UCT_ROOT/tests/host/make-help.sh"
 	# contrib/'s Prometheus rules (promtool check/test) and Grafana
 	# dashboard, on made-up series
@@ -94,102 +79,165 @@ host_suites=(make-help contrib checkpatch splat-scan guest-runner guest-tools)
 	suite guest-runner "$UCT_ROOT/tests/host/guest-runner.sh"
 	# the guest tools that need no guest (uct-timeout), on the host
 	suite guest-tools "$UCT_ROOT/tests/host/guest-tools.sh"
-	if [ -f "$UCT_ROOT/cli/Makefile" ]; then
-		# ucounttop(8) and the bash completion against --help, the option
-		# parser and the exit codes (runs the host build, never loads BPF)
-		suite manpage "$UCT_ROOT/tests/host/manpage.sh"
-		# make install and make deb into scratch roots; the unpacked tool
-		# runs --version and --help (no BPF)
-		suite package "$UCT_ROOT/tests/host/package.sh"
-		# every CO-RE relocation of the BPF objects against each kernel
-		# we support, from their BTF (builds the objects, loads nothing)
-		suite core-relocs "$UCT_ROOT/tests/host/core-relocs.sh"
-		suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
-			make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
-		# the same suites under ASan+UBSan: any report fails the suite
-		suite cli-unit-asan \
-			make -s -C "$UCT_ROOT/cli" test-asan OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
-		# libFuzzer: options, the live view's model and views, check's
-		# judge; a fixed seed and number of runs each, at most FUZZ_SECS
-		# (6 s) each
-		suite cli-fuzz \
-			make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
-		# the OpenMetrics documents of the unit tests' fixtures through
-		# Prometheus' parsers and promtool, with no guest
-		suite openmetrics-host "$UCT_ROOT/tests/host/openmetrics-host.sh"
-		# a real Prometheus server scraping a guest's --listen through
-		# QEMU's port forwarding, PromQL against a known workload
-		suite prometheus "$UCT_ROOT/tests/host/prometheus.sh"
-		# the textfile route: a guest's --prometheus -o file served by a
-		# real node_exporter's textfile collector
-		suite node-exporter "$UCT_ROOT/tests/host/node-exporter.sh"
-		# the .deb's systemd unit: systemd-analyze verify and security,
-		# and ucounttop run in a guest as the unit would, its calls
-		# against the unit's SystemCallFilter
-		suite systemd-unit "$UCT_ROOT/tests/host/systemd-unit.sh"
-	fi
-	# the default matrix's host suites from a cache holding only what
-	# `make test` makes: a suite that needs another target's output (a
-	# tree only the full matrix builds) fails here, where this run's own
-	# warm cache would hide it from the suite itself
-	[ "$MATRIX" = full ] && suite fresh-cache "$UCT_ROOT/tests/host/fresh-cache.sh"
-	# the host suites take about ten minutes: in the full matrix the debug
-	# kernel's guest follows them here, then the 6.1 tree's, so that this
-	# chain ends about when the stock kernels' does (that one has five
-	# stock kernels and the 6.12 tree)
-	[ "$MATRIX" = full ] && suite debug-kernel env KTREE="$MAINLINE_TREE" "$UCT_ROOT/tests/host/debug-kernel.sh"
-	# `make run` in a tmux pane: the demo read off the screen, q quits
-	suite make-run "$UCT_ROOT/tests/host/make-run.sh"
-	[ "$MATRIX" = full ] && suite guest-6.1 env KTREE=6.1 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
-} &
-host_pid=$!
-[ -f "$UCT_ROOT/cli/Makefile" ] && host_suites+=(manpage package core-relocs cli-unit cli-unit-asan cli-fuzz openmetrics-host prometheus
-						node-exporter systemd-unit)
-[ "$MATRIX" = full ] && host_suites+=(fresh-cache)
+	[ -f "$UCT_ROOT/cli/Makefile" ] || return 0
+	# ucounttop(8) and the bash completion against --help, the option
+	# parser and the exit codes (runs the host build, never loads BPF)
+	suite manpage "$UCT_ROOT/tests/host/manpage.sh"
+	# make install and make deb into scratch roots; the unpacked tool
+	# runs --version and --help (no BPF)
+	suite package "$UCT_ROOT/tests/host/package.sh"
+	# every CO-RE relocation of the BPF objects against each kernel
+	# we support, from their BTF (builds the objects, loads nothing)
+	suite core-relocs "$UCT_ROOT/tests/host/core-relocs.sh"
+	suite cli-unit env CMOCKA_MESSAGE_OUTPUT=TAP \
+		make -s -C "$UCT_ROOT/cli" test OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
+	# the same suites under ASan+UBSan: any report fails the suite
+	suite cli-unit-asan \
+		make -s -C "$UCT_ROOT/cli" test-asan OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
+	# libFuzzer: options, the live view's model and views, check's
+	# judge; a fixed seed and number of runs each, at most FUZZ_SECS
+	# (6 s) each
+	suite cli-fuzz \
+		make -s -C "$UCT_ROOT/cli" test-fuzz OUT="$UCT_OUT" VMLINUX="$TOOL_VMLINUX"
+	# the OpenMetrics documents of the unit tests' fixtures through
+	# Prometheus' parsers and promtool, with no guest
+	suite openmetrics-host "$UCT_ROOT/tests/host/openmetrics-host.sh"
+	# a real Prometheus server scraping a guest's --listen through
+	# QEMU's port forwarding, PromQL against a known workload
+	suite prometheus "$UCT_ROOT/tests/host/prometheus.sh"
+	# the textfile route: a guest's --prometheus -o file served by a
+	# real node_exporter's textfile collector
+	suite node-exporter "$UCT_ROOT/tests/host/node-exporter.sh"
+	# the .deb's systemd unit: systemd-analyze verify and security,
+	# and ucounttop run in a guest as the unit would, its calls
+	# against the unit's SystemCallFilter
+	suite systemd-unit "$UCT_ROOT/tests/host/systemd-unit.sh"
+}
+# the default matrix's host suites from a cache holding only what `make
+# test` makes: a suite that needs another target's output (a tree only
+# the full matrix builds) fails here, where this run's own warm cache
+# would hide it from the suite itself
+job_fresh_cache() { suite fresh-cache "$UCT_ROOT/tests/host/fresh-cache.sh"; }
+# `make run` in a tmux pane: the demo read off the screen, q quits
+job_make_run() { suite make-run "$UCT_ROOT/tests/host/make-run.sh"; }
 
 # Debian's kernels: the ucounttop tests (00, 5*, check around the
 # kselftests, around interrupt-context charges and around deleted timers)
 # on each. A developer's run: stock 6.12 only, with the tests that read
 # what differs between kernels (00, 50, 51, 57, 5E) and four that our
 # guest then leaves to it (5A, 5B, 6A, 6B: the guests sleep more than
-# they compute, so two at once take less time than one after the other)
+# they compute, so two at once take less time than one after the other).
+# The full matrix: all of them on 6.1, 6.12 and 7.x; on the PREEMPT_RT
+# flavours, whose BTF and tool path are their version's, what PREEMPT_RT
+# changes: the kernel-dependent tests and check around the kselftests,
+# interrupt-context charges (threaded interrupts) and deleted timers
+# (timers expire in a thread).
+tests_named() { (cd "$UCT_ROOT/guest/tests" && for t; do ls $t-*.sh; done) | sed 's|^|/uct/tests/|' | tr '\n' ' '; }
 stock_all=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 5*.sh 65-*.sh 6A-*.sh 6B-*.sh | sed 's|^|/uct/tests/|' | tr '\n' ' ')
+stock_rt=$(tests_named 00 50 51 57 5E 65 6A 6B)
 dev_on_stock='5A 5B 6A 6B'
-stock_dev=$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 50-*.sh 51-*.sh 57-*.sh 5E-*.sh \
-	    $(for t in $dev_on_stock; do echo "$t-*.sh"; done) | sed 's|^|/uct/tests/|' | tr '\n' ' ')
-if [ "$MATRIX" = full ]; then
-	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt stock-7.x stock-7.x-rt engines guest-6.12)
-	main_tests=
-else
-	stock_suites=(stock-6.12)
+stock_dev=$(tests_named 00 50 51 57 5E $dev_on_stock)
+# job_stock FLAVOUR...: the stock kernels one after another, each booting
+# the initramfs of our tree of its version (the kselftests 65 runs
+# around, built from matching sources; 7.x: mainline's), which
+# tests/host/stock-kernel.sh builds when missing
+job_stock() {
+	local f tree tests
+	for f; do
+		case "$f" in
+		7.*) tree=$MAINLINE_TREE ;;
+		*) tree=${f%-rt} ;;
+		esac
+		tests=$stock_all
+		case "$f" in *-rt) tests=$stock_rt ;; esac
+		suite "stock-$f" env STOCK_TESTS="$tests" STOCK_TREE="$tree" \
+			"$UCT_ROOT/tests/host/stock-kernel.sh" "$f"
+	done
+}
+# a real Docker, containerd, Podman beside ucounttop, on stock 7.x
+# (engines.sh)
+job_engines() { suite engines "$UCT_ROOT/tests/host/engines.sh"; }
+# job_tree KTREE FLAVOUR...: a stable tree with its backports, built here
+# when it is not (kernel builds take turns: kernel.lock), then every guest
+# test the fixes leave to run (tree-guest.sh); then the stock kernels that
+# boot that tree's initramfs, after its build and never beside it
+job_tree() {
+	suite "guest-$1" env KTREE="$1" TREE_TESTS=all TREE_BUILD=1 "$UCT_ROOT/tests/host/tree-guest.sh"
+	shift
+	job_stock "$@"
+}
+# the mainline debug kernel (built here when it is not), its guest, then
+# the sweep's collections on it
+job_debug() {
+	suite debug-kernel env KTREE="$MAINLINE_TREE" DEBUG_BUILD=1 DEBUG_STRESS="${DEBUG_STRESS:-1}" "$UCT_ROOT/tests/host/debug-kernel.sh"
+	suite sweep-debug env SWEEP_ON=debug SWEEP_ONLY="$(ci_sweep debug)" SWEEP_OUT="$LOGDIR/sweep-ci-debug" \
+		"$UCT_ROOT/tests/host/kselftest-sweep.sh"
+}
+# CI's kselftest sweep (guest/sweep-ci.txt: the collections that charge
+# the counters, each alone and under check); make sweep is every
+# collection
+ci_sweep() { sed -e 's/#.*//' "$UCT_ROOT/guest/sweep-ci.txt" | awk -v on="$1" 'index("," $2 ",", "," on ",") { print $1 }' | tr '\n' ' '; }
+
+# The matrices. Each suite once, in the order of the report below:
+#  dev   the host suites, our mainline guest without the stress suite
+#        (70-73) and the kselftest runner (68), stock 6.12 (stock_dev)
+#  full  CI, within its budget from a cold cache (docs/testing.md): dev's
+#        suites and the mainline guest's every test, the kselftest sweep
+#        on mainline, the 6.1 stable tree (Debian 12's kernel: the one
+#        whose backports need a stable fix first), Debian's stock 6.1,
+#        6.12, 6.12-rt, 7.x and 7.x-rt, the engines, a fresh cache
+#  all   full's and the two kernels a cold CI has no time to build: the
+#        mainline debug kernel (its guest and the sweep on it) and the
+#        6.12 stable tree
+# Jobs are queued longest first (a kernel build ahead of what it boots)
+# and taken by whichever worker is free: two in the background (niced:
+# the mainline guest is the foreground's and the critical path of the
+# developer's run), and the foreground once its mainline guest and sweep
+# are done, so that a run ends about when its longest job does, warm or
+# cold.
+case "$MATRIX" in
+dev)
 	main_tests=$(cd "$UCT_ROOT/guest/tests" && ls ./*.sh | grep -v -e '^\./7' -e '^\./68-' \
 		     $(for t in $dev_on_stock; do echo "-e ^\./$t-"; done) |
 		     sed 's|^\./|/uct/tests/|' | tr '\n' ' ')
-fi
-{
-	renice -n 5 -p "$BASHPID" > /dev/null
-	if [ "$MATRIX" = full ]; then
-		# each with our tree of its version (7.x, the newest of
-		# Debian's newer suites: mainline's): the kselftests check runs
-		# around (65) built from matching sources
-		for f in 6.1 6.12 6.12-rt 7.x 7.x-rt; do
-			case "$f" in
-			7.*) tree=$MAINLINE_TREE ;;
-			*) tree=${f%-rt} ;;
-			esac
-			suite "stock-$f" env STOCK_TESTS="$stock_all" STOCK_TREE="$tree" \
-				"$UCT_ROOT/tests/host/stock-kernel.sh" "$f"
-		done
-		# a real Docker beside ucounttop, on stock 7.x (engines.sh)
-		suite engines "$UCT_ROOT/tests/host/engines.sh"
-		# the stable trees with their backports: every guest test the
-		# fixes leave to run (tree-guest.sh)
-		suite guest-6.12 env KTREE=6.12 TREE_TESTS=all "$UCT_ROOT/tests/host/tree-guest.sh"
-	else
-		suite stock-6.12 env STOCK_TESTS="$stock_dev" "$UCT_ROOT/tests/host/stock-kernel.sh" 6.12
-	fi
-} &
-guests_pid=$!
+	stock_suites=(stock-6.12)
+	tree_suites=() debug_suites=() sweep_suites=() extra_suites=()
+	queue=('job_stock_dev' 'job_host' 'job_make_run') ;;
+full | all)
+	main_tests=
+	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt stock-7.x stock-7.x-rt)
+	tree_suites=(guest-6.1) debug_suites=() sweep_suites=(sweep) extra_suites=(fresh-cache engines)
+	queue=('job_tree 6.1 6.1' 'job_stock 6.12 6.12-rt' 'job_host' 'job_stock 7.x 7.x-rt'
+	       'job_fresh_cache' 'job_engines' 'job_make_run')
+	if [ "$MATRIX" = all ]; then
+		tree_suites+=(guest-6.12) debug_suites=(debug-kernel sweep-debug)
+		queue=('job_debug' 'job_tree 6.1 6.1' 'job_tree 6.12 6.12 6.12-rt' "${queue[@]:2}")
+	fi ;;
+esac
+job_stock_dev() { suite stock-6.12 env STOCK_TESTS="$stock_dev" "$UCT_ROOT/tests/host/stock-kernel.sh" 6.12; }
+
+# take: the next queued job (a line), or fail when none is left
+echo 0 > "$tmp/next"
+take() {
+	local i
+	{
+		flock 8
+		i=$(cat "$tmp/next")
+		echo $((i + 1)) > "$tmp/next"
+	} 8>> "$tmp/queue.lock"
+	[ "$i" -lt "${#queue[@]}" ] && echo "${queue[$i]}"
+}
+worker() {
+	local job
+	while job=$(take); do
+		$job
+	done
+}
+workers=()
+for _ in 1 2; do
+	{ renice -n 5 -p "$BASHPID" > /dev/null; worker; } &
+	workers+=($!)
+done
 
 stage test "guest: booting once, $GUEST_SMP vCPUs, to run /uct/tests (console: $LOGDIR/guest-tests.console)"
 ( time { "$UCT_ROOT/guest/run" -q --smp "$GUEST_SMP" --timeout "$GUEST_TIMEOUT" \
@@ -200,38 +248,24 @@ rc=$(cat "$tmp/guest.rc" 2> /dev/null) || rc="no exit status"
 # what ucounttop --listen served in that boot (guest/tests/5C exports it),
 # read by Prometheus' own parsers and promtool: seconds, on the host
 suite openmetrics-endpoint "$UCT_ROOT/tests/host/openmetrics-endpoint.sh" "$tmp/export"
-# CI's kselftest sweep (guest/sweep-ci.txt: the collections that charge
-# the counters, each alone and under check) on our mainline kernel, then
-# on its debug kernel, while the other two chains run; make sweep is
-# every collection
-sweep_suites=()
-if [ "$MATRIX" = full ]; then
-	ci_sweep() { sed -e 's/#.*//' "$UCT_ROOT/guest/sweep-ci.txt" | awk -v on="$1" 'index("," $2 ",", "," on ",") { print $1 }' | tr '\n' ' '; }
-	suite sweep env SWEEP_ONLY="$(ci_sweep mainline)" SWEEP_OUT="$LOGDIR/sweep-ci" \
-		"$UCT_ROOT/tests/host/kselftest-sweep.sh"
-	suite sweep-debug env SWEEP_ON=debug SWEEP_ONLY="$(ci_sweep debug)" SWEEP_OUT="$LOGDIR/sweep-ci-debug" \
-		"$UCT_ROOT/tests/host/kselftest-sweep.sh"
-	sweep_suites=(sweep sweep-debug)
-fi
-stage test "guest: done, waiting for the host suites and the other kernels' guests"
-wait "$host_pid" "$guests_pid"
+# CI's kselftest sweep on our mainline kernel (every matrix but dev's)
+[ ${#sweep_suites[@]} = 0 ] || suite sweep env SWEEP_ONLY="$(ci_sweep mainline)" SWEEP_OUT="$LOGDIR/sweep-ci" \
+	"$UCT_ROOT/tests/host/kselftest-sweep.sh"
+stage test "guest: done, taking queued jobs beside the other two workers"
+worker
+wait "${workers[@]}"
 
+# the report, in a fixed order however the jobs overlapped in time
 for name in "${host_suites[@]}"; do
 	tally_suite "$name"
 done
 tr -d '\r' < "$LOGDIR/guest-tests.console" | sed -n '/^uct-result: /d; /^=== /,$p'
 cat "$tmp/guest.time" >> "$tmp/guest.tap"
 tally guest "$tmp/guest.tap" "$rc"
-tally_suite openmetrics-endpoint
-for name in "${sweep_suites[@]}"; do
+for name in openmetrics-endpoint "${sweep_suites[@]}" "${stock_suites[@]}" "${extra_suites[@]}" \
+	    "${debug_suites[@]}" make-run "${tree_suites[@]}"; do
 	tally_suite "$name"
 done
-for name in "${stock_suites[@]}"; do
-	tally_suite "$name"
-done
-[ "$MATRIX" = full ] && tally_suite debug-kernel
-tally_suite make-run
-[ "$MATRIX" = full ] && tally_suite guest-6.1
 
 # the failures again, last: a log's tail (CI shows only that) names them
 if [ -s "$tmp/failures" ]; then

@@ -12,7 +12,7 @@
 # normal guest keeps their full scale, these check the same paths under
 # the checkers.
 #
-# Knobs: DEBUG_GUEST_SMP (2: SMP, and under TCG a third less time than 4
+# Knobs: DEBUG_BUILD=1 (build it first if needed), DEBUG_GUEST_SMP (2: SMP, and under TCG a third less time than 4
 # for the same tests), DEBUG_GUEST_MEM (MB, 1024), DEBUG_GUEST_TIMEOUT (s,
 # whole boot), DEBUG_TEST_TIMEOUT (s, per test), DEBUG_CHURN_HELD (ucounts
 # held by 41-ucounts-iter-churn), DEBUG_STRESS=1 (the 7* stress tests
@@ -37,6 +37,12 @@ stress_light=${DEBUG_STRESS_LIGHT:-1}
 stress_scale="STRESS_NPROC_NS=16 STRESS_NPROC_LEVEL=80 STRESS_SIGNAL_SENDERS=8"
 console=$LOGDIR/debug-kernel.console
 
+# DEBUG_BUILD=1 (make test's "all" matrix): built first when it is not,
+# the build's output on stderr
+if [ "${DEBUG_BUILD:-0}" = 1 ] && ! make -s -C "$UCT_ROOT" kernel-debug KTREE="$KTREE" >&2; then
+	echo "not ok 1 debug kernel built (make kernel-debug failed: its output above)"
+	exit 1
+fi
 if [ ! -f "$BZIMAGE_DEBUG" ]; then
 	echo "not ok 1 debug kernel built ($BZIMAGE_DEBUG missing: run 'make kernel-debug')"
 	exit 1
