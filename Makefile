@@ -27,7 +27,7 @@ VMLINUX := $(CACHE_DIR)/tree-$(MAINLINE_TREE)/kbuild/vmlinux
 help:
 	@echo 'make run         boot the guest into the live ucounttop demo (builds everything first)'
 	@echo 'make shell       boot the guest to a shell on the serial console'
-	@echo 'make test        host checks, our $(MAINLINE_TREE) guest, stock 6.12 (UCT_MATRIX=full: CI, every stock kernel; all: every kernel)'
+	@echo 'make test        host checks, our $(MAINLINE_TREE) guest, stock 6.12 (UCT_MATRIX=full: CI, every stock kernel; all: every kernel too)'
 	@echo 'make bench       ucounttop overhead on the signal and fork paths (-icount), into docs/performance.md'
 	@echo 'make screenshot  docs/ucounttop.png: make run'"'"'s screen, photographed by headless Chromium'
 	@echo 'make sweep       every kselftest collection that builds, alone and under check, into docs/testing.md'
@@ -92,11 +92,12 @@ screenshot: guest
 
 # A developer's run: our mainline guest, Debian's stock 6.12 and the host
 # suites. UCT_MATRIX=full (CI, within its time from a cold cache): also
-# every guest test, the kselftest sweep, the 6.1 stable tree and Debian's
-# stock 6.1, 6.12, 6.12-rt, 7.x and 7.x-rt kernels and the container
-# engines; UCT_MATRIX=all: also the mainline debug kernel and the 6.12
-# stable tree (tests/run.sh). The recipe builds the mainline guest; the
-# suites build the other kernels they boot, one build at a time.
+# every guest test, the kselftest sweep, Debian's stock 6.1, 6.12,
+# 6.12-rt, 7.x and 7.x-rt kernels, the container engines and the stable
+# trees' series compiled; UCT_MATRIX=all: also the mainline debug kernel
+# and the stable trees' kernels (tests/run.sh). The recipe builds the
+# mainline guest; the suites build the other kernels they boot, one build
+# at a time.
 UCT_MATRIX ?= dev
 export UCT_MATRIX
 test:

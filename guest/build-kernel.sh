@@ -97,7 +97,7 @@ fi
 export CCACHE_DIR=$CACHE_DIR/ccache CCACHE_BASEDIR=$CACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}
 export KBUILD_BUILD_TIMESTAMP='2023-01-01' KBUILD_BUILD_USER=ucounttop KBUILD_BUILD_HOST=guest
 if [ "$DEBUG" = 0 ]; then
-	what="bzImage (+ Module.symvers for test modules)" cold="~10 min"
+	what="bzImage (+ Module.symvers for test modules)" cold="~18 min on two cores"
 else
 	what="the debug bzImage" cold="36 CPU-minutes of compiling"
 fi

@@ -140,7 +140,7 @@ stock_dev=$(tests_named 00 50 51 57 5E $dev_on_stock)
 # job_stock FLAVOUR...: the stock kernels one after another, each booting
 # the initramfs of our tree of its version (the kselftests 65 runs
 # around, built from matching sources; 7.x: mainline's), which
-# tests/host/stock-kernel.sh builds when missing
+# tests/host/stock-kernel.sh makes, apart from that tree's own guest
 job_stock() {
 	local f tree tests
 	for f; do
@@ -157,15 +157,15 @@ job_stock() {
 # a real Docker, containerd, Podman beside ucounttop, on stock 7.x
 # (engines.sh)
 job_engines() { suite engines "$UCT_ROOT/tests/host/engines.sh"; }
-# job_tree KTREE FLAVOUR...: a stable tree with its backports, built here
-# when it is not (kernel builds take turns: kernel.lock), then every guest
-# test the fixes leave to run (tree-guest.sh); then the stock kernels that
-# boot that tree's initramfs, after its build and never beside it
+# job_tree KTREE: a stable tree with its backports, built here when it is
+# not (kernel builds take turns: kernel.lock), then every guest test the
+# fixes leave to run (tree-guest.sh)
 job_tree() {
 	suite "guest-$1" env KTREE="$1" TREE_TESTS=all TREE_BUILD=1 "$UCT_ROOT/tests/host/tree-guest.sh"
-	shift
-	job_stock "$@"
 }
+# the stable trees' series applied and the objects they touch compiled,
+# where the full matrix builds neither tree's kernel (stable-build.sh)
+job_stable_build() { suite stable-build "$UCT_ROOT/tests/host/stable-build.sh"; }
 # the mainline debug kernel (built here when it is not), its guest, then
 # the sweep's collections on it
 job_debug() {
@@ -183,12 +183,14 @@ ci_sweep() { sed -e 's/#.*//' "$UCT_ROOT/guest/sweep-ci.txt" | awk -v on="$1" 'i
 #        (70-73) and the kselftest runner (68), stock 6.12 (stock_dev)
 #  full  CI, within its budget from a cold cache (docs/testing.md): dev's
 #        suites and the mainline guest's every test, the kselftest sweep
-#        on mainline, the 6.1 stable tree (Debian 12's kernel: the one
-#        whose backports need a stable fix first), Debian's stock 6.1,
-#        6.12, 6.12-rt, 7.x and 7.x-rt, the engines, a fresh cache
-#  all   full's and the two kernels a cold CI has no time to build: the
-#        mainline debug kernel (its guest and the sweep on it) and the
-#        6.12 stable tree
+#        on mainline, Debian's stock 6.1, 6.12, 6.12-rt, 7.x and 7.x-rt
+#        (6.1 and 6.12 with their stable tree's kselftests), the engines,
+#        a fresh cache, and the stable trees' series compiled where they
+#        touch the kernel
+#  all   full's and the kernels a cold CI has no time to build: the
+#        mainline debug kernel (its guest and the sweep on it) and both
+#        stable trees', booted with every guest test their series leave
+#        to run (instead of full's compile check)
 # Jobs are queued longest first (a kernel build ahead of what it boots)
 # and taken by whichever worker is free: two in the background (niced:
 # the mainline guest is the foreground's and the critical path of the
@@ -206,12 +208,12 @@ dev)
 full | all)
 	main_tests=
 	stock_suites=(stock-6.1 stock-6.12 stock-6.12-rt stock-7.x stock-7.x-rt)
-	tree_suites=(guest-6.1) debug_suites=() sweep_suites=(sweep) extra_suites=(fresh-cache engines)
-	queue=('job_tree 6.1 6.1' 'job_stock 6.12 6.12-rt' 'job_host' 'job_stock 7.x 7.x-rt'
-	       'job_fresh_cache' 'job_engines' 'job_make_run')
+	tree_suites=() debug_suites=() sweep_suites=(sweep) extra_suites=(fresh-cache engines stable-build)
+	queue=('job_stock 6.12 6.12-rt' 'job_stock 6.1' 'job_host' 'job_stock 7.x 7.x-rt'
+	       'job_fresh_cache' 'job_engines' 'job_stable_build' 'job_make_run')
 	if [ "$MATRIX" = all ]; then
-		tree_suites+=(guest-6.12) debug_suites=(debug-kernel sweep-debug)
-		queue=('job_debug' 'job_tree 6.1 6.1' 'job_tree 6.12 6.12 6.12-rt' "${queue[@]:2}")
+		tree_suites=(guest-6.1 guest-6.12) debug_suites=(debug-kernel sweep-debug) extra_suites=(fresh-cache engines)
+		queue=('job_debug' 'job_tree 6.1' 'job_tree 6.12' "${queue[@]:0:6}" 'job_make_run')
 	fi ;;
 esac
 job_stock_dev() { suite stock-6.12 env STOCK_TESTS="$stock_dev" "$UCT_ROOT/tests/host/stock-kernel.sh" 6.12; }
