@@ -36,7 +36,7 @@ check_tree() {
 	CCACHE_DIR=$CACHE_DIR/ccache CCACHE_BASEDIR=$CACHE_DIR \
 		make -C "$KSRC" O="$o" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" KCFLAGS=-Werror \
 		"${objs[@]}" >> "$log" 2>&1 ||
-		{ echo "${objs[*]} do not compile (log: $log)"; tail -n 20 "$log" | sed 's/^/# /'; return 1; }
+		{ echo "${objs[*]} do not compile (log: $log)"; grep -E '(error|warning):' "$log" | head -n 10 | sed 's/^/# /'; return 1; }
 	echo "${objs[*]}"
 }
 
