@@ -9,7 +9,8 @@
 # cache, never installed. STOCK_TREE: the tree whose guest build (its
 # initramfs: the kselftests check runs around, the test module) boots
 # with it, default KTREE's; the full matrix gives the stock kernel's own
-# version, whose kselftests match it.
+# version, whose kselftests match it. STOCK_TIMEOUT: the whole boot's
+# bound in seconds (2400).
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 
@@ -33,7 +34,9 @@ tests=${STOCK_TESTS:-$(cd "$UCT_ROOT/guest/tests" && ls 00-*.sh 5*.sh | sed 's|^
 tap=$(mktemp)
 rc=0
 console=$LOGDIR/stock-$flavour.console
-"$UCT_ROOT/guest/run" -q --smp "${STOCK_SMP:-1}" --timeout 1200 --kernel "$dir/vmlinuz" \
+# a bound, not a budget: the full matrix's lists take 8 to 12 minutes
+# alone, and up to twice that beside two other guests and a build
+"$UCT_ROOT/guest/run" -q --smp "${STOCK_SMP:-1}" --timeout "${STOCK_TIMEOUT:-2400}" --kernel "$dir/vmlinuz" \
 	--tree "$tree" --add "$dir/early-modules:/uct/early-modules" --results "$tap" \
 	--console "$console" -- /uct/run-tests $tests || rc=$?
 # The guest's own numbering, with the kernel named in each result.
