@@ -128,6 +128,20 @@ fi
 # (RLIMIT_NPROC 0; a refusal is what gives a row statistics in the default
 # view) while a sleeper of theirs keeps the row alive, so that no row's
 # entry is freed: 16 rows get one, the other 8 none.
+# hold_row UID: a sleeper of UID's in the background ($held), returned once
+# it runs as UID: the row it holds exists before the refusal that follows
+# (a refusal before it would charge a ucounts of the refusing process's own,
+# freed with it, and the sleeper's row would be a new one, at another
+# address, without the refusal's statistics)
+hold_row() {
+	$WL --exec-as "$1" -- /bin/sleep 120 &
+	held=$!
+	i=0
+	until grep -q "^Uid:[[:space:]]*$1[[:space:]]" /proc/$held/status 2> /dev/null || [ $i -ge 600 ]; do
+		i=$((i + 1))
+		sleep 0.05
+	done
+}
 tot_nproc() { grep ']}$' $T/full.stream | tail -n 1 | sed -n 's/.*},"denials":{"nproc":\([0-9]*\),.*/\1/p'; }
 got_all() { [ "$(tot_nproc)" = 24 ]; }
 if reader_start full --max-entries 16; then
@@ -141,8 +155,8 @@ if reader_start full --max-entries 16; then
 	      [ $i -lt 300 ]; do i=$((i + 1)); sleep 0.1; done
 	pids=
 	for uid in $(seq 3100 3123); do
-		$WL --exec-as $uid -- /bin/sleep 120 &
-		pids="$pids $!"
+		hold_row $uid
+		pids="$pids $held"
 		$WL --exec-as $uid -- /bin/sh -c 'ulimit -u 0; /bin/true; exit 0' 2> /dev/null
 	done
 	i=0
@@ -190,8 +204,8 @@ if reader_start prune --max-entries 16; then
 	wait_lines $T/prune.stream $((have + 10)) || nok "prune: 10 snapshots after the first uids"
 	pids=
 	for k in 0 1 2 3 4 5 6 7; do
-		$WL --exec-as $((3210 + k)) -- /bin/sleep 120 &
-		pids="$pids $!"
+		hold_row $((3210 + k))
+		pids="$pids $held"
 		$WL --exec-as $((3210 + k)) -- /bin/sh -c 'ulimit -u 0; /bin/true; exit 0' 2> /dev/null
 	done
 	reader_stop prune 3 "snapshots after the second uids"
