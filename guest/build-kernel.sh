@@ -11,7 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-FRAGMENTS=("$UCT_ROOT/guest/kernel.config")
+DEBUG_FRAGMENT=()
 TARGETS=(bzImage modules)
 LABEL=kernel-$KTREE
 DEBUG=0
@@ -19,7 +19,7 @@ LOGSUFFIX=
 case "${1:-}" in
 '') ;;
 --debug)
-	FRAGMENTS+=("$UCT_ROOT/guest/kernel-debug.config")
+	DEBUG_FRAGMENT=("$UCT_ROOT/guest/kernel-debug.config")
 	TARGETS=(bzImage)
 	KOUT=$KOUT_DEBUG
 	BZIMAGE=$BZIMAGE_DEBUG
@@ -32,10 +32,9 @@ esac
 
 # the tarball first: the keys below are of it
 ensure_tarball
-# what a tree needs beyond guest/kernel.config (guest/kernel-KTREE.config),
-# read after it
-[ -f "$UCT_ROOT/guest/kernel-$KTREE.config" ] &&
-	FRAGMENTS=("${FRAGMENTS[0]}" "$UCT_ROOT/guest/kernel-$KTREE.config" "${FRAGMENTS[@]:1}")
+# the tree's guest fragments (guest_fragments), the debug one read last
+mapfile -t FRAGMENTS < <(guest_fragments)
+FRAGMENTS+=("${DEBUG_FRAGMENT[@]}")
 
 TREE_KEY=$(tree_key)
 CONFIG_KEY=$(config_key "${FRAGMENTS[@]}")

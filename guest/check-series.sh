@@ -33,8 +33,7 @@ command -v sparse > /dev/null || die "sparse is not installed (make deps install
 # the fragments the guest kernel is built from (guest/build-kernel.sh), as
 # the one file KCONFIG_ALLCONFIG takes
 FRAGMENT=$S/guest.config
-cat "$UCT_ROOT/guest/kernel.config" > "$FRAGMENT"
-[ ! -f "$UCT_ROOT/guest/kernel-$KTREE.config" ] || cat "$UCT_ROOT/guest/kernel-$KTREE.config" >> "$FRAGMENT"
+guest_fragments | xargs cat > "$FRAGMENT"
 stage series "extracting $(basename "$KSRC_TARBALL") into $T"
 # The build directory goes too: the extracted files are older than objects
 # a previous run built from later prefixes, which make would keep
@@ -45,23 +44,13 @@ export CCACHE_DIR=$CACHE_DIR/ccache CCACHE_BASEDIR=$CACHE_DIR CCACHE_MAXSIZE=${C
 export KBUILD_BUILD_TIMESTAMP='2023-01-01' KBUILD_BUILD_USER=ucounttop KBUILD_BUILD_HOST=guest
 KMAKE=(make -C "$T" O="$O" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc")
 
-# kbuild_objs OBJECTS: those kbuild builds (named in their directory's
-# Makefile): a .c file #included by another, as the ucounts KUnit suite is
-# by kernel/ucount.c, is compiled through that one and only through it
-kbuild_objs() {
-	local o
-	for o; do
-		grep -qw "${o##*/}" "$T/${o%/*}/Makefile" 2> /dev/null && echo "$o"
-	done
-}
-
 # w1_warnings FILES OBJECTS: the W=1 and sparse warnings in FILES when
 # OBJECTS are rebuilt, without line numbers, sorted (to compare before and
 # after a patch)
 w1_warnings() {
 	local objs
 	# shellcheck disable=SC2086
-	objs=$(kbuild_objs $2)
+	objs=$(kbuild_objs "$T" $2)
 	[ -n "$objs" ] || return 0
 	# (a file the patch creates has no "before")
 	echo "$1" | grep -E '\.c$' | sed "s|^|$T/|" | while read -r f; do [ -e "$f" ] && echo "$f"; done |
@@ -97,7 +86,7 @@ while read -r p; do
 	fi
 	if [ -z "$why" ] && [ -n "$kfiles" ]; then
 		# shellcheck disable=SC2086
-		kfiles=$(kbuild_objs $kfiles | tr '\n' ' ')
+		kfiles=$(kbuild_objs "$T" $kfiles | tr '\n' ' ')
 		added=$(comm -13 <(echo "$w1_before") <(w1_warnings "$files" "$kfiles"))
 		[ -z "$added" ] || why="W=1 warnings added: $(echo "$added" | head -n 3 | tr '\n' ' ')"
 	fi

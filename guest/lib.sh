@@ -103,6 +103,26 @@ patch_copy() {
 # tree_has_series NAME: whether patches/$KTREE/series applies the series
 # in folder NAME (fixes, tracepoints, bpf-iter). The stable trees carry
 # the fixes only.
+# guest_fragments: the config fragments the tree's guest kernel is made of,
+# in the order KCONFIG_ALLCONFIG reads them: guest/kernel.config, then
+# what the tree needs beyond it (guest/kernel-KTREE.config) if anything
+guest_fragments() {
+	echo "$UCT_ROOT/guest/kernel.config"
+	[ ! -f "$UCT_ROOT/guest/kernel-$KTREE.config" ] || echo "$UCT_ROOT/guest/kernel-$KTREE.config"
+}
+
+# kbuild_objs SRC OBJECTS: those kbuild builds in the tree at SRC (named in
+# their directory's Makefile): a .c file #included by another, as the
+# ucounts KUnit suite is by kernel/ucount.c, is compiled through that one
+# and only through it
+kbuild_objs() {
+	local src=$1 o
+	shift
+	for o; do
+		grep -qw "${o##*/}" "$src/${o%/*}/Makefile" 2> /dev/null && echo "$o"
+	done
+}
+
 tree_has_series() {
 	grep -q "^$1/" "$PATCHES/series" 2> /dev/null
 }

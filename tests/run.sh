@@ -165,6 +165,8 @@ job_stock() {
 			"$UCT_ROOT/tests/host/stock-kernel.sh" "$f"
 	done
 }
+# the developer's: stock 6.12 with stock_dev, booting mainline's initramfs
+job_stock_dev() { suite stock-6.12 env STOCK_TESTS="$stock_dev" "$UCT_ROOT/tests/host/stock-kernel.sh" 6.12; }
 # a real Docker, containerd, Podman beside ucounttop, on stock 7.x
 # (engines.sh)
 job_engines() { suite engines "$UCT_ROOT/tests/host/engines.sh"; }
@@ -227,7 +229,6 @@ full | all)
 		queue=('job_debug' 'job_tree 6.1' 'job_tree 6.12' "${queue[@]:0:6}" 'job_make_run')
 	fi ;;
 esac
-job_stock_dev() { suite stock-6.12 env STOCK_TESTS="$stock_dev" "$UCT_ROOT/tests/host/stock-kernel.sh" 6.12; }
 
 # take: the next queued job (a line), or fail when none is left
 echo 0 > "$tmp/next"

@@ -136,11 +136,7 @@ fi
 hold_row() {
 	$WL --exec-as "$1" -- /bin/sleep 120 &
 	held=$!
-	i=0
-	until grep -q "^Uid:[[:space:]]*$1[[:space:]]" /proc/$held/status 2> /dev/null || [ $i -ge 600 ]; do
-		i=$((i + 1))
-		sleep 0.05
-	done
+	waitfor 300 grep -qs "^Uid:[[:space:]]*$1[[:space:]]" /proc/$held/status
 }
 tot_nproc() { grep ']}$' $T/full.stream | tail -n 1 | sed -n 's/.*},"denials":{"nproc":\([0-9]*\),.*/\1/p'; }
 got_all() { [ "$(tot_nproc)" = 24 ]; }

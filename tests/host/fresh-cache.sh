@@ -8,7 +8,7 @@
 # builds, say) fails here even when the developer's own cache has it.
 # A fresh CACHE_DIR with links to exactly those; each suite runs in it.
 # TAP, one result per suite. Run in the full and all matrices: it extracts the
-# other trees again, which a developer's five-minute run has no room for.
+# other trees again, which a developer's run has no room for.
 set -uo pipefail
 . "$(dirname "$0")/../../guest/lib.sh"
 tmp=$(mktemp -d)

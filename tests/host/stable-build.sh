@@ -13,22 +13,18 @@ set -uo pipefail
 
 # check_tree: the tree KTREE names, in a subshell that read lib.sh for it
 check_tree() {
-	local o=$KDIR/objcheck fragment files objs obj log=$LOGDIR/stable-build.log
+	local o=$KDIR/objcheck fragment objs log=$LOGDIR/stable-build.log
 	"$UCT_ROOT/guest/prepare-tree.sh" > "$log" 2>&1 || { echo "the series does not apply (log: $log)"; return 1; }
 	mkdir -p "$o"
 	fragment=$o/.uct-fragment
-	cat "$UCT_ROOT/guest/kernel.config" > "$fragment"
-	[ ! -f "$UCT_ROOT/guest/kernel-$KTREE.config" ] || cat "$UCT_ROOT/guest/kernel-$KTREE.config" >> "$fragment"
+	guest_fragments | xargs cat > "$fragment"
 	make -s -C "$KSRC" O="$o" KCONFIG_ALLCONFIG="$fragment" allnoconfig >> "$log" 2>&1 ||
 		{ echo "configuration failed (log: $log)"; return 1; }
 	# the C files the series touches, as the objects kbuild makes of them
-	# (a .c file #included by another, as the KUnit suite is by
-	# kernel/ucount.c, is compiled through that one)
-	files=$(series_patches | xargs sed -n 's|^+++ b/||p' | sort -u)
-	objs=()
-	for obj in $(echo "$files" | grep -E '^(kernel|fs|ipc|mm|lib)/.*\.c$' | sed 's/\.c$/.o/'); do
-		grep -qw "${obj##*/}" "$KSRC/${obj%/*}/Makefile" 2> /dev/null && objs+=("$obj")
-	done
+	# (paths without spaces: split on purpose)
+	# shellcheck disable=SC2046
+	mapfile -t objs < <(kbuild_objs "$KSRC" $(series_patches | xargs sed -n 's|^+++ b/||p' | sort -u |
+		grep -E '^(kernel|fs|ipc|mm|lib)/.*\.c$' | sed 's/\.c$/.o/'))
 	[ ${#objs[@]} -gt 0 ] || { echo "the series touches no kernel object"; return 1; }
 	# one kernel build at a time on this machine (guest/build-kernel.sh)
 	exec 9> "$CACHE_DIR/kernel.lock"

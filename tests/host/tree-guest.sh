@@ -30,7 +30,7 @@ series) tests=$(tree_tests 00-*.sh 10-*.sh 20-*.sh 30-*.sh 4[0-2]-*.sh 50-*.sh 5
 *) tests=$TREE_TESTS ;;
 esac
 tests=$(echo "$tests" | tr ' ' '\n' | sed '/^$/d; s|^\./||; /^\//!s|^|/uct/tests/|' | tr '\n' ' ')
-# TREE_BUILD=1 (make test's full and all matrices): the tree's kernel and guest
+# TREE_BUILD=1 (make test's all matrix): the tree's kernel and guest
 # built first when they are not, the build's output on stderr
 if [ "${TREE_BUILD:-0}" = 1 ] && ! make -s -C "$UCT_ROOT" guest KTREE="$KTREE" >&2; then
 	echo "not ok 1 $KTREE: kernel and guest built (KTREE=$KTREE make guest failed: its output above)"
