@@ -235,8 +235,8 @@ echo " BPF statistics on, which add two clock reads to every program run; reader
 # Setup: the guest time uct-churn took to create them.
 echo 200000 > /proc/sys/user/max_user_namespaces
 echo
-echo "| ucounts held | rows | setup s | first refresh (load + 1) ms | each further refresh ms | peak RSS MiB |"
-echo "|---|---|---|---|---|---|"
+echo "| ucounts held | rows | setup s | first refresh (load + 1) ms | each further refresh ms | of it in the kernel ms | per row µs | peak RSS MiB |"
+echo "|---|---|---|---|---|---|---|---|"
 base=1879048192
 rows_now() { ucounttop --json -n 1 2> /dev/null | grep -o '"uid":' | wc -l; }
 idle=$(rows_now)
@@ -269,15 +269,16 @@ for shape in uids namespaces; do
 		base=$((base + n))
 		awk -v held="$n $shape" -v rows="$(cat /tmp/rows)" \
 			-v setup="$(sed -n 's/^READY [0-9]* in \([0-9.]*\) s/\1/p' /tmp/hold.out)" \
-			'FNR == 1 && NR == 1 { c1 = $3 / 1000; e1 = $7 }
-			NR == 2 { c6 = $3 / 1000; rss = $5 / 1024; e6 = $7 }
-			END { if (e1 || e6) { print "| " held " | failed: exit " e1 "/" e6 " | | | | |"; exit }
-			      printf "| %s | %d | %.1f | %.0f | %.1f | %.1f |\n", held, rows, setup, c1,
-				(c6 - c1) / 5, rss }' /tmp/r1 /tmp/r6
+			'FNR == 1 && NR == 1 { c1 = $3 / 1000; e1 = $7; s1 = $13 / 1000 }
+			NR == 2 { c6 = $3 / 1000; rss = $5 / 1024; e6 = $7; s6 = $13 / 1000 }
+			END { if (e1 || e6) { print "| " held " | failed: exit " e1 "/" e6 " | | | | | | |"; exit }
+			      printf "| %s | %d | %.1f | %.0f | %.1f | %.1f | %.2f | %.1f |\n", held, rows, setup,
+				c1, (c6 - c1) / 5, (s6 - s1) / 5, (c6 - c1) / 5 / rows * 1000, rss }' /tmp/r1 /tmp/r6
 		rm -f /tmp/hold.in
 	done
 done
 echo "(CPU time of ucounttop -b -n 1 and -n 6 in guest ms, user + system, same -icount guest;"
+echo " in the kernel: its system time, the iterator's walk and reads; per row: a further refresh / rows;"
 echo " setup: guest time to create the namespaces that hold them)"
 
 # --- check's cost ---------------------------------------------------------

@@ -15,10 +15,11 @@
  * minimum is the run least disturbed by the tool's own periodic refresh.
  *
  *        uct-bench rusage [-q] CMD [ARGS...]
- * Runs CMD and prints "rusage cpu_us N maxrss_kb N exit N wall_us N" from
- * wait4(): the CPU time CMD and the children it reaped used (user +
- * system: a BPF iterator runs in its reader's system time), its peak
- * resident set, and the elapsed time, for the scale and check series.
+ * Runs CMD and prints "rusage cpu_us N maxrss_kb N exit N wall_us N
+ * user_us N sys_us N" from wait4(): the CPU time CMD and the children it
+ * reaped used (user + system: a BPF iterator runs in its reader's system
+ * time), its peak resident set, the elapsed time, and the CPU time split
+ * into user and system, for the scale and check series.
  * -q: CMD's standard output goes to /dev/null.
  */
 #include <errno.h>
@@ -84,6 +85,7 @@ static int run_rusage(char **argv)
 	bool quiet = argv[0] && !strcmp(argv[0], "-q");
 	double t0 = now_ns();
 	struct rusage ru;
+	long user, sys;
 	pid_t pid;
 	int st;
 
@@ -105,10 +107,11 @@ static int run_rusage(char **argv)
 	}
 	if (wait4(pid, &st, 0, &ru) != pid)
 		return 1;
-	printf("rusage cpu_us %ld maxrss_kb %ld exit %d wall_us %.0f\n",
-	       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000L + ru.ru_utime.tv_usec +
-	       ru.ru_stime.tv_usec, ru.ru_maxrss,
-	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), (now_ns() - t0) / 1000);
+	user = ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec;
+	sys = ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec;
+	printf("rusage cpu_us %ld maxrss_kb %ld exit %d wall_us %.0f user_us %ld sys_us %ld\n",
+	       user + sys, ru.ru_maxrss, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
+	       (now_ns() - t0) / 1000, user, sys);
 	return 0;
 }
 
