@@ -64,13 +64,14 @@ static const char digit_pairs[201] =
 int uct_fmt_u64(char *buf, unsigned long long v)
 {
 	static const unsigned long long pow10[] = {
-		10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
 		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
 		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
 		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
 		1000000000000000000ULL, 10000000000000000000ULL,
 	};
-	int n = 1;
+	unsigned int w, d;
+	int n;
 	char *p;
 
 	if (v < 10) {	/* most counters, most uids */
@@ -78,24 +79,32 @@ int uct_fmt_u64(char *buf, unsigned long long v)
 		buf[1] = 0;
 		return 1;
 	}
-	/* the digits are written in place, last first: count them first
-	 * (compares, not divisions: most numbers here are short) */
-	while (n < 20 && v >= pow10[n - 1])
-		n++;
+	/* the digits are written in place, last first: count them first,
+	 * from the bit length (1233 / 4096 is just over log10(2)) and one
+	 * compare */
+	n = ((64 - __builtin_clzll(v)) * 1233) >> 12;
+	n += v >= pow10[n];
 	p = buf + n;
 	*p = 0;
-	while (v >= 100) {
-		unsigned d = (unsigned)(v % 100) * 2;
-
+	while (v > 0xffffffffULL) {
+		d = (unsigned int)(v % 100) * 2;
 		v /= 100;
 		*--p = digit_pairs[d + 1];
 		*--p = digit_pairs[d];
 	}
-	if (v >= 10) {
-		*--p = digit_pairs[v * 2 + 1];
-		*--p = digit_pairs[v * 2];
+	/* uids, inode numbers, pids: 32-bit arithmetic from here */
+	w = (unsigned int)v;
+	while (w >= 100) {
+		d = (w % 100) * 2;
+		w /= 100;
+		*--p = digit_pairs[d + 1];
+		*--p = digit_pairs[d];
+	}
+	if (w >= 10) {
+		*--p = digit_pairs[w * 2 + 1];
+		*--p = digit_pairs[w * 2];
 	} else {
-		*--p = (char)('0' + v);
+		*--p = (char)('0' + w);
 	}
 	return n;
 }

@@ -1670,6 +1670,28 @@ static void test_fmt_int(void **state)
 	assert_int_equal(uct_fmt_u64(b, 18446744073709551615ULL), 20);
 	assert_string_equal(b, "18446744073709551615");
 	{
+		/* the digit count and the 32-bit switch: every power of ten
+		 * and of two, and its neighbours, as printf writes them */
+		unsigned long long edges[64 + 20], p10 = 1;
+		size_t ne = 0, i;
+		int d;
+
+		for (i = 0; i < 64; i++)
+			edges[ne++] = 1ULL << i;
+		for (i = 0; i < 20; i++, p10 *= 10)
+			edges[ne++] = p10;
+		for (i = 0; i < ne; i++) {
+			for (d = -1; d <= 1; d++) {
+				unsigned long long v = edges[i] + (unsigned long long)(long long)d;
+				char want[32];
+				int n = snprintf(want, sizeof(want), "%llu", v);
+
+				assert_int_equal(uct_fmt_u64(b, v), n);
+				assert_string_equal(b, want);
+			}
+		}
+	}
+	{
 		/* in place with room for any number, copied and cut without */
 		char w[24];
 		struct uct_sb s1 = UCT_SB_INIT(w), s2 = { w, 8, 0, 0 };
