@@ -285,12 +285,10 @@ static bool row_passes(const struct uct_model *m, const struct uct_row *r)
 
 /* Visible when in the --ns subtree and, with a row filter active, when it
  * or a descendant has a visible row. Returns visibility. */
-static bool mark_visible(struct uct_model *m, int n, int depth)
+static bool mark_visible(struct uct_model *m, int n, int depth, bool row_filter)
 {
 	struct uct_nsinfo *ns = &m->ns[n];
-	bool any = false,
-	     row_filter = m->uid_filter >= 0 || m->type_filter >= 0 || m->pid_filter ||
-			  uct_model_name_filter_on(m);
+	bool any = false;
 	int k;
 
 	for (k = 0; k < ns->nrows; k++) {
@@ -300,7 +298,7 @@ static bool mark_visible(struct uct_model *m, int n, int depth)
 		any |= r->visible;
 	}
 	for (k = 0; k < ns->nchildren && depth < UCT_MAX_LEVELS; k++)
-		any |= mark_visible(m, ns->children[k], depth + 1);
+		any |= mark_visible(m, ns->children[k], depth + 1, row_filter);
 	ns->visible = in_filtered_subtree(m, n) && (any || !row_filter);
 	return ns->visible;
 }
@@ -354,6 +352,7 @@ static void add_ns_lines(struct uct_model *m, int n, int depth)
 
 int uct_model_relayout(struct uct_model *m)
 {
+	bool row_filter;
 	size_t i;
 
 	for (i = 0; i < m->nns; i++) {
@@ -370,9 +369,11 @@ int uct_model_relayout(struct uct_model *m)
 	mark_chain(m);
 	mark_names(m);
 	/* roots: namespaces whose parent is not in the snapshot */
+	row_filter = m->uid_filter >= 0 || m->type_filter >= 0 || m->pid_filter ||
+		     uct_model_name_filter_on(m);
 	for (i = 0; i < m->nns; i++)
 		if (m->ns[i].parent < 0)
-			mark_visible(m, (int)i, 0);
+			mark_visible(m, (int)i, 0, row_filter);
 	m->nlines = 0;
 	/* a line per namespace and row at most: room for all, once */
 	if (uct_grow((void **)&m->lines, &m->cap_lines, m->nns + m->nrows + 1, sizeof(*m->lines)))

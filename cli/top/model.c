@@ -506,11 +506,15 @@ static int derive(struct uct_model *m)
 		if (!l)
 			return -ENOMEM;
 		m->rows[ns->creator_row].nchild_ns++;
-		for (t = 0; t < UCT_NTYPES; t++) {
+		for (t = 0; t < UCT_NTYPES; t++)
 			if (l->limit[t] < 0 || ns->max[t] < l->limit[t])
 				l->limit[t] = ns->max[t];
-			for (k = 0; k < ns->nrows; k++)
-				l->child_sum[t] += m->rows[ns->rows[k]].rec.value[t];
+		/* row by row, its four counters together */
+		for (k = 0; k < ns->nrows; k++) {
+			const long long *v = m->rows[ns->rows[k]].rec.value;
+
+			for (t = 0; t < UCT_NTYPES; t++)
+				l->child_sum[t] += v[t];
 		}
 	}
 	for (i = 0; i < m->nrows; i++) {

@@ -618,26 +618,27 @@ static size_t rstrip(const char *s, size_t n)
 struct names {
 	char *text;		/* the names, one after another */
 	size_t *end;		/* where line k's name ends in text */
+	size_t cap_text, cap_end;
 	int longest;
 };
 
+/* Kept from one refresh to the next, as the model keeps its arrays: the
+ * next refresh has as many lines, give or take */
+static _Thread_local struct names kept_names;
+
 static int make_names(struct names *nm, const struct uct_model *m, const struct uct_view_ctx *c)
 {
-	size_t cap = 0, used = 0, k;
+	size_t used = 0, k;
 
-	nm->text = NULL;
 	nm->longest = 0;
-	nm->end = malloc(m->nlines * sizeof(*nm->end) + 1);
-	if (!nm->end)
+	if (uct_grow((void **)&nm->end, &nm->cap_end, m->nlines + 1, sizeof(*nm->end)))
 		return -1;
 	for (k = 0; k < m->nlines; k++) {
 		size_t n;
 
-		if (uct_grow((void **)&nm->text, &cap, used + LINE_NAME_B, 1)) {
-			free(nm->end);
-			free(nm->text);
+		if (used + LINE_NAME_B > nm->cap_text &&
+		    uct_grow((void **)&nm->text, &nm->cap_text, used + LINE_NAME_B, 1))
 			return -1;
-		}
 		n = line_name(nm->text + used, m, c, &m->lines[k], NAME_MAX_W);
 		if ((int)n > nm->longest)
 			nm->longest = (int)n;
@@ -652,9 +653,9 @@ void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ct
 	static _Thread_local char out[64 * 1024];
 	size_t used = 0;
 	char buf[LINE_MAX_B];
-	struct names nm;
-	bool named = !make_names(&nm, m, c);
-	int w = named ? name_width(c, nm.longest, m->have_tasks) : uct_table_name_width(m, c);
+	struct names *nm = &kept_names;
+	bool named = !make_names(nm, m, c);
+	int w = named ? name_width(c, nm->longest, m->have_tasks) : uct_table_name_width(m, c);
 	size_t k, n;
 
 	uct_table_summary(f, m, c);
@@ -665,12 +666,12 @@ void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ct
 	/* lines are made in place in out, written when it is nearly full:
 	 * a write per line costs as much as making one */
 	for (k = 0; k < m->nlines; k++) {
-		size_t from = named && k ? nm.end[k - 1] : 0;
+		size_t from = named && k ? nm->end[k - 1] : 0;
 		char *p = out + used;
 
-		if (named && nm.end[k] - from <= (size_t)w)
-			n = named_line(p, LINE_MAX_B, m, c, &m->lines[k], w, nm.text + from,
-				       nm.end[k] - from);
+		if (named && nm->end[k] - from <= (size_t)w)
+			n = named_line(p, LINE_MAX_B, m, c, &m->lines[k], w, nm->text + from,
+				       nm->end[k] - from);
 		else
 			n = uct_table_line(p, LINE_MAX_B, m, c, &m->lines[k], w);
 		n = rstrip(p, n);
@@ -682,10 +683,6 @@ void uct_view_batch(FILE *f, const struct uct_model *m, const struct uct_view_ct
 		}
 	}
 	fwrite_unlocked(out, 1, used, f);
-	if (named) {
-		free(nm.end);
-		free(nm.text);
-	}
 	fputc('\n', f);
 	fflush(f);
 }
