@@ -100,9 +100,6 @@ patch_copy() {
 	rm -f "$dir/.patch.log"
 }
 
-# tree_has_series NAME: whether patches/$KTREE/series applies the series
-# in folder NAME (fixes, tracepoints, bpf-iter). The stable trees carry
-# the fixes only.
 # guest_fragments: the config fragments the tree's guest kernel is made of,
 # in the order KCONFIG_ALLCONFIG reads them: guest/kernel.config, then
 # what the tree needs beyond it (guest/kernel-KTREE.config) if anything
@@ -123,6 +120,9 @@ kbuild_objs() {
 	done
 }
 
+# tree_has_series NAME: whether patches/$KTREE/series applies the series
+# in folder NAME (fixes, tracepoints, bpf-iter). The stable trees carry
+# the fixes only.
 tree_has_series() {
 	grep -q "^$1/" "$PATCHES/series" 2> /dev/null
 }
