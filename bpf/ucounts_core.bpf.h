@@ -425,29 +425,26 @@ static __always_inline void fill_rec(struct uct_rec *r, struct ucounts *uc, __u3
 		r->parent_uid = 0;
 		r->flags |= UCT_REC_ROOT;
 	}
-	/* both arrays have UCT_NTYPES entries. The iterator exists only in
-	 * a kernel with our series, whose verifier walks into an array of
-	 * atomic_long_t: plain loads, as the rest. The task iterator also
-	 * runs on 6.1, whose verifier cannot (a typedef of a struct): one
-	 * copy of the counters there. flags is a constant at each caller. */
+	/* The counters (both arrays have UCT_NTYPES entries) and
+	 * ucount[UCOUNT_USER_NAMESPACES] (index 0 since 4.9, atomic_long_t
+	 * since 5.14): namespaces this row created that still exist - each
+	 * keeps this namespace alive, whatever else has left it. The iterator
+	 * exists only in a kernel with our series, whose verifier walks into
+	 * an array of atomic_long_t: plain loads, as the rest. The task
+	 * iterator also runs on 6.1, whose verifier cannot (a typedef of a
+	 * struct): copies there. flags is a constant at each caller. */
 	if (flags & UCT_REC_ITER) {
 		r->value[0] = uc->rlimit[0].counter;
 		r->value[1] = uc->rlimit[1].counter;
 		r->value[2] = uc->rlimit[2].counter;
 		r->value[3] = uc->rlimit[3].counter;
+		nsc = uc->ucount[0].counter;
 	} else {
 		bpf_core_read(r->value, sizeof(r->value), &uc->rlimit);
+		bpf_core_read(&nsc, sizeof(nsc), &uc->ucount[0]);
 	}
 	for (i = 0; i < UCT_NTYPES; i++)
 		r->ns_max[i] = ns->rlimit_max[i];
-	/* ucount[UCOUNT_USER_NAMESPACES] (index 0 since 4.9, atomic_long_t
-	 * since 5.14, copied like the counters): namespaces this row created
-	 * that still exist - each keeps this namespace alive, whatever else
-	 * has left it */
-	if (flags & UCT_REC_ITER)
-		nsc = uc->ucount[0].counter;
-	else
-		bpf_core_read(&nsc, sizeof(nsc), &uc->ucount[0]);
 	if (nsc > 0)
 		r->flags |= UCT_REC_USERNS;
 	/* the uids as the namespace (and, for the owner, its parent) show
