@@ -180,8 +180,10 @@ static __always_inline struct uct_stat *get_stat(struct ucounts *uc)
 	st = bpf_map_lookup_elem(&stats, &key);
 	/* Another row's entry at this address: its object was freed with no
 	 * ucounts_free to delete the entry (a kernel without our series), and
-	 * this one starts from zero. */
-	if (st && (st->ns_inum != uc_ns_inum(uc) || st->uid != uc_uid(uc))) {
+	 * this one starts from zero. An entry with no name yet (no namespace
+	 * has inode 0) is this object's, just made on another CPU: resetting
+	 * it would lose that CPU's count. */
+	if (st && st->ns_inum && (st->ns_inum != uc_ns_inum(uc) || st->uid != uc_uid(uc))) {
 		bpf_map_update_elem(&stats, &key, &zero_stat, BPF_EXIST);
 		st = NULL;
 	}
@@ -197,9 +199,11 @@ static __always_inline struct uct_stat *get_stat(struct ucounts *uc)
 		return NULL;
 	if (!st->first_seen_ns) {
 		st->first_seen_ns = bpf_ktime_get_boot_ns();
-		st->ns_inum = uc_ns_inum(uc);
 		st->uid = uc_uid(uc);
 		st->level = uc_level(uc);
+		/* the name last: whoever reads it set has the rest */
+		asm volatile("" ::: "memory");
+		st->ns_inum = uc_ns_inum(uc);
 	}
 	return st;
 }

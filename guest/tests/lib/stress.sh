@@ -341,7 +341,8 @@ expect_counts() {
 	off=$(counts_off "$2" "$3" "$4")
 	if [ "$off" = 0 ] || [ "${5:-0}" = 0 ]; then
 		expect "$1" "$off" 0
-		[ "$off" = 0 ] || diff "$3" "$4" | sed -n 's/^[<>]/#  &/p' | head -n 20
+		# the rows that differ (busybox diff is unified: - want, + got)
+		[ "$off" = 0 ] || diff "$3" "$4" | sed -n '/^[-+][^-+]/s/^/#  /p' | head -n 20
 		return
 	fi
 	echo "# $1: off by $off, with $5 runs of the view's programs skipped by the kernel"
