@@ -29,6 +29,10 @@ const volatile bool sig_split = false;
 /* --events: count every charge per object (evcounts); trace prints them
  * instead and attaches the same programs without counting */
 const volatile bool count_charges = false;
+/* inc_get_exit also records what each SIGPENDING charge decided (what
+ * sig_charge_exit does), where both would run: one program on the
+ * charge's return instead of two */
+const volatile bool inc_get_notes_charge = false;
 /* trace: wake the reader only once this much is queued (0: every event);
  * it polls on its own every 100 ms, which bounds the delay */
 const volatile __u32 wakeup_bytes = 0;
@@ -1100,6 +1104,8 @@ int inc_get_exit(__u64 *ctx)
 
 	if (!uc || type != UCT_SIGPENDING)
 		return 0;
+	if (inc_get_notes_charge)
+		sig_charge_note(uc, ret, uct_inc_get_override(ctx));
 	/* ret 0: a level refused and the kernel unwound the charge itself:
 	 * nothing changed. The refusal is counted in signal_generate, which
 	 * also sees the caller's own RLIMIT_SIGPENDING. */

@@ -214,6 +214,13 @@ static int choose(struct uct_loader *l, const struct uct_loader_config *o, char 
 					     "refused above the leaf stays counted");
 			} else {
 				want(l, P_INC_GET, false, NULL);
+				/* it records each charge's decision too: the
+				 * same function's return, one program less per
+				 * signal */
+				if (l->progs[P_SIG_CHARGE].want) {
+					l->progs[P_SIG_CHARGE].want = false;
+					l->skel->rodata->inc_get_notes_charge = true;
+				}
 			}
 		}
 	}
