@@ -123,6 +123,15 @@ if [ -x $BT ]; then
 	modes="$modes bt-count bt-printf"
 	[ $has_tp = 1 ] && modes="$modes bt-tp"
 fi
+# BENCH_MODES="untraced trace-w bt-count": only these (by hand, to follow
+# one change; make bench runs them all)
+if [ -n "${BENCH_MODES:-}" ]; then
+	keep=
+	for m in $modes; do
+		case " $BENCH_MODES " in *" $m "*) keep="$keep $m" ;; esac
+	done
+	modes=${keep# }
+fi
 run_mode() {
 	case $1 in
 	untraced) measure untraced '' ;;
