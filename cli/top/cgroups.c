@@ -271,6 +271,7 @@ bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted, __u3
 	e->cid = has ? s + n + 1 : NULL;
 	e->tenant = claimed ? tenant : 0;
 	e->failed_pid = 0;
+	e->failures = 0;
 	return true;
 }
 

@@ -112,8 +112,22 @@ struct uct_cgname {
 	char *cname;		/* the engine's name for it, NULL: none known */
 	struct uct_kube *kube;	/* its pod (kube.h), NULL: none known */
 	__u32 failed_pid;	/* the lookup through this process failed */
+	__u32 failures;		/* lookups failed since the last success */
+	double retry_s;		/* a failed lookup may be made again from
+				 * then on (the model's clock, s) */
 	unsigned long used;	/* generation of the last use */
 };
+
+/*
+ * Whether e's path may be looked up at now (s): never tried, or the last
+ * failure's back-off is over. A lookup that missed its deadline on a busy
+ * machine is not a container hidden for good; retries wait 2, 4, 8 .. 64
+ * s, so a cgroup whose lookups always fail costs one a minute.
+ */
+static inline bool uct_cgname_retry_due(const struct uct_cgname *e, double now)
+{
+	return !e->failed_pid || now >= e->retry_s;
+}
 
 /*
  * Cgroup ids to names: a struct uct_cache (cache.h) of struct uct_cgname

@@ -81,7 +81,7 @@ static void attach_cgroup(struct uct_model *m, struct uct_nsname *nm)
 		nm->container_name = e->cname;
 		nm->container_tenant = e->tenant;
 		nm->kube = e->kube;
-	} else if (e->failed_pid != nm->pid) {
+	} else if (e->failed_pid != nm->pid || uct_cgname_retry_due(e, m->now)) {
 		nm->pending = true;
 	}
 }
@@ -242,6 +242,8 @@ void uct_model_lookup_cgroup(struct uct_model *m, struct uct_cgname *e, __u32 pi
 	    m->cgroup_fn(m->cgroup_arg, pid, e->id, path, sizeof(path) - 1, &trusted, &tenant) ||
 	    !uct_cgname_set(e, path, trusted, tenant)) {
 		e->failed_pid = pid;
+		e->retry_s = m->now + (double)(2u << (e->failures < 5 ? e->failures : 5));
+		e->failures++;
 		return;
 	}
 	/* the engine's name, once per cgroup: a container is not renamed
@@ -269,9 +271,9 @@ static void resolve_ns(struct uct_model *m, struct uct_nsinfo *ns)
 	e = uct_cgcache_get(&m->cgroups, nm->cgroup_id, m->iteration);
 	if (!e)
 		return;
-	/* a lookup that fails is not repeated for the same process: the
-	 * next refresh's oldest process may fare better */
-	if (!e->path && e->failed_pid != nm->pid)
+	/* a lookup that fails is not repeated for the same process before
+	 * its back-off: the next refresh's oldest process may fare better */
+	if (!e->path && (e->failed_pid != nm->pid || uct_cgname_retry_due(e, m->now)))
 		uct_model_lookup_cgroup(m, e, nm->pid);
 	nm->cgroup = e->path;
 	nm->container = e->cid;

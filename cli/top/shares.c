@@ -53,15 +53,15 @@ static int share_cmp(const void *a, const void *b)
 }
 
 /* The share's cgroup path and container, looked up once per cgroup id
- * (the cache's) through one of its processes; one try per cgroup until
- * it is swept: a namespace's name may have failed on it already */
+ * (the cache's) through one of its processes; after a failure, here or
+ * for a namespace's name, again only once its back-off is over */
 static void name_share(struct uct_model *m, struct uct_share *s)
 {
 	struct uct_cgname *e = uct_cgcache_get(&m->cgroups, s->cgroup_id, m->iteration);
 
 	if (!e)
 		return;
-	if (!e->path && s->pid && !e->failed_pid)
+	if (!e->path && s->pid && uct_cgname_retry_due(e, m->now))
 		uct_model_lookup_cgroup(m, e, s->pid);
 	s->cgroup = e->path;
 	s->container = e->cid;

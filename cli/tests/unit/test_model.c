@@ -858,7 +858,7 @@ static int share_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t le
  * 2 threads) in two cgroups of A, B's 1, one in a session; B refused
  * twice, a cgroup with no process left once
  */
-static void shares_update(struct uct_model *m, int *lookups)
+static void shares_update_at(struct uct_model *m, int *lookups, double now)
 {
 	struct uct_rec recs[4];
 	struct uct_tlim tl[8];
@@ -883,9 +883,14 @@ static void shares_update(struct uct_model *m, int *lookups)
 	d[2].d.denials[UCT_NPROC] = 9;
 	m->cgroup_fn = share_cgroup_fn;
 	m->cgroup_arg = lookups;
-	assert_int_equal(uct_model_update(m, recs, 2, NULL, 0, 100.0), 0);
+	assert_int_equal(uct_model_update(m, recs, 2, NULL, 0, now), 0);
 	uct_model_set_cg_denials(m, d, 3);
 	assert_int_equal(uct_model_set_tasks(m, tl, nt), 0);
+}
+
+static void shares_update(struct uct_model *m, int *lookups)
+{
+	shares_update_at(m, lookups, 100.0);
 }
 
 /* Docker's name for container A (docker-<A>.scope): "web" */
@@ -1157,6 +1162,69 @@ static void test_share_names(void **state)
 	memcpy(m.container_filter, "we", 3);
 	shares_update(&m, &lookups);
 	assert_false(uct_model_name_matched(&m));
+	uct_model_free(&m);
+}
+
+/* share_cgroup_fn, failing while *arg (a deadline missed on a busy
+ * machine) */
+static int flaky_cgroup_fn(void *arg, __u32 pid, __u64 id, char *path, size_t len,
+			   size_t *trusted, __u32 *tenant)
+{
+	if (*(int *)arg)
+		return -1;
+	return share_cgroup_fn(NULL, pid, id, path, len, trusted, tenant);
+}
+
+/* The table's line of uid 9000's row, after the model's update at now,
+ * with lookups failing while fail */
+static char *shares_line_at(struct uct_model *m, double now, int fail)
+{
+	struct uct_view_ctx c = { .snapshot_src = "iter/ucounts", .hooks = "-", .degraded = "" };
+	static int flag;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	shares_update_at(m, NULL, now);
+	flag = fail;
+	m->cgroup_fn = flaky_cgroup_fn;
+	m->cgroup_arg = &flag;
+	uct_model_resolve_names(m, -1, 0);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	uct_view_batch(f, m, &c);
+	fclose(f);
+	return out;
+}
+
+/* A cgroup whose lookup failed is looked up again once its back-off is
+ * over (2 s, then 4, 8 ..), not hidden as "other" for good; before
+ * that, not at every refresh */
+static void test_share_lookup_retried(void **state)
+{
+	static const char named[] = " in aaaa1111aaaa 4, bbbb2222bbbb 1 (refused 2), other 1 (refused 1)\n";
+	/* each update: its time, whether lookups fail, whether named after */
+	static const struct { double now; int fail; bool named; } steps[] = {
+		{ 100.0, 1, false },	/* fails: nothing known, no split shown */
+		{ 101.5, 0, false },	/* answers, but the back-off (2 s) is on */
+		{ 102.0, 1, false },	/* over, fails again: 4 s now */
+		{ 105.5, 0, false },
+		{ 106.0, 0, true },
+	};
+	struct uct_model m;
+	size_t i;
+	char *out;
+
+	uct_model_init(&m);
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		out = shares_line_at(&m, steps[i].now, steps[i].fail);
+		assert_non_null(strstr(out, "  uid 9000 "));
+		if (!strstr(out, named) != !steps[i].named ||
+		    (!steps[i].named && strstr(out, " in ")))
+			fail_msg("at %.1f s: want the row %s", steps[i].now,
+				 steps[i].named ? "split by name" : "not split");
+		free(out);
+	}
 	uct_model_free(&m);
 }
 
@@ -1566,6 +1634,7 @@ int main(void)
 		cmocka_unit_test(test_names_cgroup_cache),
 		cmocka_unit_test(test_shares),
 		cmocka_unit_test(test_share_names),
+		cmocka_unit_test(test_share_lookup_retried),
 		cmocka_unit_test(test_shared_row_limits),
 		cmocka_unit_test(test_share_rootless_names),
 		cmocka_unit_test(test_share_pod_names),
