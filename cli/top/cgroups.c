@@ -275,6 +275,13 @@ bool uct_cgname_set(struct uct_cgname *e, const char *path, size_t trusted, __u3
 	return true;
 }
 
+void uct_cgname_failed(struct uct_cgname *e, __u32 pid, double now)
+{
+	e->failed_pid = pid;
+	e->retry_s = now + (double)(2u << (e->failures < 5 ? e->failures : 5));
+	e->failures++;
+}
+
 void uct_cgcache_sweep(struct uct_cache *c, unsigned long gen)
 {
 	uct_cache_sweep(c, &cg_ops, gen);

@@ -119,11 +119,15 @@ struct uct_cgname {
 };
 
 /*
- * Whether e's path may be looked up at now (s): never tried, or the last
- * failure's back-off is over. A lookup that missed its deadline on a busy
- * machine is not a container hidden for good; retries wait 2, 4, 8 .. 64
- * s, so a cgroup whose lookups always fail costs one a minute.
+ * A lookup of e through pid failed at now (s). A lookup that missed its
+ * deadline on a busy machine is not a container hidden for good: it may
+ * be made again after a back-off of 2, 4, 8 .. 64 s, so a cgroup whose
+ * lookups always fail costs one a minute. uct_cgname_set() ends it.
  */
+void uct_cgname_failed(struct uct_cgname *e, __u32 pid, double now);
+
+/* Whether e's path may be looked up at now (s): never tried, or the last
+ * failure's back-off is over */
 static inline bool uct_cgname_retry_due(const struct uct_cgname *e, double now)
 {
 	return !e->failed_pid || now >= e->retry_s;

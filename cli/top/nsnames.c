@@ -241,9 +241,7 @@ void uct_model_lookup_cgroup(struct uct_model *m, struct uct_cgname *e, __u32 pi
 	if (!m->cgroup_fn ||
 	    m->cgroup_fn(m->cgroup_arg, pid, e->id, path, sizeof(path) - 1, &trusted, &tenant) ||
 	    !uct_cgname_set(e, path, trusted, tenant)) {
-		e->failed_pid = pid;
-		e->retry_s = m->now + (double)(2u << (e->failures < 5 ? e->failures : 5));
-		e->failures++;
+		uct_cgname_failed(e, pid, m->now);
 		return;
 	}
 	/* the engine's name, once per cgroup: a container is not renamed
