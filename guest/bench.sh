@@ -123,12 +123,19 @@ if [ -x $BT ]; then
 	modes="$modes bt-count bt-printf"
 	[ $has_tp = 1 ] && modes="$modes bt-tp"
 fi
-# BENCH_MODES="untraced trace-w bt-count": only these (by hand, to follow
-# one change; make bench runs them all)
+# BENCH_MODES="trace-w bt-count": only these, and untraced, which every
+# figure is a ratio to (by hand, to follow one change; make bench runs
+# them all). A name that is no mode on this kernel is an error.
 if [ -n "${BENCH_MODES:-}" ]; then
+	for m in $BENCH_MODES; do
+		case " $modes " in *" $m "*) ;; *)
+			echo "bench.sh: BENCH_MODES: '$m' is not a mode on this kernel (modes: $modes)" >&2
+			exit 2 ;;
+		esac
+	done
 	keep=
 	for m in $modes; do
-		case " $BENCH_MODES " in *" $m "*) keep="$keep $m" ;; esac
+		case " untraced $BENCH_MODES " in *" $m "*) keep="$keep $m" ;; esac
 	done
 	modes=${keep# }
 fi
